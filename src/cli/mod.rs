@@ -1,0 +1,215 @@
+//! The command-line adapter: parses arguments, resolves configuration,
+//! calls one operation and renders its result. Exit codes follow client.md.
+
+use std::io::{self, IsTerminal, Read, Write};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use clap::Parser;
+
+pub mod args;
+
+use crate::config::{self, Flags};
+use crate::error::{Error, Reason};
+use crate::ncbi::Client;
+use crate::ops;
+use crate::output::{self, Format, Style};
+use args::{Cli, Command, GlobalArgs};
+
+/// Why a command stopped.
+#[derive(Debug)]
+pub enum Failure {
+    /// A typed operation error.
+    Op(Error),
+    /// Writing output failed (a broken pipe exits 0).
+    Io(io::Error),
+}
+
+impl From<Error> for Failure {
+    fn from(e: Error) -> Self {
+        Failure::Op(e)
+    }
+}
+
+impl From<io::Error> for Failure {
+    fn from(e: io::Error) -> Self {
+        Failure::Io(e)
+    }
+}
+
+/// What every command needs from the environment: resolved settings, the
+/// output format and style, and whether notes may be printed.
+pub struct Context {
+    /// The explicit `--format`, if any.
+    pub format: Option<Format>,
+    /// Colour and width for human output.
+    pub style: Style,
+    /// `-q`: no notes or warnings.
+    pub quiet: bool,
+    /// Progress bars allowed (stderr is a terminal, no `--no-progress`).
+    pub progress: bool,
+    /// stdout is a terminal.
+    pub stdout_tty: bool,
+    /// Flags as plain values.
+    pub flags: Flags,
+}
+
+impl Context {
+    fn new(g: &GlobalArgs) -> Self {
+        let stdout_tty = io::stdout().is_terminal();
+        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        let color = match g.color.as_str() {
+            "always" => true,
+            "never" => false,
+            _ => stdout_tty && !no_color,
+        };
+        let width = std::env::var("COLUMNS")
+            .ok()
+            .and_then(|c| c.trim().parse::<u16>().ok())
+            .filter(|w| *w >= 20);
+        Context {
+            format: g.format.as_deref().and_then(Format::parse),
+            style: Style { color, width },
+            quiet: g.quiet,
+            progress: !g.no_progress && io::stderr().is_terminal(),
+            stdout_tty,
+            flags: Flags {
+                api_key: g.api_key.clone(),
+                email: g.email.clone(),
+                tool: g.tool.clone(),
+                eutils_url: g.eutils_url.clone(),
+                idconv_url: g.idconv_url.clone(),
+                timeout: g.timeout,
+                verbose: g.verbose,
+            },
+        }
+    }
+
+    /// The format for a command: `--format` if allowed, else table on a
+    /// terminal, else the command's pipe default. Errors: a format the
+    /// command does not offer is `invalid_argument` (exit 2).
+    pub fn format_for(
+        &self,
+        command: &str,
+        allowed: &[Format],
+        pipe_default: Format,
+    ) -> Result<Format, Error> {
+        match self.format {
+            Some(f) if allowed.contains(&f) => Ok(f),
+            Some(f) => Err(Error::new(
+                Reason::InvalidArgument,
+                format!(
+                    "--format {} is not available for `{command}` (use {})",
+                    f.name(),
+                    allowed
+                        .iter()
+                        .map(|f| f.name())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            )),
+            None if self.stdout_tty => Ok(Format::Table),
+            None => Ok(pipe_default),
+        }
+    }
+
+    /// Prints a note or warning on stderr unless `-q`.
+    pub fn note(&self, msg: &str) {
+        if !self.quiet {
+            eprintln!("pubmed: {msg}");
+        }
+    }
+
+    /// Builds the one NCBI client of the process from flags, environment
+    /// and config file.
+    pub fn client(&self) -> Result<Arc<Client>, Error> {
+        let env = |k: &str| std::env::var(k).ok();
+        let file = match config::config_path(&env) {
+            Some(p) => config::load_file(&p)?,
+            None => None,
+        };
+        let settings = config::resolve(&self.flags, &env, file.as_ref())?;
+        Ok(Arc::new(Client::new(settings)?))
+    }
+}
+
+/// Joins query words with one space; a lone `-` reads the query from stdin.
+pub fn read_query(words: &[String]) -> Result<String, Failure> {
+    if words.len() == 1 && words[0] == "-" {
+        let mut s = String::new();
+        io::stdin().read_to_string(&mut s)?;
+        return Ok(s.trim_end_matches(['\n', '\r']).to_string());
+    }
+    Ok(words.join(" "))
+}
+
+/// Prints `e` on stderr: one `pubmed: error:` line and a hint, or the JSON
+/// error object with `--format json`/`ndjson`.
+pub fn report(e: &Error, json: bool) {
+    if json {
+        let v = serde_json::json!({ "error": e.to_json() });
+        eprintln!("{v}");
+    } else {
+        eprintln!("pubmed: error: {} [{}]", e.message, e.reason);
+        eprintln!("pubmed: hint: {}", e.reason.hint());
+    }
+}
+
+async fn run(cli: Cli, ctx: Context) -> Result<u8, Failure> {
+    match cli.command {
+        Command::Spell(a) => {
+            let format = ctx.format_for(
+                "spell",
+                &[Format::Text, Format::Json, Format::Table],
+                Format::Text,
+            )?;
+            let query = read_query(&a.query)?;
+            ops::spell::check_query(&query)?;
+            let client = ctx.client()?;
+            let outcome = ops::spell::spell(&client, &query).await?;
+            let mut out = io::stdout().lock();
+            output::spell::render(&mut out, &outcome, format, &ctx.style)?;
+            out.flush()?;
+            if format == Format::Text {
+                ctx.note(&output::spell::note(&outcome));
+            }
+            Ok(0)
+        }
+    }
+}
+
+/// The whole program: parse, run, map the outcome to an exit code.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(e.exit_code().clamp(0, 255) as u8);
+        }
+    };
+    let ctx = Context::new(&cli.global);
+    let json_errors = ctx.format.is_some_and(Format::is_json);
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("pubmed: error: cannot start the async runtime: {e}");
+            return ExitCode::from(70);
+        }
+    };
+    match runtime.block_on(run(cli, ctx)) {
+        Ok(code) => ExitCode::from(code),
+        Err(Failure::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(Failure::Io(e)) => {
+            eprintln!("pubmed: error: {e}");
+            ExitCode::from(74)
+        }
+        Err(Failure::Op(e)) => {
+            report(&e, json_errors);
+            ExitCode::from(e.reason.exit_code())
+        }
+    }
+}

@@ -1,0 +1,276 @@
+//! PubMed search field tags (search.md §1) and EInfo field names
+//! (`einfo.fcgi?db=pubmed`, `einfo_pubmed.xml`).
+
+/// One PubMed field: its query tags (short and long forms, as written inside
+/// `[...]`) and the EInfo `<Name>` ESearch's `field` parameter takes, when
+/// EInfo lists one.
+#[derive(Debug, Clone, Copy)]
+pub struct Field {
+    /// Tag forms accepted inside brackets, lower-case (`ti`, `title`).
+    pub tags: &'static [&'static str],
+    /// EInfo field name (`TITL`), if EInfo lists the field.
+    pub einfo: Option<&'static str>,
+}
+
+const fn f(tags: &'static [&'static str], einfo: Option<&'static str>) -> Field {
+    Field { tags, einfo }
+}
+
+/// PubMed's search field tags, short ↔ long (search.md §1), plus `ab`/`abstract`
+/// which spell.md names among the free-text tags.
+pub const FIELDS: &[Field] = &[
+    f(&["ad", "affiliation"], Some("AFFL")),
+    f(&["all", "all fields"], Some("ALL")),
+    f(&["aid", "article identifier"], None),
+    f(&["au", "author"], Some("FULL")),
+    f(
+        &["auid", "author identifier", "author - identifier"],
+        Some("AUID"),
+    ),
+    f(&["book"], Some("BOOK")),
+    f(&["cois", "conflict of interest statements"], Some("COIS")),
+    f(
+        &["cn", "corporate author", "author - corporate"],
+        Some("COLN"),
+    ),
+    f(&["crdt", "create date", "date - create"], Some("CRDT")),
+    f(
+        &["dcom", "completion date", "date - completion"],
+        Some("CDAT"),
+    ),
+    f(&["ed", "editor"], Some("ED")),
+    f(&["edat", "entry date", "date - entry"], Some("EDAT")),
+    f(&["filter", "sb", "subset"], Some("FILT")),
+    f(
+        &["1au", "first author name", "author - first"],
+        Some("FAUT"),
+    ),
+    f(&["fau", "full author name"], None),
+    f(&["fir", "full investigator name"], None),
+    f(&["gr", "grants and funding"], Some("GRNT")),
+    f(&["ir", "investigator"], Some("FINV")),
+    f(&["isbn"], Some("ISBN")),
+    f(&["ip", "issue"], Some("ISS")),
+    f(&["ta", "jour", "journal"], Some("JOUR")),
+    f(&["la", "language"], Some("LANG")),
+    f(
+        &["lastau", "last author name", "author - last"],
+        Some("LAUT"),
+    ),
+    f(&["lid", "location id"], Some("LID")),
+    f(&["mhda", "mesh date", "date - mesh"], Some("MHDA")),
+    f(&["majr", "mesh major topic"], Some("MAJR")),
+    f(&["sh", "mesh subheading"], Some("SUBH")),
+    f(&["mh", "mesh", "mesh terms"], Some("MESH")),
+    f(
+        &["lr", "mdat", "modification date", "date - modification"],
+        Some("MDAT"),
+    ),
+    f(&["jid", "nlm unique id"], None),
+    f(&["ot", "other term"], Some("OTRM")),
+    f(&["pg", "pagination"], Some("PAGE")),
+    f(
+        &["ps", "personal name as subject", "subject - personal name"],
+        Some("PS"),
+    ),
+    f(&["pa", "pharmacological action"], Some("PAPX")),
+    f(&["pl", "place of publication"], Some("CNTY")),
+    f(
+        &["dp", "pdat", "publication date", "date - publication"],
+        Some("PDAT"),
+    ),
+    f(&["pt", "ptyp", "publication type"], Some("PTYP")),
+    f(&["pubn", "publisher"], Some("PUBN")),
+    f(&["si", "secondary source id"], Some("SI")),
+    f(&["nm", "supplementary concept"], Some("SUBS")),
+    f(&["tw", "text word"], Some("WORD")),
+    f(&["ti", "title"], Some("TITL")),
+    f(&["tiab", "title/abstract"], Some("TIAB")),
+    f(&["ab", "abstract"], None),
+    f(&["tt", "transliterated title"], Some("TT")),
+    f(&["vi", "volume"], Some("VOL")),
+    f(&["pmid", "uid"], Some("UID")),
+    f(&["rn", "ec/rn number"], Some("ECNO")),
+    f(&["doi"], None),
+];
+
+/// EInfo's PubMed search fields, `(Name, FullName)` as listed in
+/// `einfo.fcgi?db=pubmed` (`einfo_pubmed.xml`, build 2025.11.27); a test
+/// checks this list against the capture.
+pub const EINFO_FIELDS: &[(&str, &str)] = &[
+    ("ALL", "All Fields"),
+    ("UID", "UID"),
+    ("FILT", "Filter"),
+    ("TITL", "Title"),
+    ("MESH", "MeSH Terms"),
+    ("MAJR", "MeSH Major Topic"),
+    ("JOUR", "Journal"),
+    ("AFFL", "Affiliation"),
+    ("ECNO", "EC/RN Number"),
+    ("SUBS", "Supplementary Concept"),
+    ("PDAT", "Date - Publication"),
+    ("EDAT", "Date - Entry"),
+    ("VOL", "Volume"),
+    ("PAGE", "Pagination"),
+    ("PTYP", "Publication Type"),
+    ("LANG", "Language"),
+    ("ISS", "Issue"),
+    ("SUBH", "MeSH Subheading"),
+    ("SI", "Secondary Source ID"),
+    ("MHDA", "Date - MeSH"),
+    ("TIAB", "Title/Abstract"),
+    ("OTRM", "Other Term"),
+    ("COLN", "Author - Corporate"),
+    ("CNTY", "Place of Publication"),
+    ("PAPX", "Pharmacological Action"),
+    ("GRNT", "Grants and Funding"),
+    ("MDAT", "Date - Modification"),
+    ("CDAT", "Date - Completion"),
+    ("PID", "Publisher ID"),
+    ("FAUT", "Author - First"),
+    ("FULL", "Author"),
+    ("FINV", "Investigator"),
+    ("TT", "Transliterated Title"),
+    ("LAUT", "Author - Last"),
+    ("PPDT", "Print Publication Date"),
+    ("EPDT", "Electronic Publication Date"),
+    ("LID", "Location ID"),
+    ("CRDT", "Date - Create"),
+    ("BOOK", "Book"),
+    ("ED", "Editor"),
+    ("ISBN", "ISBN"),
+    ("PUBN", "Publisher"),
+    ("AUCL", "Author Cluster ID"),
+    ("EID", "Extended PMID"),
+    ("DSO", "DSO"),
+    ("AUID", "Author - Identifier"),
+    ("PS", "Subject - Personal Name"),
+    ("COIS", "Conflict of Interest Statements"),
+    ("WORD", "Text Word"),
+    ("P1DAT", "P1DAT"),
+];
+
+/// Tags whose values spell correction may touch (spell.md guard 2).
+const FREE_TEXT: &[&str] = &[
+    "tiab",
+    "ti",
+    "ab",
+    "tw",
+    "all",
+    "title/abstract",
+    "title",
+    "abstract",
+    "text word",
+    "all fields",
+];
+
+/// The tag name of a bracket's content: trimmed, lower-cased, without a
+/// `:modifier` (`MH:noexp` → `mh`, `tiab:~3` → `tiab`).
+fn tag_name(content: &str) -> String {
+    let name = content.split(':').next().unwrap_or("");
+    name.trim().to_lowercase()
+}
+
+/// True when the bracket content `content` (without `[` `]`) is a known
+/// PubMed field tag, short or long, any case, with or without a modifier.
+pub fn is_known_tag(content: &str) -> bool {
+    let name = tag_name(content);
+    FIELDS.iter().any(|f| f.tags.contains(&name.as_str()))
+}
+
+/// True when the bracket content is a free-text tag (`[tiab]`, `[Title]`,
+/// `[tiab:~3]` …), whose values spell may correct.
+pub fn is_free_text_tag(content: &str) -> bool {
+    FREE_TEXT.contains(&tag_name(content).as_str())
+}
+
+/// Resolves a `--field` value (a tag, a long name, or an EInfo name or full
+/// name, any case) to the value sent as ESearch `field`: the EInfo name when
+/// there is one, else the tag. `None` when PubMed has no such field.
+pub fn resolve_search_field(value: &str) -> Option<String> {
+    let v = value.trim().to_lowercase();
+    if v.is_empty() {
+        return None;
+    }
+    if let Some(field) = FIELDS.iter().find(|f| f.tags.contains(&v.as_str())) {
+        return Some(
+            field
+                .einfo
+                .map_or_else(|| field.tags[0].to_string(), str::to_string),
+        );
+    }
+    EINFO_FIELDS
+        .iter()
+        .find(|(name, full)| name.to_lowercase() == v || full.to_lowercase() == v)
+        .map(|(name, _)| name.to_string())
+}
+
+/// The accepted `--field` values, for the `invalid_argument` message.
+pub fn accepted_search_fields() -> String {
+    let mut names: Vec<&str> = FIELDS.iter().map(|f| f.tags[0]).collect();
+    names.extend(EINFO_FIELDS.iter().map(|(n, _)| *n));
+    names.join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tags_short_long_and_modifiers() {
+        for t in [
+            "mh",
+            "MeSH Terms",
+            "mh:noexp",
+            "tiab:~3",
+            "PDAT",
+            "Date - Publication",
+            "ti",
+            "1au",
+            "sb",
+        ] {
+            assert!(is_known_tag(t), "{t}");
+        }
+        for t in ["a", "18F", "", "   ", "foo"] {
+            assert!(!is_known_tag(t), "{t}");
+        }
+        assert!(is_free_text_tag("TIAB:~3"));
+        assert!(is_free_text_tag("Title/Abstract"));
+        assert!(is_free_text_tag("all fields"));
+        assert!(!is_free_text_tag("mh"));
+        assert!(!is_free_text_tag("pt"));
+    }
+
+    #[test]
+    fn search_field_resolution() {
+        assert_eq!(resolve_search_field("ti").as_deref(), Some("TITL"));
+        assert_eq!(resolve_search_field("Title").as_deref(), Some("TITL"));
+        assert_eq!(resolve_search_field("titl").as_deref(), Some("TITL"));
+        assert_eq!(resolve_search_field("MeSH Terms").as_deref(), Some("MESH"));
+        assert_eq!(
+            resolve_search_field("Extended PMID").as_deref(),
+            Some("EID")
+        );
+        assert_eq!(resolve_search_field("doi").as_deref(), Some("doi"));
+        assert_eq!(resolve_search_field("nosuch"), None);
+        assert_eq!(resolve_search_field(""), None);
+    }
+
+    #[test]
+    fn einfo_list_matches_the_capture() {
+        let xml = include_str!("../../tests/fixtures/einfo_pubmed.xml");
+        let fieldlist = &xml[xml.find("<FieldList>").unwrap()..xml.find("</FieldList>").unwrap()];
+        let names: Vec<&str> = fieldlist
+            .split("<Name>")
+            .skip(1)
+            .map(|s| &s[..s.find("</Name>").unwrap()])
+            .collect();
+        let fulls: Vec<&str> = fieldlist
+            .split("<FullName>")
+            .skip(1)
+            .map(|s| &s[..s.find("</FullName>").unwrap()])
+            .collect();
+        let from_capture: Vec<(&str, &str)> = names.into_iter().zip(fulls).collect();
+        assert_eq!(from_capture, EINFO_FIELDS.to_vec());
+    }
+}

@@ -1,0 +1,135 @@
+//! Text rules shared by every operation: what counts as a visible character
+//! (spell.md "Input rule"), markup removal and entity decoding (search.md §1),
+//! and NCBI value clean-up (search.md §4).
+
+use icu_properties::props::{DefaultIgnorableCodePoint, GeneralCategory, WhiteSpace};
+use icu_properties::{CodePointMapData, CodePointSetData};
+
+/// True when `c` is visible: not White_Space, not a control (Cc), not a
+/// format character (Cf) and not Default_Ignorable_Code_Point.
+pub fn is_visible(c: char) -> bool {
+    if CodePointSetData::new::<WhiteSpace>().contains(c)
+        || CodePointSetData::new::<DefaultIgnorableCodePoint>().contains(c)
+    {
+        return false;
+    }
+    !matches!(
+        CodePointMapData::<GeneralCategory>::new().get(c),
+        GeneralCategory::Control | GeneralCategory::Format
+    )
+}
+
+/// True when `c` is Unicode White_Space (U+0085 and U+00A0 included).
+pub fn is_white_space(c: char) -> bool {
+    CodePointSetData::new::<WhiteSpace>().contains(c)
+}
+
+/// True when `s` holds at least one visible character.
+pub fn has_visible(s: &str) -> bool {
+    s.chars().any(is_visible)
+}
+
+/// Removes markup tags: `<` followed by a letter, or by `/` and a letter, up
+/// to the next `>`. `p<0.05` and `a < b` are not tags and stay.
+pub fn strip_markup(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(i) = rest.find('<') {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + 1..];
+        let mut chars = after.chars();
+        let is_tag = match chars.next() {
+            Some(c) if c.is_alphabetic() => true,
+            Some('/') => chars.next().is_some_and(char::is_alphabetic),
+            _ => false,
+        };
+        match (is_tag, after.find('>')) {
+            (true, Some(end)) => rest = &after[end + 1..],
+            _ => {
+                out.push('<');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Decodes HTML entities (named, decimal, hex); unknown ones stay as written.
+pub fn decode_entities(s: &str) -> String {
+    html_escape::decode_html_entities(s).into_owned()
+}
+
+/// The clean text of a user query or an NCBI title: entities decoded, then
+/// markup removed. Nothing is re-escaped (`R&amp;D` → `R&D`).
+pub fn clean_markup(s: &str) -> String {
+    strip_markup(&decode_entities(&strip_markup(s)))
+}
+
+/// Trims a value and folds every internal whitespace run (line breaks and
+/// tabs included) to one space, as NCBI pads values (search.md §4).
+pub fn fold_whitespace(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for word in s.split(is_white_space).filter(|w| !w.is_empty()) {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn invisible_characters_named_in_spell_md() {
+        for c in [
+            ' ', '\t', '\n', '\u{85}', '\u{A0}', '\u{200B}', '\u{200C}', '\u{200D}', '\u{2060}',
+            '\u{AD}', '\u{FEFF}', '\u{180E}', '\u{3164}', '\u{115F}', '\u{1160}', '\u{FFA0}',
+            '\u{34F}', '\u{FE0F}', '\u{17B4}', '\u{0}', '\u{7F}', '\u{3000}',
+        ] {
+            assert!(!is_visible(c), "U+{:04X} must be invisible", c as u32);
+        }
+        for c in ['a', 'Z', '0', '(', '[', 'é', 'α', '中', '-'] {
+            assert!(is_visible(c), "{c} must be visible");
+        }
+    }
+
+    #[test]
+    fn blank_strings() {
+        assert!(!has_visible(""));
+        assert!(!has_visible(
+            " \u{85}\u{200B}\u{2060}\u{AD}\u{FEFF}\u{3164} "
+        ));
+        assert!(has_visible("  covid  "));
+    }
+
+    #[test]
+    fn markup_is_removed_but_comparisons_stay() {
+        assert_eq!(strip_markup("<i>In vivo</i> CO<sub>2</sub>"), "In vivo CO2");
+        assert_eq!(strip_markup("p<0.05 and a < b"), "p<0.05 and a < b");
+        assert_eq!(strip_markup("x </ y"), "x </ y");
+        assert_eq!(strip_markup("<b></b>"), "");
+        assert_eq!(strip_markup("unclosed <b"), "unclosed <b");
+    }
+
+    #[test]
+    fn entities_are_decoded_without_re_escaping() {
+        assert_eq!(clean_markup("R&amp;D"), "R&D");
+        assert_eq!(
+            clean_markup("&lt;i&gt;Nature&lt;/i&gt; &#946;-cell"),
+            "Nature β-cell"
+        );
+        assert_eq!(clean_markup("&nbsp;"), "\u{A0}");
+        assert_eq!(clean_markup("AT&T &bogus;"), "AT&T &bogus;");
+    }
+
+    #[test]
+    fn whitespace_is_folded() {
+        assert_eq!(fold_whitespace("\n\t\t\tAuthor\n\t\t"), "Author");
+        assert_eq!(fold_whitespace("a \n b\tc"), "a b c");
+        assert_eq!(fold_whitespace("   "), "");
+    }
+}

@@ -1,0 +1,256 @@
+//! Classifying an answer (client.md "Classifying an answer"), in its order:
+//! network trouble, 429, 5xx/HTML/prolog-only, `<ERROR>` texts, other 4xx,
+//! unparseable bodies.
+
+use std::time::{Duration, SystemTime};
+
+use super::transport::HttpResponse;
+use super::xml::{self, Element, XmlError};
+use crate::error::{Error, Reason};
+
+/// What the retry loop does with an answer.
+#[derive(Debug)]
+pub enum Verdict<T> {
+    /// A usable answer.
+    Done(T),
+    /// Try again; `text` says what went wrong, `retry_after` replaces the backoff.
+    Transient {
+        /// What NCBI or the network said.
+        text: String,
+        /// A `Retry-After` the answer carried.
+        retry_after: Option<Duration>,
+    },
+    /// HTTP 429: hold every start, then try again.
+    RateLimited {
+        /// The `Retry-After` the answer carried.
+        retry_after: Option<Duration>,
+    },
+    /// Stop now with this error.
+    Fatal(Error),
+}
+
+/// How an `<ERROR>` (or JSON `error`) text from NCBI is treated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorTextKind {
+    /// The caller's mistake: `invalid_argument`, never retried.
+    Caller,
+    /// The thing asked for does not exist: `ncbi_resource_not_found`.
+    NotFound,
+    /// A known or unknown upstream failure: retried.
+    Transient,
+}
+
+const CALLER_TEXTS: &[&str] = &[
+    "invalid db",
+    "neither query_key nor id",
+    "cannot be larger than",
+    "too many uids",
+    "invalid uid",
+    "invalid id parameter",
+];
+const NOT_FOUND_TEXTS: &[&str] = &["cannot get document summary", "not found", "empty id list"];
+
+/// Classifies an NCBI error text, matched case-insensitively. Known transient
+/// texts (`External viewer error`, `Status: Timeout`, `temporarily
+/// unavailable`, `Couldn't resolve`, `Unable to route`) and unknown ones are
+/// both [`ErrorTextKind::Transient`].
+pub fn error_text_kind(text: &str) -> ErrorTextKind {
+    let t = text.to_lowercase();
+    if CALLER_TEXTS.iter().any(|p| t.contains(p)) {
+        ErrorTextKind::Caller
+    } else if NOT_FOUND_TEXTS.iter().any(|p| t.contains(p)) {
+        ErrorTextKind::NotFound
+    } else {
+        ErrorTextKind::Transient
+    }
+}
+
+/// Parses `Retry-After`: delta seconds or an HTTP date (a past date is 0).
+pub fn parse_retry_after(value: &str) -> Option<Duration> {
+    let v = value.trim();
+    if let Ok(secs) = v.parse::<u64>() {
+        return Some(Duration::from_secs(secs));
+    }
+    let when = httpdate::parse_http_date(v).ok()?;
+    Some(
+        when.duration_since(SystemTime::now())
+            .unwrap_or(Duration::ZERO),
+    )
+}
+
+/// True for an HTML page where XML or JSON was expected.
+pub fn is_html(resp: &HttpResponse) -> bool {
+    if resp
+        .content_type
+        .as_deref()
+        .is_some_and(|c| c.to_ascii_lowercase().contains("text/html"))
+    {
+        return true;
+    }
+    let head: String = String::from_utf8_lossy(&resp.body[..resp.body.len().min(512)])
+        .trim_start()
+        .chars()
+        .take(15)
+        .collect::<String>()
+        .to_ascii_lowercase();
+    head.starts_with("<!doctype html") || head.starts_with("<html")
+}
+
+/// Steps 2–3, shared by every endpoint: 429, 5xx and HTML pages.
+pub fn classify_http<T>(resp: &HttpResponse, endpoint: &str) -> Option<Verdict<T>> {
+    let retry_after = resp.retry_after.as_deref().and_then(parse_retry_after);
+    if resp.status == 429 {
+        return Some(Verdict::RateLimited { retry_after });
+    }
+    if matches!(resp.status, 500 | 502 | 503 | 504) {
+        return Some(Verdict::Transient {
+            text: format!("{endpoint} answered HTTP {}", resp.status),
+            retry_after,
+        });
+    }
+    if is_html(resp) {
+        return Some(Verdict::Transient {
+            text: format!(
+                "{endpoint} answered an HTML page (HTTP {}) instead of data",
+                resp.status
+            ),
+            retry_after,
+        });
+    }
+    None
+}
+
+/// Step 5: another 4xx, or 501 — the request itself is wrong.
+pub fn other_status<T>(resp: &HttpResponse, endpoint: &str) -> Verdict<T> {
+    Verdict::Fatal(Error::new(
+        Reason::InvalidArgument,
+        format!("{endpoint} rejected the request (HTTP {})", resp.status),
+    ))
+}
+
+/// The texts of every non-empty `<ERROR>` element, anywhere in the document.
+pub fn error_texts(root: &Element) -> Vec<String> {
+    let mut found = Vec::new();
+    root.descendants("ERROR", &mut found);
+    found
+        .into_iter()
+        .map(|e| crate::core::text::fold_whitespace(&e.text()))
+        .filter(|t| !t.is_empty())
+        .collect()
+}
+
+/// Turns NCBI error texts into a verdict (step 4).
+pub fn verdict_for_error_texts<T>(texts: &[String], endpoint: &str) -> Verdict<T> {
+    let joined = texts.join("; ");
+    let kinds: Vec<ErrorTextKind> = texts.iter().map(|t| error_text_kind(t)).collect();
+    if kinds.contains(&ErrorTextKind::Caller) {
+        Verdict::Fatal(Error::new(
+            Reason::InvalidArgument,
+            format!("{endpoint} rejected the request: {joined}"),
+        ))
+    } else if kinds.contains(&ErrorTextKind::NotFound) {
+        Verdict::Fatal(Error::new(
+            Reason::NcbiResourceNotFound,
+            format!("{endpoint}: {joined}"),
+        ))
+    } else {
+        Verdict::Transient {
+            text: format!("{endpoint} reported an error: {joined}"),
+            retry_after: None,
+        }
+    }
+}
+
+/// Classifies an E-utilities XML answer and, when it is usable, hands its
+/// root to `parse`; a `parse` failure is `ncbi_invalid_response`.
+pub fn classify_xml<T>(
+    resp: &HttpResponse,
+    endpoint: &str,
+    parse: impl FnOnce(&Element) -> Result<T, String>,
+) -> Verdict<T> {
+    if let Some(v) = classify_http(resp, endpoint) {
+        return v;
+    }
+    let body = String::from_utf8_lossy(&resp.body);
+    let doc = xml::parse(&body);
+    let status_ok = resp.status == 200;
+    match doc {
+        Err(XmlError::NoRoot) if status_ok || resp.status == 400 => Verdict::Transient {
+            text: format!("{endpoint} answered with no document (XML prolog only)"),
+            retry_after: None,
+        },
+        Err(XmlError::Malformed(why)) if status_ok => Verdict::Fatal(Error::new(
+            Reason::NcbiInvalidResponse,
+            format!("{endpoint} sent a body that does not parse: {why}"),
+        )),
+        Err(_) => other_status(resp, endpoint),
+        Ok(root) => {
+            let texts = error_texts(&root);
+            if !texts.is_empty() && (status_ok || resp.status == 400) {
+                return verdict_for_error_texts(&texts, endpoint);
+            }
+            if !status_ok {
+                return other_status(resp, endpoint);
+            }
+            match parse(&root) {
+                Ok(v) => Verdict::Done(v),
+                Err(why) => Verdict::Fatal(Error::new(
+                    Reason::NcbiInvalidResponse,
+                    format!("{endpoint} sent an unexpected document: {why}"),
+                )),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_texts_by_kind() {
+        use ErrorTextKind::*;
+        assert_eq!(
+            error_text_kind("Invalid db name specified: nothing"),
+            Caller
+        );
+        assert_eq!(
+            error_text_kind("Neither query_key nor id specified"),
+            Caller
+        );
+        assert_eq!(
+            error_text_kind("Search Backend failed: retstart cannot be larger than 9998"),
+            Caller
+        );
+        assert_eq!(
+            error_text_kind("Invalid uid gwa2_scaffold_1731_16S_1 at position= 0"),
+            Caller
+        );
+        assert_eq!(error_text_kind("cannot get document summary"), NotFound);
+        assert_eq!(error_text_kind("Empty ID list; Nothing to store"), NotFound);
+        assert_eq!(
+            error_text_kind(
+                " Error: External viewer error: Empty Response. Bytes read: 0 Status: Timeout"
+            ),
+            Transient
+        );
+        assert_eq!(error_text_kind("something new"), Transient);
+    }
+
+    #[test]
+    fn retry_after_forms() {
+        assert_eq!(parse_retry_after("3"), Some(Duration::from_secs(3)));
+        assert_eq!(parse_retry_after(" 120 "), Some(Duration::from_secs(120)));
+        assert_eq!(
+            parse_retry_after("Wed, 21 Oct 2015 07:28:00 GMT"),
+            Some(Duration::ZERO)
+        );
+        let future = httpdate::fmt_http_date(SystemTime::now() + Duration::from_secs(100));
+        let d = parse_retry_after(&future).unwrap();
+        assert!(
+            d > Duration::from_secs(95) && d <= Duration::from_secs(100),
+            "{d:?}"
+        );
+        assert_eq!(parse_retry_after("soon"), None);
+    }
+}

@@ -1,0 +1,13 @@
+//! The NCBI client: HTTP, pacing, retries, deadlines and parsing of NCBI
+//! bodies into typed results. It knows nothing about the CLI.
+
+pub mod classify;
+mod client;
+pub mod espell;
+pub mod pacer;
+mod policy;
+pub mod transport;
+pub mod xml;
+
+pub use client::{Client, ClientSettings, DEFAULT_EUTILS_URL, DEFAULT_IDCONV_URL, DEFAULT_TOOL};
+pub use policy::Policy;

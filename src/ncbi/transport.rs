@@ -1,0 +1,143 @@
+//! The HTTP seam: the client's policy (pacing, retries, deadlines) runs above
+//! a [`Transport`], so tests can swap reqwest for an in-process fake and run
+//! under paused tokio time.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::time::Duration;
+
+use bytes::Bytes;
+
+/// GET (parameters in the URL) or POST (parameters as a form body).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    /// Query-string parameters.
+    Get,
+    /// `application/x-www-form-urlencoded` body.
+    Post,
+}
+
+/// One HTTP request: the transport percent-encodes `params`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HttpRequest {
+    /// GET or POST.
+    pub method: Method,
+    /// Full URL without query string (`…/esearch.fcgi`).
+    pub url: String,
+    /// Parameters in order, unencoded.
+    pub params: Vec<(String, String)>,
+}
+
+/// A complete HTTP answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HttpResponse {
+    /// Status code.
+    pub status: u16,
+    /// The `Retry-After` header, verbatim.
+    pub retry_after: Option<String>,
+    /// The `Content-Type` header, verbatim.
+    pub content_type: Option<String>,
+    /// The whole body.
+    pub body: Bytes,
+}
+
+/// A failure below HTTP semantics; all of these are transient.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TransportError {
+    /// Could not connect (refused, DNS, TLS).
+    Connect(String),
+    /// The connection broke or the body ended before its Content-Length.
+    Broken(String),
+}
+
+impl std::fmt::Display for TransportError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TransportError::Connect(m) => write!(f, "cannot connect: {m}"),
+            TransportError::Broken(m) => write!(f, "connection broken: {m}"),
+        }
+    }
+}
+
+/// The future a transport returns.
+pub type SendFuture<'a> =
+    Pin<Box<dyn Future<Output = Result<HttpResponse, TransportError>> + Send + 'a>>;
+
+/// Sends one request and reads the whole body. Implementations do no retries
+/// and no pacing; the client's per-request timeout wraps the future.
+pub trait Transport: Send + Sync {
+    /// Sends `req`.
+    fn send(&self, req: HttpRequest) -> SendFuture<'_>;
+}
+
+/// The production transport: reqwest with rustls (TLS verified), a
+/// User-Agent naming this tool and version.
+#[derive(Debug, Clone)]
+pub struct ReqwestTransport {
+    http: reqwest::Client,
+}
+
+impl ReqwestTransport {
+    /// Builds the HTTP client. Errors when the TLS backend cannot start.
+    pub fn new() -> Result<Self, String> {
+        let http = reqwest::Client::builder()
+            .user_agent(concat!(
+                "pubmed-cli/",
+                env!("CARGO_PKG_VERSION"),
+                " (+https://github.com/pubmed-cli)"
+            ))
+            .connect_timeout(Duration::from_secs(10))
+            .build()
+            .map_err(|e| e.to_string())?;
+        Ok(ReqwestTransport { http })
+    }
+}
+
+/// The innermost cause of a reqwest error, which names what really failed
+/// (e.g. "connection refused", "end of file before message length reached").
+fn root_cause(e: &reqwest::Error) -> String {
+    let mut msg = e.to_string();
+    let mut source = std::error::Error::source(e);
+    while let Some(s) = source {
+        msg = s.to_string();
+        source = s.source();
+    }
+    msg
+}
+
+impl Transport for ReqwestTransport {
+    fn send(&self, req: HttpRequest) -> SendFuture<'_> {
+        Box::pin(async move {
+            let builder = match req.method {
+                Method::Get => self.http.get(&req.url).query(&req.params),
+                Method::Post => self.http.post(&req.url).form(&req.params),
+            };
+            let resp = builder.send().await.map_err(|e| {
+                if e.is_connect() {
+                    TransportError::Connect(root_cause(&e))
+                } else {
+                    TransportError::Broken(root_cause(&e))
+                }
+            })?;
+            let header = |name: reqwest::header::HeaderName| {
+                resp.headers()
+                    .get(name)
+                    .and_then(|v| v.to_str().ok())
+                    .map(str::to_string)
+            };
+            let status = resp.status().as_u16();
+            let retry_after = header(reqwest::header::RETRY_AFTER);
+            let content_type = header(reqwest::header::CONTENT_TYPE);
+            let body = resp
+                .bytes()
+                .await
+                .map_err(|e| TransportError::Broken(root_cause(&e)))?;
+            Ok(HttpResponse {
+                status,
+                retry_after,
+                content_type,
+                body,
+            })
+        })
+    }
+}

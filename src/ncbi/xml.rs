@@ -1,0 +1,237 @@
+//! A small element tree over quick-xml, enough for E-utilities documents.
+//! Elements are followed by name, never by DTD: an unknown DOCTYPE or an
+//! extra element parses the same, and no DTD is fetched.
+
+use quick_xml::Reader;
+use quick_xml::escape::resolve_predefined_entity;
+use quick_xml::events::{BytesStart, Event};
+
+/// An XML element with its attributes and children in document order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Element {
+    /// Element name as written (`eSearchResult`).
+    pub name: String,
+    /// Attributes, unescaped.
+    pub attrs: Vec<(String, String)>,
+    /// Child nodes in document order.
+    pub children: Vec<Node>,
+}
+
+/// A child of an element.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Node {
+    /// A nested element.
+    Element(Element),
+    /// Character data, entities resolved (unknown entities kept as `&name;`).
+    Text(String),
+}
+
+/// Why a body is not a usable XML document.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum XmlError {
+    /// Only a prolog, DOCTYPE or comments: no root element (transient at NCBI).
+    NoRoot,
+    /// Not well-formed: truncated, mismatched tags, bad syntax.
+    Malformed(String),
+}
+
+impl Element {
+    /// The first child element called `name`.
+    pub fn child(&self, name: &str) -> Option<&Element> {
+        self.elements().find(|e| e.name == name)
+    }
+
+    /// Child elements called `name`, in order.
+    pub fn children_named<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a Element> {
+        self.elements().filter(move |e| e.name == name)
+    }
+
+    /// All child elements, in order.
+    pub fn elements(&self) -> impl Iterator<Item = &Element> {
+        self.children.iter().filter_map(|n| match n {
+            Node::Element(e) => Some(e),
+            Node::Text(_) => None,
+        })
+    }
+
+    /// The concatenated text of this element and its descendants.
+    pub fn text(&self) -> String {
+        let mut out = String::new();
+        self.collect_text(&mut out);
+        out
+    }
+
+    fn collect_text(&self, out: &mut String) {
+        for n in &self.children {
+            match n {
+                Node::Text(t) => out.push_str(t),
+                Node::Element(e) => e.collect_text(out),
+            }
+        }
+    }
+
+    /// The text of the first child called `name`, if present.
+    pub fn child_text(&self, name: &str) -> Option<String> {
+        self.child(name).map(Element::text)
+    }
+
+    /// The value of attribute `name`.
+    pub fn attr(&self, name: &str) -> Option<&str> {
+        self.attrs
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Every element called `name` at any depth below this one (this one included).
+    pub fn descendants<'a>(&'a self, name: &'a str, out: &mut Vec<&'a Element>) {
+        if self.name == name {
+            out.push(self);
+        }
+        for e in self.elements() {
+            e.descendants(name, out);
+        }
+    }
+}
+
+fn start_element(e: &BytesStart<'_>) -> Result<Element, XmlError> {
+    let mut attrs = Vec::new();
+    for a in e.attributes() {
+        let a = a.map_err(|err| XmlError::Malformed(err.to_string()))?;
+        let value = a
+            .normalized_value(quick_xml::XmlVersion::Implicit1_0)
+            .map_err(|err| XmlError::Malformed(err.to_string()))?;
+        attrs.push((a.key.as_ref().to_string(), value.into_owned()));
+    }
+    Ok(Element {
+        name: e.name().as_ref().to_string(),
+        attrs,
+        children: Vec::new(),
+    })
+}
+
+fn push_text(stack: &mut [Element], text: &str) {
+    if let Some(top) = stack.last_mut() {
+        if let Some(Node::Text(t)) = top.children.last_mut() {
+            t.push_str(text);
+        } else {
+            top.children.push(Node::Text(text.to_string()));
+        }
+    }
+}
+
+/// Parses a whole document into its root element.
+///
+/// Errors: [`XmlError::NoRoot`] when there is no root element,
+/// [`XmlError::Malformed`] when the document is not well-formed or is cut
+/// short (an element still open at the end).
+pub fn parse(body: &str) -> Result<Element, XmlError> {
+    let mut reader = Reader::from_str(body);
+    reader.config_mut().check_end_names = true;
+    let mut stack: Vec<Element> = Vec::new();
+    let mut root: Option<Element> = None;
+    loop {
+        let event = reader
+            .read_event()
+            .map_err(|e| XmlError::Malformed(e.to_string()))?;
+        match event {
+            Event::Start(e) => {
+                if root.is_some() {
+                    return Err(XmlError::Malformed("content after the root element".into()));
+                }
+                stack.push(start_element(&e)?);
+            }
+            Event::Empty(e) => {
+                let el = start_element(&e)?;
+                match stack.last_mut() {
+                    Some(top) => top.children.push(Node::Element(el)),
+                    None if root.is_none() => root = Some(el),
+                    None => {
+                        return Err(XmlError::Malformed("content after the root element".into()));
+                    }
+                }
+            }
+            Event::End(_) => {
+                let el = stack
+                    .pop()
+                    .ok_or_else(|| XmlError::Malformed("unmatched end tag".into()))?;
+                match stack.last_mut() {
+                    Some(top) => top.children.push(Node::Element(el)),
+                    None => root = Some(el),
+                }
+            }
+            Event::Text(t) => {
+                let text = t.xml10_content();
+                if stack.is_empty() {
+                    if text.trim().is_empty() {
+                        continue;
+                    }
+                    return Err(XmlError::Malformed("text outside the root element".into()));
+                }
+                push_text(&mut stack, &text);
+            }
+            Event::CData(t) => push_text(&mut stack, &t.xml10_content()),
+            Event::GeneralRef(r) => {
+                let resolved = match r.resolve_char_ref() {
+                    Ok(Some(c)) => c.to_string(),
+                    Ok(None) => {
+                        let name = r.xml10_content();
+                        resolve_predefined_entity(&name)
+                            .map_or_else(|| format!("&{name};"), str::to_string)
+                    }
+                    Err(e) => return Err(XmlError::Malformed(e.to_string())),
+                };
+                if stack.is_empty() {
+                    return Err(XmlError::Malformed("text outside the root element".into()));
+                }
+                push_text(&mut stack, &resolved);
+            }
+            Event::Eof => break,
+            Event::Decl(_) | Event::PI(_) | Event::DocType(_) | Event::Comment(_) => {}
+        }
+    }
+    if !stack.is_empty() {
+        return Err(XmlError::Malformed(format!(
+            "document ends inside <{}>",
+            stack.last().map_or("", |e| e.name.as_str())
+        )));
+    }
+    root.ok_or(XmlError::NoRoot)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keeps_whitespace_and_order() {
+        let root = parse(
+            "<?xml version=\"1.0\"?><!DOCTYPE x><a><b>1</b> <c k=\"v&amp;w\"/>t&amp;u&#946;&nbsp;</a>",
+        )
+        .unwrap();
+        assert_eq!(root.name, "a");
+        assert_eq!(root.child_text("b").as_deref(), Some("1"));
+        assert_eq!(root.child("c").unwrap().attr("k"), Some("v&w"));
+        assert_eq!(root.text(), "1 t&uβ&nbsp;");
+    }
+
+    #[test]
+    fn prolog_only_is_no_root() {
+        assert_eq!(
+            parse("<?xml version=\"1.0\"?>\n<!DOCTYPE eSpellResult>\n"),
+            Err(XmlError::NoRoot)
+        );
+        assert_eq!(parse(""), Err(XmlError::NoRoot));
+    }
+
+    #[test]
+    fn truncated_and_mismatched_are_malformed() {
+        assert!(matches!(parse("<a><b>x</b>"), Err(XmlError::Malformed(_))));
+        assert!(matches!(
+            parse("<a><b>x</c></a>"),
+            Err(XmlError::Malformed(_))
+        ));
+        assert!(matches!(parse("not xml"), Err(XmlError::Malformed(_))));
+        assert!(matches!(parse("<a/><b/>"), Err(XmlError::Malformed(_))));
+    }
+}

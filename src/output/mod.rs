@@ -1,0 +1,108 @@
+//! Formatters: render operation results as tables, JSON, NDJSON, CSV/TSV,
+//! plain text or ID lists. Separate from the operations; they only write.
+
+use std::io::{self, Write};
+
+use comfy_table::{ContentArrangement, Table, presets};
+
+pub mod spell;
+
+/// An output format (cli.md "Formats per command").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// A table for people (default on a terminal).
+    Table,
+    /// Plain text (`spell`: the corrected query alone).
+    Text,
+    /// One JSON document.
+    Json,
+    /// One JSON object per line.
+    Ndjson,
+    /// RFC 4180 CSV with a header row.
+    Csv,
+    /// Tab-separated values with a header row.
+    Tsv,
+    /// One ID per line.
+    Ids,
+}
+
+impl Format {
+    /// The name used on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Table => "table",
+            Format::Text => "text",
+            Format::Json => "json",
+            Format::Ndjson => "ndjson",
+            Format::Csv => "csv",
+            Format::Tsv => "tsv",
+            Format::Ids => "ids",
+        }
+    }
+
+    /// Parses a command-line name.
+    pub fn parse(name: &str) -> Option<Format> {
+        [
+            Format::Table,
+            Format::Text,
+            Format::Json,
+            Format::Ndjson,
+            Format::Csv,
+            Format::Tsv,
+            Format::Ids,
+        ]
+        .into_iter()
+        .find(|f| f.name() == name)
+    }
+
+    /// True for formats whose errors are printed as JSON on stderr.
+    pub fn is_json(self) -> bool {
+        matches!(self, Format::Json | Format::Ndjson)
+    }
+}
+
+/// How human output looks: colour and width.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Style {
+    /// Use ANSI colour and bold.
+    pub color: bool,
+    /// Table width in columns; `None` lets the table size itself.
+    pub width: Option<u16>,
+}
+
+impl Style {
+    /// A table that wraps long cells to the width rather than cutting them.
+    pub fn table(&self) -> Table {
+        let mut t = Table::new();
+        t.load_style(presets::UTF8_FULL_CONDENSED);
+        t.set_content_arrangement(ContentArrangement::Dynamic);
+        if let Some(w) = self.width {
+            t.set_width(w);
+        }
+        if self.color {
+            t.enforce_styling();
+        }
+        t
+    }
+
+    /// `text` in bold when colour is on.
+    pub fn bold(&self, text: &str) -> String {
+        if self.color {
+            format!("\x1b[1m{text}\x1b[0m")
+        } else {
+            text.to_string()
+        }
+    }
+}
+
+/// Writes `value` as pretty JSON followed by a newline.
+pub fn write_json<T: serde::Serialize>(out: &mut dyn Write, value: &T) -> io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, value)?;
+    writeln!(out)
+}
+
+/// Writes `value` as one compact JSON line.
+pub fn write_json_line<T: serde::Serialize>(out: &mut dyn Write, value: &T) -> io::Result<()> {
+    serde_json::to_writer(&mut *out, value)?;
+    writeln!(out)
+}

@@ -1,0 +1,70 @@
+//! Renders a spell outcome: text (the corrected query alone), JSON, table.
+
+use std::io::{self, Write};
+
+use comfy_table::Cell;
+
+use super::{Format, Style, write_json};
+use crate::ops::spell::SpellOutcome;
+
+/// Writes `o` to `out` in `format` (text, json or table).
+pub fn render(
+    out: &mut dyn Write,
+    o: &SpellOutcome,
+    format: Format,
+    style: &Style,
+) -> io::Result<()> {
+    match format {
+        Format::Json => write_json(out, o),
+        Format::Table => {
+            writeln!(out, "{} {}", style.bold("Corrected query:"), o.corrected)?;
+            if o.corrections.is_empty() {
+                return writeln!(out, "ESpell proposed no correction.");
+            }
+            let mut t = style.table();
+            t.set_header(vec!["from", "to", "result"]);
+            for c in &o.corrections {
+                let result = match c.kept_because {
+                    None => "applied".to_string(),
+                    Some(g) => format!("kept ({})", g.as_str()),
+                };
+                t.add_row(vec![
+                    Cell::new(&c.from),
+                    Cell::new(&c.to),
+                    Cell::new(result),
+                ]);
+            }
+            writeln!(out, "{t}")
+        }
+        _ => writeln!(out, "{}", o.corrected),
+    }
+}
+
+/// The one-line stderr note for text output: what changed, what was kept and why.
+pub fn note(o: &SpellOutcome) -> String {
+    if o.corrections.is_empty() {
+        return "no spelling correction suggested".to_string();
+    }
+    let applied: Vec<String> = o
+        .corrections
+        .iter()
+        .filter(|c| c.applied)
+        .map(|c| format!("{} → {}", c.from, c.to))
+        .collect();
+    let kept: Vec<String> = o
+        .corrections
+        .iter()
+        .filter_map(|c| {
+            c.kept_because
+                .map(|g| format!("{} (not {}: {})", c.from, c.to, g.as_str()))
+        })
+        .collect();
+    let mut parts = Vec::new();
+    if !applied.is_empty() {
+        parts.push(format!("corrected {}", applied.join(", ")));
+    }
+    if !kept.is_empty() {
+        parts.push(format!("kept {}", kept.join(", ")));
+    }
+    parts.join("; ")
+}

@@ -1,0 +1,420 @@
+//! `pubmed spell` end to end: the built binary against a loopback server
+//! replaying real ESpell captures and bodies built in their shape.
+
+mod support;
+
+use support::cli::pubmed;
+use support::server::{Reply, TestServer, fixture};
+
+/// An ESpell body in the shape of the real captures (`espell_*.xml`).
+fn espell_body(query: &str, segments: &[(&str, &str)]) -> String {
+    let esc = |s: &str| quick_xml::escape::escape(s).into_owned();
+    let corrected: String = segments
+        .iter()
+        .map(|(_, t)| t.to_lowercase())
+        .collect::<String>();
+    let spelled: String = segments
+        .iter()
+        .map(|(kind, t)| {
+            let tag = if *kind == "O" { "Original" } else { "Replaced" };
+            format!("<{tag}>{}</{tag}>", esc(t))
+        })
+        .collect();
+    format!(
+        "<?xml version=\"1.0\"?>\n<!DOCTYPE eSpellResult PUBLIC \"-//NLM//DTD eSpellResult, 23 November 2004//EN\" \"https://www.ncbi.nlm.nih.gov/entrez/query/DTD/eSpell.dtd\">\n<eSpellResult>\n\t<Database>pubmed</Database>\n\t<Query>{}</Query>\n\t<CorrectedQuery>{}</CorrectedQuery>\n\t<SpelledQuery>{spelled}</SpelledQuery>\n\t<ERROR/>\n</eSpellResult>\n",
+        esc(query),
+        esc(&corrected)
+    )
+}
+
+fn replay(body: Vec<u8>) -> TestServer {
+    TestServer::start(move |_| Reply::xml(body.clone()))
+}
+
+#[test]
+fn real_captures_give_the_corrected_query() {
+    for (file, query, want) in [
+        (
+            "espell_asthmaa_alergies.xml",
+            "asthmaa OR alergies",
+            "asthma OR allergies",
+        ),
+        (
+            "espell_netch_mus_musclus.xml",
+            "Netch AND Mus musclus",
+            "Notch AND Mus musculus",
+        ),
+        ("espell_biopythooon.xml", "biopythooon", "biopython"),
+        ("espell_biopythooon_2008.xml", "biopythooon", "biopython"),
+    ] {
+        let server = replay(fixture(file));
+        let run = pubmed(&["spell", query]).server(&server).run();
+        assert_eq!(run.code, 0, "{file}: {}", run.stderr);
+        assert_eq!(run.stdout, format!("{want}\n"), "{file}");
+        let reqs = server.requests();
+        assert_eq!(reqs.len(), 1);
+        assert!(reqs[0].is("/entrez/eutils/espell.fcgi"), "{}", reqs[0].path);
+        assert_eq!(reqs[0].param("db"), Some("pubmed"));
+        assert_eq!(reqs[0].param("term"), Some(query));
+        assert_eq!(reqs[0].param("tool"), Some("pubmed-cli"));
+    }
+}
+
+#[test]
+fn words_are_joined_and_json_lists_corrections() {
+    let server = replay(fixture("espell_asthmaa_alergies.xml"));
+    let run = pubmed(&["spell", "-f", "json", "asthmaa", "OR", "alergies"])
+        .server(&server)
+        .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        server.requests()[0].param("term"),
+        Some("asthmaa OR alergies")
+    );
+    let v = run.json();
+    assert_eq!(
+        v,
+        serde_json::json!({
+            "original": "asthmaa OR alergies",
+            "corrected": "asthma OR allergies",
+            "hasSuggestion": true,
+            "corrections": [
+                {"from": "asthmaa", "to": "asthma", "applied": true},
+                {"from": "alergies", "to": "allergies", "applied": true}
+            ]
+        })
+    );
+}
+
+/// Every example row of spell.md's table, through the binary.
+#[test]
+fn spell_md_table_rows() {
+    type Row = (
+        &'static str,
+        Vec<(&'static str, &'static str)>,
+        &'static str,
+        bool,
+    );
+    let rows: Vec<Row> = vec![
+        (
+            "alzhiemer diseese treatmnt outcomse",
+            vec![
+                ("O", ""),
+                ("R", "alzheimer"),
+                ("O", " "),
+                ("R", "disease"),
+                ("O", " "),
+                ("R", "treatment"),
+                ("O", " "),
+                ("R", "outcomes"),
+            ],
+            "alzheimer disease treatment outcomes",
+            true,
+        ),
+        (
+            "agd[mh] AND diabetis",
+            vec![
+                ("O", ""),
+                ("R", "aged"),
+                ("O", "[mh] AND "),
+                ("R", "diabetes"),
+            ],
+            "agd[mh] AND diabetes",
+            true,
+        ),
+        (
+            "reveiw[pt] AND asthma",
+            vec![("O", ""), ("R", "review"), ("O", "[pt] AND asthma")],
+            "reveiw[pt] AND asthma",
+            false,
+        ),
+        (
+            "brest cancr[ti]",
+            vec![
+                ("O", ""),
+                ("R", "breast"),
+                ("O", " "),
+                ("R", "cancer"),
+                ("O", "[ti]"),
+            ],
+            "breast cancer[ti]",
+            true,
+        ),
+        (
+            "COPD exacerbaton",
+            vec![("O", ""), ("R", "cope"), ("O", " "), ("R", "exacerbation")],
+            "COPD exacerbation",
+            true,
+        ),
+        (
+            "q fever",
+            vec![("O", ""), ("R", "a"), ("O", " fever")],
+            "q fever",
+            false,
+        ),
+        (
+            "il-6 levls 2020 sepsiss",
+            vec![("O", "il-6 "), ("R", "levels"), ("O", " 2020 sepsiss")],
+            "il-6 levels 2020 sepsiss",
+            true,
+        ),
+        ("cancer", vec![("O", "cancer")], "cancer", false),
+    ];
+    let bodies: Vec<(String, String)> = rows
+        .iter()
+        .map(|(q, segs, _, _)| (q.to_string(), espell_body(q, segs)))
+        .collect();
+    let server = TestServer::start(move |req| {
+        let term = req.param("term").unwrap_or_default();
+        let body = bodies
+            .iter()
+            .find(|(q, _)| q == term)
+            .map(|(_, b)| b.clone())
+            .expect("unexpected term");
+        Reply::xml(body)
+    });
+    for (query, _, want, has) in &rows {
+        let run = pubmed(&["spell", "--format", "json", query])
+            .server(&server)
+            .run();
+        assert_eq!(run.code, 0, "{query}: {}", run.stderr);
+        let v = run.json();
+        assert_eq!(v["original"], *query);
+        assert_eq!(v["corrected"], *want, "{query}");
+        assert_eq!(v["hasSuggestion"], *has, "{query}");
+    }
+    // Guards are named in JSON.
+    let run = pubmed(&["spell", "-f", "json", "COPD exacerbaton"])
+        .server(&server)
+        .run();
+    assert_eq!(
+        run.json()["corrections"][0],
+        serde_json::json!({"from": "COPD", "to": "cope", "applied": false, "keptBecause": "capitals"})
+    );
+    let run = pubmed(&["spell", "-f", "json", "reveiw[pt] AND asthma"])
+        .server(&server)
+        .run();
+    assert_eq!(run.json()["corrections"][0]["keptBecause"], "indexed_field");
+    // text output: the note goes to stderr, stdout holds the query alone
+    let run = pubmed(&["spell", "COPD exacerbaton"]).server(&server).run();
+    assert_eq!(run.stdout, "COPD exacerbation\n");
+    assert!(
+        run.stderr.contains("exacerbaton → exacerbation"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("COPD (not cope: capitals)"),
+        "{}",
+        run.stderr
+    );
+    let run = pubmed(&["spell", "-q", "COPD exacerbaton"])
+        .server(&server)
+        .run();
+    assert_eq!(run.stderr, "");
+}
+
+#[test]
+fn query_from_stdin() {
+    let server = replay(fixture("espell_netch_mus_musclus.xml"));
+    let run = pubmed(&["spell", "-"])
+        .server(&server)
+        .stdin("Netch AND Mus musclus\n")
+        .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout, "Notch AND Mus musculus\n");
+    assert_eq!(
+        server.requests()[0].param("term"),
+        Some("Netch AND Mus musclus")
+    );
+}
+
+#[test]
+fn table_format_shows_query_and_rows() {
+    let server = replay(fixture("espell_asthmaa_alergies.xml"));
+    let run = pubmed(&["spell", "-f", "table", "asthmaa OR alergies"])
+        .server(&server)
+        .run();
+    assert_eq!(run.code, 0);
+    assert!(
+        run.stdout
+            .starts_with("Corrected query: asthma OR allergies\n")
+    );
+    assert!(run.stdout.contains("alergies"));
+    assert!(run.stdout.contains("applied"));
+    assert!(!run.stdout.contains('\x1b'), "no colour in a pipe");
+}
+
+#[test]
+fn blank_inputs_exit_2_without_a_request() {
+    let server = replay(fixture("espell_biopythooon.xml"));
+    for blank in [
+        " ",
+        "   \t ",
+        "\u{85}",
+        "\u{200B}",
+        "\u{2060}",
+        "\u{AD}",
+        "\u{FEFF}",
+        "\u{3164}",
+        " \u{200B}\u{85} \u{2060}\u{AD}\u{FEFF}\u{3164}\u{A0}",
+    ] {
+        let run = pubmed(&["spell", "-f", "json", blank])
+            .server(&server)
+            .run();
+        assert_eq!(run.code, 2, "{blank:?}: {}", run.stderr);
+        assert_eq!(run.error_json()["reason"], "blank_query", "{blank:?}");
+        assert_eq!(run.stdout, "");
+        let run = pubmed(&["spell", blank]).server(&server).run();
+        assert_eq!(run.code, 2);
+        assert!(run.stderr.starts_with("pubmed: error: "), "{}", run.stderr);
+    }
+    let run = pubmed(&["spell", "-"])
+        .server(&server)
+        .stdin("\u{200B}\n")
+        .run();
+    assert_eq!(run.code, 2);
+    assert_eq!(server.count(), 0, "a blank query must not reach NCBI");
+}
+
+/// Each upstream failure gives client.md's reason and exit code, and
+/// nothing on stdout.
+#[test]
+fn upstream_failures_are_errors_not_empty_answers() {
+    let espell_error = "<?xml version=\"1.0\"?>\n<!DOCTYPE eSpellResult PUBLIC \"-//NLM//DTD eSpellResult, 23 November 2004//EN\" \"https://www.ncbi.nlm.nih.gov/entrez/query/DTD/eSpell.dtd\">\n<eSpellResult>\n\t<Database>pubmed</Database>\n\t<Query>cancr</Query>\n\t<CorrectedQuery></CorrectedQuery>\n\t<SpelledQuery/>\n\t<ERROR>Backend failure: cannot connect to speller</ERROR>\n</eSpellResult>\n";
+    let truncated = fixture("espell_biopythooon.xml")[..200].to_vec();
+    let cases: Vec<(&str, Reply, &str, i32, usize)> = vec![
+        (
+            "ERROR with text",
+            Reply::xml(espell_error),
+            "ncbi_unreachable",
+            69,
+            3,
+        ),
+        (
+            "HTML page",
+            Reply::status(
+                200,
+                "text/html",
+                "<!DOCTYPE html><html><body>Service unavailable</body></html>",
+            ),
+            "ncbi_unreachable",
+            69,
+            3,
+        ),
+        (
+            "prolog only",
+            Reply::xml(
+                "<?xml version=\"1.0\"?>\n<!DOCTYPE eSpellResult PUBLIC \"-//NLM//DTD eSpellResult, 23 November 2004//EN\" \"x\">\n",
+            ),
+            "ncbi_unreachable",
+            69,
+            3,
+        ),
+        (
+            "body cut short of Content-Length",
+            Reply::CutShort {
+                body: truncated.clone(),
+                declared: 385,
+            },
+            "ncbi_unreachable",
+            69,
+            3,
+        ),
+        (
+            "complete body that does not parse",
+            Reply::xml(truncated),
+            "ncbi_invalid_response",
+            69,
+            1,
+        ),
+        (
+            "HTTP 503",
+            Reply::status(503, "text/plain", "busy"),
+            "ncbi_unreachable",
+            69,
+            3,
+        ),
+        (
+            "HTTP 404",
+            Reply::status(404, "text/plain", "no"),
+            "invalid_argument",
+            2,
+            1,
+        ),
+        ("connection reset", Reply::Reset, "ncbi_unreachable", 69, 3),
+    ];
+    for (name, reply, reason, code, requests) in cases {
+        let server = TestServer::start(move |_| reply.clone());
+        let run = pubmed(&["spell", "-f", "json", "cancr"])
+            .server(&server)
+            .run();
+        assert_eq!(run.code, code, "{name}: {}", run.stderr);
+        assert_eq!(run.error_json()["reason"], reason, "{name}");
+        assert_eq!(run.stdout, "", "{name}");
+        assert_eq!(server.count(), requests, "{name}: attempts");
+    }
+}
+
+#[test]
+fn closed_port_is_unreachable() {
+    let port = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        l.local_addr().unwrap().port()
+    };
+    let run = pubmed(&["spell", "-f", "json", "cancr"])
+        .env(
+            "PUBMED_EUTILS_URL",
+            &format!("http://127.0.0.1:{port}/eutils/"),
+        )
+        .run();
+    assert_eq!(run.code, 69, "{}", run.stderr);
+    let e = run.error_json();
+    assert_eq!(e["reason"], "ncbi_unreachable");
+    assert_eq!(e["retryable"], true);
+    assert!(e["message"].as_str().unwrap().contains("3 attempts"), "{e}");
+    assert_eq!(run.stdout, "");
+    // human form: one error line and a hint
+    let run = pubmed(&["spell", "cancr"])
+        .env(
+            "PUBMED_EUTILS_URL",
+            &format!("http://127.0.0.1:{port}/eutils/"),
+        )
+        .run();
+    assert!(run.stderr.starts_with("pubmed: error: "), "{}", run.stderr);
+    assert!(run.stderr.contains("[ncbi_unreachable]"));
+}
+
+#[test]
+fn verbose_log_redacts_the_api_key() {
+    let server = replay(fixture("espell_biopythooon.xml"));
+    let secret = "c0ffee5ecret0123456789abcdef";
+    let run = pubmed(&["spell", "-v", "biopythooon"])
+        .server(&server)
+        .env("NCBI_API_KEY", secret)
+        .env("NCBI_EMAIL", "me@example.org")
+        .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stderr.contains("espell.fcgi"), "{}", run.stderr);
+    assert!(run.stderr.contains("api_key=REDACTED"), "{}", run.stderr);
+    assert!(!run.stderr.contains(secret));
+    assert!(!run.stdout.contains(secret));
+    let req = &server.requests()[0];
+    assert_eq!(req.param("api_key"), Some(secret), "the key is still sent");
+    assert_eq!(req.param("email"), Some("me@example.org"));
+    // the flag form, and an error path, never print it either
+    let run = pubmed(&["spell", "-v", "--api-key", secret, "biopythooon"])
+        .env("PUBMED_EUTILS_URL", "http://127.0.0.1:9/eutils/")
+        .run();
+    assert_eq!(run.code, 69);
+    assert!(!run.stderr.contains(secret), "{}", run.stderr);
+}
+
+#[test]
+fn format_not_offered_is_a_usage_error() {
+    let server = replay(fixture("espell_biopythooon.xml"));
+    let run = pubmed(&["spell", "-f", "csv", "x"]).server(&server).run();
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("--format csv"), "{}", run.stderr);
+    assert_eq!(server.count(), 0);
+}

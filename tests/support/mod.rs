@@ -1,0 +1,6 @@
+//! Shared test support: a loopback NCBI stand-in and a binary runner.
+
+#![allow(dead_code)]
+
+pub mod cli;
+pub mod server;
