@@ -418,3 +418,20 @@ fn format_not_offered_is_a_usage_error() {
     assert!(run.stderr.contains("--format csv"), "{}", run.stderr);
     assert_eq!(server.count(), 0);
 }
+
+#[test]
+fn rate_limited_exits_75_with_retry_after_and_a_key_hint() {
+    let server = TestServer::start(|_| Reply::too_many().with_header("Retry-After", "120"));
+    let run = pubmed(&["spell", "-f", "json", "cancr"])
+        .server(&server)
+        .run();
+    assert_eq!(run.code, 75, "{}", run.stderr);
+    let e = run.error_json();
+    assert_eq!(e["reason"], "ncbi_rate_limited");
+    assert_eq!(e["retryAfter"], 120);
+    assert_eq!(e["retryable"], true);
+    assert_eq!(server.count(), 1);
+    let run = pubmed(&["spell", "cancr"]).server(&server).run();
+    assert_eq!(run.code, 75);
+    assert!(run.stderr.contains("NCBI_API_KEY"), "{}", run.stderr);
+}

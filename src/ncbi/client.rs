@@ -298,7 +298,7 @@ impl Client {
                             format!("gave up after {attempt} attempts: {text}"),
                         ));
                     };
-                    let delay = retry_after.unwrap_or_else(|| jitter(step));
+                    let delay = retry_after.unwrap_or_else(|| jitter(step).min(policy.retry_cap));
                     if Instant::now() + delay >= deadline {
                         return Err(Error::new(
                             Reason::NcbiUnreachable,

@@ -1,0 +1,81 @@
+//! The real client (reqwest) against a loopback server, in real time.
+
+mod support;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use pubmed::ncbi::{Client, ClientSettings, Policy};
+use support::server::{RateLimit, Reply, TestServer, fixture};
+
+fn settings(server: &TestServer, policy: Policy) -> ClientSettings {
+    ClientSettings {
+        eutils_url: server.eutils_url(),
+        idconv_url: server.idconv_url(),
+        policy,
+        ..Default::default()
+    }
+}
+
+#[tokio::test]
+async fn a_long_query_goes_out_as_post_and_works() {
+    let server = TestServer::start(|_| Reply::xml(fixture("espell_biopythooon.xml")));
+    let client = Client::new(settings(&server, Policy::default())).unwrap();
+    let long = format!("biopythooon {}", "cancer ".repeat(360))
+        .trim_end()
+        .to_string();
+    assert!(long.len() >= 2500);
+    let answer = client.espell(&long).await.unwrap();
+    assert_eq!(answer.corrected_query, "biopython");
+    let short = client.espell("biopythooon").await.unwrap();
+    assert_eq!(short.query, "biopythooon");
+    let reqs = server.requests();
+    assert_eq!(reqs[0].method, "POST");
+    assert_eq!(reqs[0].param("term"), Some(long.as_str()));
+    assert_eq!(reqs[0].param("db"), Some("pubmed"));
+    assert_eq!(reqs[1].method, "GET");
+}
+
+/// The one slow test: a server that answers 429 above 3 requests in any
+/// second, and a client with default pacing (400 ms without a key).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn default_pacing_never_trips_a_three_per_second_limit() {
+    let limited = Arc::new(AtomicUsize::new(0));
+    let limit = RateLimit::default();
+    let l2 = limited.clone();
+    let server = TestServer::start(move |req| {
+        if limit.over(req) {
+            l2.fetch_add(1, Ordering::SeqCst);
+            Reply::too_many()
+        } else {
+            Reply::xml(fixture("espell_biopythooon.xml"))
+        }
+    });
+    let client = Arc::new(Client::new(settings(&server, Policy::default())).unwrap());
+    let t0 = Instant::now();
+    for _ in 0..30 {
+        client.espell("biopythooon").await.unwrap();
+    }
+    let concurrent: Vec<_> = (0..8)
+        .map(|_| {
+            let c = client.clone();
+            tokio::spawn(async move { c.espell("biopythooon").await })
+        })
+        .collect();
+    for h in concurrent {
+        h.await.unwrap().unwrap();
+    }
+    let wall = t0.elapsed();
+    let n = server.count();
+    assert_eq!(n, 38);
+    assert_eq!(limited.load(Ordering::SeqCst), 0, "no 429 may be received");
+    let max = server.max_per_second();
+    assert!(max <= 3, "at most 3 requests in any second, saw {max}");
+    let rate = n as f64 / wall.as_secs_f64();
+    eprintln!(
+        "pacing: {n} requests in {:.2} s = {rate:.2} req/s; max in any 1-s window: {max}",
+        wall.as_secs_f64()
+    );
+    assert!(wall >= Duration::from_millis(400 * 37));
+}
