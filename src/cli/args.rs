@@ -10,6 +10,14 @@ Examples:
   pubmed spell -f json \"asthmaa OR alergies\" | jq -r .corrected
   echo 'Netch AND Mus musclus' | pubmed spell -";
 
+const SEARCH_EXAMPLES: &str = "\
+Examples:
+  pubmed search 'crispr[ti] AND 2023[pdat]'
+  pubmed search asthma --mesh Child --pubtype Review --mindate 2020 -f json | jq -r '.summaries[].title'
+  pubmed search 'sepsis' --count
+  pubmed search 'alzhiemer' --spell=apply
+  pubmed search 'covid-19 vaccine' --retmax 200 | pubmed convert --input - --to pmcid";
+
 /// PubMed from the command line: search, spell-check and convert IDs with
 /// NCBI's E-utilities, or serve the same tools over MCP.
 #[derive(Debug, Parser)]
@@ -68,6 +76,82 @@ pub enum Command {
     /// Correct the spelling of a PubMed query with ESpell, in place
     #[command(after_help = SPELL_EXAMPLES)]
     Spell(SpellArgs),
+    /// Search PubMed (ESearch + ESummary) and say what PubMed did to the query
+    #[command(after_help = SEARCH_EXAMPLES)]
+    Search(Box<SearchArgs>),
+}
+
+/// `pubmed search QUERY… [filters] [paging]`
+#[derive(Debug, Args)]
+pub struct SearchArgs {
+    /// The query in PubMed syntax; several words are joined with one space;
+    /// `-` reads stdin; "" with filters searches the filters alone
+    #[arg(value_name = "QUERY")]
+    pub query: Vec<String>,
+    /// Limit untagged terms to one field (tag, long name or EInfo name: ti, title, TITL)
+    #[arg(long, value_name = "TAG", help_heading = "Query")]
+    pub field: Option<String>,
+    /// On zero hits, spell-check the query and print the suggestion (=apply: search it)
+    #[arg(long, value_name = "MODE", num_args = 0..=1, require_equals = true,
+          default_missing_value = "suggest", value_parser = ["suggest", "apply"],
+          help_heading = "Query")]
+    pub spell: Option<String>,
+    /// Earliest date: YYYY, YYYY/MM or YYYY/MM/DD (also with - or .)
+    #[arg(long, value_name = "DATE", help_heading = "Dates")]
+    pub mindate: Option<String>,
+    /// Latest date: YYYY, YYYY/MM or YYYY/MM/DD
+    #[arg(long, value_name = "DATE", help_heading = "Dates")]
+    pub maxdate: Option<String>,
+    /// Which date the range applies to: publication, Entrez or modification
+    #[arg(long, value_name = "TYPE", default_value = "pdat",
+          value_parser = ["pdat", "edat", "mdat"], help_heading = "Dates")]
+    pub datetype: String,
+    /// Only the last N days (0 = no limit); combined with --mindate/--maxdate
+    #[arg(long, value_name = "DAYS", help_heading = "Dates")]
+    pub reldate: Option<u32>,
+    /// Author, e.g. "Smith J"
+    #[arg(long, value_name = "NAME", help_heading = "Filters")]
+    pub author: Option<String>,
+    /// Journal title or abbreviation
+    #[arg(long, value_name = "NAME", help_heading = "Filters")]
+    pub journal: Option<String>,
+    /// Publication type, e.g. Review (repeatable; OR-ed)
+    #[arg(long, value_name = "TYPE", help_heading = "Filters")]
+    pub pubtype: Vec<String>,
+    /// MeSH term (repeatable; AND-ed)
+    #[arg(long, value_name = "TERM", help_heading = "Filters")]
+    pub mesh: Vec<String>,
+    /// Language, e.g. english
+    #[arg(long, value_name = "LANG", help_heading = "Filters")]
+    pub language: Option<String>,
+    /// Only records with an abstract
+    #[arg(long, help_heading = "Filters")]
+    pub has_abstract: bool,
+    /// Only free full text
+    #[arg(long, help_heading = "Filters")]
+    pub free_full_text: bool,
+    /// Only humans or only animals
+    #[arg(long, value_name = "WHICH", value_parser = ["humans", "animals"],
+          help_heading = "Filters")]
+    pub species: Option<String>,
+    /// Records per page [default: 20; ≤ 1,000 with summaries, ≤ 10,000 IDs; 0 = count only]
+    #[arg(long, value_name = "N", help_heading = "Paging")]
+    pub retmax: Option<u32>,
+    /// First record, 0-based (PubMed serves records 0–9,998)
+    #[arg(long, value_name = "N", default_value_t = 0, help_heading = "Paging")]
+    pub retstart: u32,
+    /// Print the number of hits only
+    #[arg(long, help_heading = "Paging")]
+    pub count: bool,
+    /// Sort order
+    #[arg(long, value_name = "ORDER",
+          value_parser = ["relevance", "pub_date", "author", "journal"],
+          help_heading = "Paging")]
+    pub sort: Option<String>,
+    /// Record detail [default: full; ids with -f ids]
+    #[arg(long, value_name = "LEVEL", value_parser = ["full", "brief", "ids"],
+          help_heading = "Paging")]
+    pub detail: Option<String>,
 }
 
 /// `pubmed spell QUERY…`

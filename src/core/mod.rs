@@ -1,6 +1,8 @@
 //! The pure core: PubMed knowledge with no I/O (query rules, spell
 //! alignment, field tags, text rules).
 
+pub mod dates;
 pub mod fields;
+pub mod query;
 pub mod spell;
 pub mod text;

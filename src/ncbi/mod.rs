@@ -3,7 +3,9 @@
 
 pub mod classify;
 mod client;
+pub mod esearch;
 pub mod espell;
+pub mod esummary;
 pub mod pacer;
 mod policy;
 pub mod transport;

@@ -1,4 +1,5 @@
 //! One module per operation: typed input in, typed output or a typed error
 //! out. The CLI and MCP layers are thin adapters over these.
 
+pub mod search;
 pub mod spell;

@@ -5,6 +5,7 @@ use std::io::{self, Write};
 
 use comfy_table::{ContentArrangement, Table, presets};
 
+pub mod search;
 pub mod spell;
 
 /// An output format (cli.md "Formats per command").

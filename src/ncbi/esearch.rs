@@ -1,0 +1,223 @@
+//! ESearch (`esearch.fcgi?db=pubmed`): parameters, the typed answer, its parser.
+
+use super::client::Client;
+use super::xml::Element;
+use crate::error::Result;
+
+/// ESearch parameters (E-utilities names). `db=pubmed` is implied.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct EsearchParams {
+    /// `term`: the composed query.
+    pub term: String,
+    /// `field`: limits untagged terms to one field (EInfo name).
+    pub field: Option<String>,
+    /// `retstart`, 0-based.
+    pub retstart: u32,
+    /// `retmax`; 0 = count only.
+    pub retmax: u32,
+    /// `sort` as NCBI spells it (`relevance`, `pub_date`, `Author`, `JournalName`).
+    pub sort: Option<String>,
+    /// `mindate`/`maxdate` (`YYYY[/MM[/DD]]`).
+    pub dates: Option<(String, String)>,
+    /// `datetype` (`pdat`, `edat`, `mdat`).
+    pub datetype: Option<String>,
+}
+
+/// A note NCBI attached to the query (`<ErrorList>` or `<WarningList>`
+/// child): `kind` is the element name (`PhraseNotFound`), `text` its value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QueryNote {
+    /// Element name, e.g. `FieldNotFound`, `OutputMessage`.
+    pub kind: String,
+    /// The term or message.
+    pub text: String,
+}
+
+/// ESearch's answer.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct EsearchAnswer {
+    /// `<Count>`: hits of the translated query.
+    pub count: u64,
+    /// `<RetStart>`.
+    pub retstart: u64,
+    /// `<IdList>` PMIDs in ESearch order.
+    pub ids: Vec<String>,
+    /// `<QueryTranslation>`.
+    pub query_translation: Option<String>,
+    /// `<TranslationSet>` (From, To) pairs.
+    pub translations: Vec<(String, String)>,
+    /// Every child of `<ErrorList>` and `<WarningList>` (warnings, never failures).
+    pub notes: Vec<QueryNote>,
+}
+
+fn number(root: &Element, name: &str) -> Result<u64, String> {
+    let text = root
+        .child_text(name)
+        .ok_or_else(|| format!("no <{name}>"))?;
+    text.trim()
+        .parse()
+        .map_err(|_| format!("<{name}> is not a number: {text:?}"))
+}
+
+/// Parses an `eSearchResult` root (top-level `<ERROR>` was handled before).
+pub fn parse(root: &Element) -> Result<EsearchAnswer, String> {
+    if root.name != "eSearchResult" {
+        return Err(format!("expected <eSearchResult>, found <{}>", root.name));
+    }
+    let ids = root
+        .child("IdList")
+        .map(|l| {
+            l.children_named("Id")
+                .map(|i| i.text().trim().to_string())
+                .collect()
+        })
+        .unwrap_or_default();
+    let translations = root
+        .child("TranslationSet")
+        .map(|s| {
+            s.children_named("Translation")
+                .map(|t| {
+                    (
+                        crate::core::text::fold_whitespace(
+                            &t.child_text("From").unwrap_or_default(),
+                        ),
+                        crate::core::text::fold_whitespace(&t.child_text("To").unwrap_or_default()),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let notes = ["ErrorList", "WarningList"]
+        .iter()
+        .filter_map(|list| root.child(list))
+        .flat_map(|list| list.elements())
+        .map(|e| QueryNote {
+            kind: e.name.clone(),
+            text: crate::core::text::fold_whitespace(&e.text()),
+        })
+        .collect();
+    Ok(EsearchAnswer {
+        count: number(root, "Count")?,
+        retstart: root
+            .child_text("RetStart")
+            .and_then(|t| t.trim().parse().ok())
+            .unwrap_or(0),
+        ids,
+        query_translation: root
+            .child_text("QueryTranslation")
+            .map(|t| crate::core::text::fold_whitespace(&t)),
+        translations,
+        notes,
+    })
+}
+
+impl Client {
+    /// Runs ESearch on PubMed.
+    ///
+    /// Errors: a top-level `<ERROR>` is a failure classified per client.md
+    /// (e.g. the retstart cap is `invalid_argument`); `<ErrorList>` and
+    /// `<WarningList>` are returned as [`EsearchAnswer::notes`], never errors.
+    pub async fn esearch(&self, p: &EsearchParams) -> Result<EsearchAnswer> {
+        let mut params = vec![
+            ("db", "pubmed".to_string()),
+            ("term", p.term.clone()),
+            ("retstart", p.retstart.to_string()),
+            ("retmax", p.retmax.to_string()),
+        ];
+        if let Some(f) = &p.field {
+            params.push(("field", f.clone()));
+        }
+        if let Some(s) = &p.sort {
+            params.push(("sort", s.clone()));
+        }
+        if let Some(t) = &p.datetype {
+            params.push(("datetype", t.clone()));
+        }
+        if let Some((min, max)) = &p.dates {
+            params.push(("mindate", min.clone()));
+            params.push(("maxdate", max.clone()));
+        }
+        let req = self.eutils_request("esearch.fcgi", params, 0);
+        self.eutils_xml("ESearch", req, parse).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ncbi::xml;
+
+    fn capture(name: &str) -> EsearchAnswer {
+        let path = format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
+        parse(&xml::parse(&std::fs::read_to_string(path).unwrap()).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn modern_capture() {
+        let a = capture("esearch_pubmed_biopython.xml");
+        assert_eq!(a.count, 63);
+        assert_eq!(a.ids.len(), 20);
+        assert_eq!(a.ids[0], "41282813");
+        assert_eq!(a.ids[19], "37810457");
+        assert_eq!(
+            a.query_translation.as_deref(),
+            Some("\"biopython\"[All Fields]")
+        );
+        assert!(a.notes.is_empty());
+    }
+
+    #[test]
+    fn paging_and_translation_set() {
+        let a = capture("esearch_pubmed_pnas_retstart.xml");
+        assert_eq!((a.count, a.retstart, a.ids.len()), (2651, 6, 6));
+        assert_eq!(
+            a.translations,
+            vec![(
+                "PNAS[ta]".to_string(),
+                "\"Proc Natl Acad Sci U S A\"[Journal:__jid7505876]".to_string()
+            )]
+        );
+    }
+
+    #[test]
+    fn errorlist_with_results_is_a_note() {
+        let a = capture("esearch_errorlist_with_results_2012.xml");
+        assert_eq!(a.count, 5163);
+        assert_eq!(a.ids.len(), 20);
+        assert_eq!(
+            a.notes,
+            vec![QueryNote {
+                kind: "PhraseNotFound".into(),
+                text: "fleegle[MeSH Terms]".into()
+            }]
+        );
+    }
+
+    #[test]
+    fn zero_hits_notes_from_both_lists() {
+        let a = capture("esearch_zero_hits_phrase_not_found.xml");
+        assert_eq!(a.count, 0);
+        assert!(a.ids.is_empty());
+        let kinds: Vec<&str> = a.notes.iter().map(|n| n.kind.as_str()).collect();
+        assert_eq!(kinds, vec!["PhraseNotFound", "OutputMessage"]);
+    }
+
+    #[test]
+    fn legacy_pretty_printed_capture() {
+        let a = capture("esearch_pubmed_translationstack_2008.xml");
+        assert_eq!(a.count, 10238);
+        assert_eq!(a.ids.len(), 100);
+        assert_eq!(a.ids[0], "18411453");
+        assert!(
+            a.query_translation
+                .unwrap()
+                .starts_with("((\"neoplasms\"[TIAB]")
+        );
+    }
+
+    #[test]
+    fn missing_count_is_invalid() {
+        let root = xml::parse("<eSearchResult><IdList/></eSearchResult>").unwrap();
+        assert!(parse(&root).is_err());
+    }
+}

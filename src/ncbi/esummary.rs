@@ -1,0 +1,280 @@
+//! ESummary (`esummary.fcgi?db=pubmed&version=2.0`): document summaries in
+//! batches of at most 500, returned in the caller's order.
+
+use std::collections::HashMap;
+
+use futures::{StreamExt, TryStreamExt};
+
+use super::client::Client;
+use super::xml::Element;
+use crate::core::text::fold_whitespace;
+use crate::error::{Reason, Result};
+
+/// The most IDs one ESummary request carries, whatever the caller asks.
+pub const ESUMMARY_BATCH: usize = 500;
+
+/// One document summary, values trimmed and whitespace folded, as NCBI
+/// wrote them (no markup removal yet).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DocSum {
+    /// The PMID (`uid`).
+    pub uid: String,
+    /// `Title`.
+    pub title: String,
+    /// `Authors/Author/Name`, in order (collective names included).
+    pub authors: Vec<String>,
+    /// `Source` (journal abbreviation).
+    pub source: String,
+    /// `FullJournalName`.
+    pub full_journal_name: String,
+    /// `PubDate` verbatim (e.g. `2012 Winter`).
+    pub pub_date: String,
+    /// `ELocationID` (e.g. `doi: 10.1/x. pii: S1`).
+    pub elocation_id: String,
+    /// `ArticleIds` as (IdType, Value).
+    pub article_ids: Vec<(String, String)>,
+    /// `PubType/flag` values.
+    pub pub_types: Vec<String>,
+}
+
+/// ESummary's answer: summaries in the caller's order, and the IDs NCBI
+/// answered with an error (or not at all), with its text.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct EsummaryAnswer {
+    /// Summaries, in the order the IDs were given.
+    pub docs: Vec<DocSum>,
+    /// (PMID, NCBI's message) for IDs without a summary.
+    pub missing: Vec<(String, String)>,
+}
+
+fn text_of(e: &Element, name: &str) -> String {
+    e.child_text(name)
+        .map(|t| fold_whitespace(&t))
+        .unwrap_or_default()
+}
+
+fn parse_v2(doc: &Element) -> DocSum {
+    let list = |outer: &str, inner: &str, field: Option<&str>| -> Vec<String> {
+        doc.child(outer)
+            .map(|o| {
+                o.children_named(inner)
+                    .map(|i| match field {
+                        Some(f) => text_of(i, f),
+                        None => fold_whitespace(&i.text()),
+                    })
+                    .filter(|s| !s.is_empty())
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    DocSum {
+        uid: doc.attr("uid").unwrap_or_default().trim().to_string(),
+        title: text_of(doc, "Title"),
+        authors: list("Authors", "Author", Some("Name")),
+        source: text_of(doc, "Source"),
+        full_journal_name: text_of(doc, "FullJournalName"),
+        pub_date: text_of(doc, "PubDate"),
+        elocation_id: text_of(doc, "ELocationID"),
+        article_ids: doc
+            .child("ArticleIds")
+            .map(|a| {
+                a.children_named("ArticleId")
+                    .map(|i| (text_of(i, "IdType"), text_of(i, "Value")))
+                    .collect()
+            })
+            .unwrap_or_default(),
+        pub_types: list("PubType", "flag", None),
+    }
+}
+
+/// ESummary version 1 (`<DocSum>`/`<Item Name=…>`), accepted in case a
+/// server answers in it.
+fn parse_v1(doc: &Element) -> DocSum {
+    let items = |e: &Element, name: &str| -> Vec<Element> {
+        e.children_named("Item")
+            .filter(|i| i.attr("Name") == Some(name))
+            .cloned()
+            .collect()
+    };
+    let one = |name: &str| {
+        items(doc, name)
+            .first()
+            .map(|i| fold_whitespace(&i.text()))
+            .unwrap_or_default()
+    };
+    let list = |name: &str| -> Vec<Element> {
+        items(doc, name)
+            .first()
+            .map(|l| l.children_named("Item").cloned().collect())
+            .unwrap_or_default()
+    };
+    DocSum {
+        uid: text_of(doc, "Id"),
+        title: one("Title"),
+        authors: list("AuthorList")
+            .iter()
+            .map(|a| fold_whitespace(&a.text()))
+            .collect(),
+        source: one("Source"),
+        full_journal_name: one("FullJournalName"),
+        pub_date: one("PubDate"),
+        elocation_id: one("ELocationID"),
+        article_ids: list("ArticleIds")
+            .iter()
+            .map(|a| {
+                (
+                    a.attr("Name").unwrap_or_default().to_string(),
+                    fold_whitespace(&a.text()),
+                )
+            })
+            .collect(),
+        pub_types: list("PubTypeList")
+            .iter()
+            .map(|a| fold_whitespace(&a.text()))
+            .collect(),
+    }
+}
+
+/// Parses an `eSummaryResult` root into summaries in document order and
+/// per-ID errors (`<DocumentSummary uid><error>…`).
+pub fn parse(root: &Element) -> Result<EsummaryAnswer, String> {
+    if root.name != "eSummaryResult" {
+        return Err(format!("expected <eSummaryResult>, found <{}>", root.name));
+    }
+    let mut answer = EsummaryAnswer::default();
+    if let Some(set) = root.child("DocumentSummarySet") {
+        for doc in set.children_named("DocumentSummary") {
+            let uid = doc.attr("uid").unwrap_or_default().trim().to_string();
+            match doc.child("error") {
+                Some(err) => answer.missing.push((uid, fold_whitespace(&err.text()))),
+                None => answer.docs.push(parse_v2(doc)),
+            }
+        }
+    } else {
+        answer.docs = root.children_named("DocSum").map(parse_v1).collect();
+    }
+    if answer.docs.iter().any(|d| d.uid.is_empty()) {
+        return Err("a document summary has no uid".into());
+    }
+    Ok(answer)
+}
+
+impl Client {
+    async fn esummary_batch(&self, ids: &[String]) -> Result<EsummaryAnswer> {
+        let req = self.eutils_request(
+            "esummary.fcgi",
+            vec![
+                ("db", "pubmed".to_string()),
+                ("id", ids.join(",")),
+                ("version", "2.0".to_string()),
+            ],
+            ids.len(),
+        );
+        match self.eutils_xml("ESummary", req, parse).await {
+            Err(e) if e.reason == Reason::NcbiResourceNotFound => Ok(EsummaryAnswer {
+                docs: Vec::new(),
+                missing: ids
+                    .iter()
+                    .map(|id| (id.clone(), e.message.clone()))
+                    .collect(),
+            }),
+            other => other,
+        }
+    }
+
+    /// Summaries for `pmids`, in batches of at most 500 (POST above 200
+    /// IDs), kept flowing through the pacer, and returned in `pmids` order.
+    /// An ID NCBI answers with an error, or not at all, is in `missing` with
+    /// NCBI's text; it is never dropped silently.
+    pub async fn esummary(&self, pmids: &[String]) -> Result<EsummaryAnswer> {
+        let batches: Vec<EsummaryAnswer> = futures::stream::iter(pmids.chunks(ESUMMARY_BATCH))
+            .map(|chunk| self.esummary_batch(chunk))
+            .buffered(self.settings().policy.max_in_flight.max(1))
+            .try_collect()
+            .await?;
+        let mut by_uid: HashMap<String, DocSum> = HashMap::new();
+        let mut errors: HashMap<String, String> = HashMap::new();
+        for b in batches {
+            for d in b.docs {
+                by_uid.insert(d.uid.clone(), d);
+            }
+            errors.extend(b.missing);
+        }
+        let mut answer = EsummaryAnswer::default();
+        for id in pmids {
+            match by_uid.remove(id) {
+                Some(d) => answer.docs.push(d),
+                None => answer.missing.push((
+                    id.clone(),
+                    errors
+                        .get(id)
+                        .cloned()
+                        .unwrap_or_else(|| "ESummary returned no summary for this PMID".into()),
+                )),
+            }
+        }
+        Ok(answer)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ncbi::xml;
+
+    fn capture(name: &str) -> EsummaryAnswer {
+        let path = format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
+        parse(&xml::parse(&std::fs::read_to_string(path).unwrap()).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn v2_pubmed_capture() {
+        let a = capture("esummary_v2_pubmed_2012.xml");
+        assert_eq!(a.docs.len(), 2);
+        let d = &a.docs[1];
+        assert_eq!(d.uid, "22144687");
+        assert_eq!(d.title, "GenBank.");
+        assert_eq!(
+            d.authors,
+            vec![
+                "Benson DA",
+                "Karsch-Mizrachi I",
+                "Clark K",
+                "Lipman DJ",
+                "Ostell J",
+                "Sayers EW"
+            ]
+        );
+        assert_eq!(d.source, "Nucleic Acids Res");
+        assert_eq!(d.full_journal_name, "Nucleic acids research");
+        assert_eq!(d.pub_date, "2012 Jan");
+        assert_eq!(d.pub_types, vec!["Journal Article"]);
+        assert!(d.article_ids.contains(&("pmc".into(), "PMC3245039".into())));
+        assert!(
+            d.article_ids
+                .contains(&("pmcid".into(), "pmc-id: PMC3245039;".into()))
+        );
+        assert_eq!(a.docs[0].uid, "5683731");
+    }
+
+    #[test]
+    fn per_uid_error_is_missing() {
+        let a = capture("esummary_v2_pmc_with_error_2012.xml");
+        assert_eq!(a.docs.len(), 2);
+        assert_eq!(
+            a.missing,
+            vec![("1".to_string(), "cannot get document summary".to_string())]
+        );
+    }
+
+    #[test]
+    fn v1_capture_parses_the_same_fields() {
+        let a = capture("esummary_v1_pubmed.xml");
+        assert_eq!(a.docs.len(), 2);
+        let d = &a.docs[1];
+        assert_eq!(d.uid, "11482001");
+        assert_eq!(d.authors, vec!["Mantle D", "Gok MA", "Lennard TW"]);
+        assert_eq!(d.pub_types, vec!["Journal Article", "Review"]);
+        assert_eq!(d.pub_date, "2001 Jun");
+    }
+}

@@ -1,0 +1,760 @@
+//! `search` / `pubmed_search_articles`: ESearch + ESummary with PubMed's
+//! rules, limits and warnings made visible (search.md). One core for the
+//! CLI and the MCP tool.
+
+use serde::Serialize;
+
+use crate::core::dates::{self, DateBound, DateRange, DateRequest};
+use crate::core::fields;
+use crate::core::query::{self, Filters};
+use crate::core::text::{clean_markup, fold_whitespace};
+use crate::error::{Error, Reason, Result};
+use crate::ncbi::Client;
+use crate::ncbi::esearch::{EsearchAnswer, EsearchParams, QueryNote};
+use crate::ncbi::esummary::DocSum;
+
+/// PubMed serves only the first 9,999 records of a query.
+pub const MAX_RECORDS: u32 = 9999;
+/// Largest `retstart` (0-based).
+pub const MAX_RETSTART: u32 = MAX_RECORDS - 1;
+/// Largest `retmax` for ID-only output.
+pub const MAX_RETMAX_IDS: u32 = 10_000;
+/// Largest `retmax` when summaries are fetched.
+pub const MAX_RETMAX_SUMMARIES: u32 = 1_000;
+/// `retmax` when none is given.
+pub const DEFAULT_RETMAX: u32 = 20;
+
+/// Sort order (`--sort`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Sort {
+    /// Best match.
+    Relevance,
+    /// Publication date, newest first.
+    PubDate,
+    /// First author.
+    Author,
+    /// Journal name.
+    Journal,
+}
+
+impl Sort {
+    /// The ESearch `sort` value NCBI documents.
+    pub fn ncbi(self) -> &'static str {
+        match self {
+            Sort::Relevance => "relevance",
+            Sort::PubDate => "pub_date",
+            Sort::Author => "Author",
+            Sort::Journal => "JournalName",
+        }
+    }
+
+    /// The PubMed web `sort` value, for `searchUrl`.
+    fn web(self) -> Option<&'static str> {
+        match self {
+            Sort::Relevance => None,
+            Sort::PubDate => Some("pubdate"),
+            Sort::Author => Some("fauth"),
+            Sort::Journal => Some("jour"),
+        }
+    }
+
+    /// Parses `relevance|pub_date|author|journal`.
+    pub fn parse(s: &str) -> Option<Sort> {
+        match s {
+            "relevance" => Some(Sort::Relevance),
+            "pub_date" => Some(Sort::PubDate),
+            "author" => Some(Sort::Author),
+            "journal" => Some(Sort::Journal),
+            _ => None,
+        }
+    }
+}
+
+/// How much to fetch per record (`--detail`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Detail {
+    /// Full ESummary records.
+    #[default]
+    Full,
+    /// PMID, date, title, publication types.
+    Brief,
+    /// PMIDs only; no ESummary request.
+    Ids,
+}
+
+/// What to do with a zero-hit search (`--spell[=apply]`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SpellMode {
+    /// Nothing.
+    #[default]
+    Off,
+    /// Run the spell core and report a suggestion.
+    Suggest,
+    /// Run it and, if it suggests something, search again with it.
+    Apply,
+}
+
+/// A search, in plain values (no CLI or MCP types).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SearchRequest {
+    /// The query as the caller wrote it; `""` with filters = filters only.
+    pub query: String,
+    /// `--field`: a tag, long name or EInfo field name.
+    pub field: Option<String>,
+    /// Filter clauses.
+    pub filters: Filters,
+    /// Date limits.
+    pub dates: DateRequest,
+    /// `retmax` (records per page); 0 = count only.
+    pub retmax: u32,
+    /// `retstart` (0-based).
+    pub retstart: u32,
+    /// Sort order.
+    pub sort: Option<Sort>,
+    /// Record detail.
+    pub detail: Detail,
+    /// Fetch summaries for at most this many PMIDs (MCP `summaryCount`).
+    pub summary_limit: Option<usize>,
+    /// Spell-check a zero-hit search.
+    pub spell: SpellMode,
+}
+
+/// A warning about what PubMed (or this tool) did to the query.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Warning {
+    /// `field_not_found`, `phrase_not_found`, `quoted_phrase_not_found`,
+    /// `phrase_ignored`, `date_bound_filled`, `window_truncated`,
+    /// `zero_hits`, `retstart_past_count`, `spell_suggestion`,
+    /// `spell_applied`, `ncbi_message`.
+    pub kind: String,
+    /// A sentence for people.
+    pub message: String,
+    /// The terms concerned, when NCBI named them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub terms: Option<Vec<String>>,
+}
+
+impl Warning {
+    fn new(kind: &str, message: impl Into<String>) -> Warning {
+        Warning {
+            kind: kind.into(),
+            message: message.into(),
+            terms: None,
+        }
+    }
+}
+
+/// A PMID ESummary answered with an error, or not at all.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Missing {
+    /// The PMID.
+    pub pmid: String,
+    /// NCBI's text.
+    pub message: String,
+}
+
+/// One record (search.md §4).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Summary {
+    /// PMID.
+    pub pmid: String,
+    /// Title, markup removed, entities decoded, never truncated.
+    pub title: String,
+    /// All authors in order, collective names included.
+    pub authors: Vec<String>,
+    /// ESummary `Source` (journal abbreviation).
+    pub journal: String,
+    /// `FullJournalName`.
+    pub full_journal_name: String,
+    /// `PubDate` as ISO at its precision (`2017-08-15`, `1968-08`, `2012`).
+    pub pub_date: Option<String>,
+    /// `PubDate` verbatim.
+    pub pub_date_text: String,
+    /// DOI: ArticleId `doi`, else the `doi:` part of `ELocationID`.
+    pub doi: Option<String>,
+    /// PMCID from ArticleId `pmc`.
+    pub pmcid: Option<String>,
+    /// Publication types.
+    pub pub_types: Vec<String>,
+    /// A publication type is `Retracted Publication`.
+    pub retracted: bool,
+    /// A publication type is `Retraction of Publication`.
+    pub retraction_notice: bool,
+    /// `https://pubmed.ncbi.nlm.nih.gov/PMID/`.
+    pub pubmed_url: String,
+}
+
+/// The `brief` view of a record: PMID, date, title, publication types.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Brief<'a> {
+    /// PMID.
+    pub pmid: &'a str,
+    /// ISO date.
+    pub pub_date: &'a Option<String>,
+    /// Verbatim date.
+    pub pub_date_text: &'a str,
+    /// Title.
+    pub title: &'a str,
+    /// Publication types.
+    pub pub_types: &'a [String],
+    /// Retracted.
+    pub retracted: bool,
+    /// Retraction notice.
+    pub retraction_notice: bool,
+}
+
+impl Summary {
+    /// Builds a record from an ESummary document (search.md §4 rules).
+    pub fn from_docsum(d: &DocSum) -> Summary {
+        let id = |t: &str| {
+            d.article_ids
+                .iter()
+                .find(|(k, v)| k.eq_ignore_ascii_case(t) && !v.is_empty())
+                .map(|(_, v)| v.clone())
+        };
+        let doi = id("doi").or_else(|| doi_from_elocation(&d.elocation_id));
+        let has_type = |t: &str| d.pub_types.iter().any(|p| p.eq_ignore_ascii_case(t));
+        Summary {
+            pmid: d.uid.clone(),
+            title: fold_whitespace(&clean_markup(&d.title)),
+            authors: d.authors.clone(),
+            journal: d.source.clone(),
+            full_journal_name: d.full_journal_name.clone(),
+            pub_date: dates::pubdate_iso(&d.pub_date),
+            pub_date_text: d.pub_date.clone(),
+            doi,
+            pmcid: id("pmc"),
+            pub_types: d.pub_types.clone(),
+            retracted: has_type("Retracted Publication"),
+            retraction_notice: has_type("Retraction of Publication"),
+            pubmed_url: format!("https://pubmed.ncbi.nlm.nih.gov/{}/", d.uid),
+        }
+    }
+
+    /// The brief view.
+    pub fn brief(&self) -> Brief<'_> {
+        Brief {
+            pmid: &self.pmid,
+            pub_date: &self.pub_date,
+            pub_date_text: &self.pub_date_text,
+            title: &self.title,
+            pub_types: &self.pub_types,
+            retracted: self.retracted,
+            retraction_notice: self.retraction_notice,
+        }
+    }
+}
+
+/// The `doi:` part of an ESummary `ELocationID` (`pii: S1. doi: 10.1/x`);
+/// never a `pii:`.
+fn doi_from_elocation(e: &str) -> Option<String> {
+    let at = e.to_ascii_lowercase().find("doi:")? + 4;
+    let token = e[at..].split_whitespace().next()?.trim_end_matches('.');
+    token.starts_with("10.").then(|| token.to_string())
+}
+
+/// The date part of `appliedFilters`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AppliedDates {
+    /// `mindate` sent.
+    pub min_date: String,
+    /// `maxdate` sent.
+    pub max_date: String,
+    /// `datetype` sent.
+    pub date_type: String,
+}
+
+/// Every filter that shaped the search, as applied.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AppliedFilters {
+    /// Filter clauses.
+    #[serde(flatten)]
+    pub filters: Filters,
+    /// ESearch `field`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+    /// Date range, when one applies.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub date_range: Option<AppliedDates>,
+}
+
+/// The spell suggestion for a zero-hit search.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SpellNote {
+    /// The query spell-checked.
+    pub original: String,
+    /// The suggestion.
+    pub corrected: String,
+    /// Whether it differs.
+    pub has_suggestion: bool,
+    /// Whether the search was run again with it.
+    pub applied: bool,
+}
+
+/// The result (search.md §6 JSON shape).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchOutcome {
+    /// The query as the caller wrote it.
+    pub query: String,
+    /// The ESearch `term` sent.
+    pub effective_query: String,
+    /// PubMed's `QueryTranslation`: what was really searched.
+    pub query_translation: Option<String>,
+    /// Hits of the translated query.
+    pub count: u64,
+    /// `retstart` sent.
+    pub retstart: u32,
+    /// `retmax` sent (after the 9,999 cut).
+    pub retmax: u32,
+    /// PMIDs of the page, in ESearch order.
+    pub pmids: Vec<String>,
+    /// Records, in ESearch order (empty for `--detail ids`).
+    pub summaries: Vec<Summary>,
+    /// PMIDs without a summary, with NCBI's text.
+    pub missing: Vec<Missing>,
+    /// What PubMed or this tool did to the query.
+    pub warnings: Vec<Warning>,
+    /// Filters as applied.
+    pub applied_filters: AppliedFilters,
+    /// The same search on the PubMed website.
+    pub search_url: String,
+    /// The spell suggestion, when `--spell` ran.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub spell: Option<SpellNote>,
+}
+
+/// A request checked and turned into ESearch parameters; no I/O happened.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Prepared {
+    /// ESearch parameters.
+    pub params: EsearchParams,
+    /// The normalized user query (what `--spell` checks).
+    pub normalized_query: String,
+    /// Resolved dates.
+    pub dates: DateRange,
+    /// Warnings known before any request.
+    pub warnings: Vec<Warning>,
+    /// Filters as applied.
+    pub applied: AppliedFilters,
+}
+
+fn invalid(msg: impl Into<String>) -> Error {
+    Error::new(Reason::InvalidArgument, msg)
+}
+
+/// Checks a request and builds the ESearch parameters (no request):
+/// query clean-up and blank check, filters, dates, field, limits.
+///
+/// Errors: `blank_query`, `blank_filter`, `invalid_date_range`, and
+/// `invalid_argument` for an unknown field, `retstart` over 9,998 or
+/// `retmax` over its limit.
+pub fn prepare(req: &SearchRequest, today: DateBound) -> Result<Prepared> {
+    let normalized = if req.query.is_empty() {
+        String::new()
+    } else {
+        query::normalize(&req.query)
+    };
+    if !req.query.is_empty() && normalized.is_empty() && req.filters.is_empty() {
+        return Err(query::compose("", &req.filters).unwrap_err());
+    }
+    let filters = req.filters.clone().without_empty();
+    let term = query::compose(&normalized, &filters)?;
+    let dates = dates::resolve(&req.dates, today)?;
+    let field = match req.field.as_deref().filter(|f| !f.trim().is_empty()) {
+        None => None,
+        Some(f) => Some(fields::resolve_search_field(f).ok_or_else(|| {
+            invalid(format!(
+                "unknown search field {f:?}; use one of: {}",
+                fields::accepted_search_fields()
+            ))
+        })?),
+    };
+    if req.retstart > MAX_RETSTART {
+        return Err(invalid(format!(
+            "retstart {} is past PubMed's limit: only the first 9,999 records of a query are served (retstart ≤ 9998); narrow the query, e.g. by date, or use --all",
+            req.retstart
+        )));
+    }
+    let limit = if req.detail == Detail::Ids {
+        MAX_RETMAX_IDS
+    } else {
+        MAX_RETMAX_SUMMARIES
+    };
+    if req.retmax > limit {
+        return Err(invalid(format!(
+            "retmax {} is over the limit of {limit} {}",
+            req.retmax,
+            if req.detail == Detail::Ids {
+                "PMIDs per page"
+            } else {
+                "records with summaries per page (use --detail ids for up to 10,000 PMIDs)"
+            }
+        )));
+    }
+    let mut warnings = Vec::new();
+    if let Some(note) = &dates.filled {
+        warnings.push(Warning::new("date_bound_filled", note.clone()));
+    }
+    let mut retmax = req.retmax;
+    if req.retstart + retmax > MAX_RECORDS {
+        retmax = MAX_RECORDS - req.retstart;
+        warnings.push(Warning::new(
+            "window_truncated",
+            format!(
+                "PubMed serves only the first 9,999 records of a query: the page was cut to records {}–9999 ({retmax} records)",
+                req.retstart + 1
+            ),
+        ));
+    }
+    let applied = AppliedFilters {
+        filters,
+        field: field.clone(),
+        date_range: dates.bounds.map(|(a, b)| AppliedDates {
+            min_date: a.to_string(),
+            max_date: b.to_string(),
+            date_type: dates.datetype.as_str().into(),
+        }),
+    };
+    Ok(Prepared {
+        params: EsearchParams {
+            term,
+            field,
+            retstart: req.retstart,
+            retmax,
+            sort: req.sort.map(|s| s.ncbi().to_string()),
+            dates: dates.bounds.map(|(a, b)| (a.to_string(), b.to_string())),
+            datetype: Some(dates.datetype.as_str().into()),
+        },
+        normalized_query: normalized,
+        dates,
+        warnings,
+        applied,
+    })
+}
+
+/// Today's date (UTC), for `--reldate`.
+pub fn today_utc() -> DateBound {
+    let d = jiff::Timestamp::now()
+        .to_zoned_datetime(jiff::tz::TimeZone::UTC)
+        .date();
+    DateBound::ymd(i32::from(d.year()), d.month() as u8, d.day() as u8)
+}
+
+/// Warnings for NCBI's `<ErrorList>`/`<WarningList>` notes, one per kind
+/// with the terms named.
+pub fn note_warnings(notes: &[QueryNote]) -> Vec<Warning> {
+    let mut kinds: Vec<&str> = Vec::new();
+    for n in notes {
+        if !kinds.contains(&n.kind.as_str()) {
+            kinds.push(&n.kind);
+        }
+    }
+    kinds
+        .into_iter()
+        .filter_map(|kind| {
+            let terms: Vec<String> = notes
+                .iter()
+                .filter(|n| n.kind == kind)
+                .map(|n| n.text.clone())
+                .collect();
+            let list = terms.join(", ");
+            let (k, message) = match kind {
+                "FieldNotFound" => (
+                    "field_not_found",
+                    format!("PubMed does not know the field {list}: the tag was ignored and the terms were searched in all fields"),
+                ),
+                "PhraseNotFound" => (
+                    "phrase_not_found",
+                    format!("PubMed found nothing for {list} and left it out of the search"),
+                ),
+                "QuotedPhraseNotFound" => (
+                    "quoted_phrase_not_found",
+                    format!("PubMed found no record with the quoted phrase {list}; it was left out of the search"),
+                ),
+                "PhraseIgnored" => (
+                    "phrase_ignored",
+                    format!("PubMed ignored {list} (a stopword or a term it does not search)"),
+                ),
+                "OutputMessage" if terms.iter().all(|t| t.eq_ignore_ascii_case("No items found.")) => {
+                    return None;
+                }
+                _ => ("ncbi_message", format!("NCBI said: {list}")),
+            };
+            Some(Warning {
+                kind: k.into(),
+                message,
+                terms: Some(terms),
+            })
+        })
+        .collect()
+}
+
+fn search_url(p: &Prepared, sort: Option<Sort>) -> String {
+    let mut term = p.params.term.clone();
+    if let Some((a, b)) = p.dates.bounds {
+        let tag = match p.dates.datetype {
+            dates::DateType::Pdat => "Date - Publication",
+            dates::DateType::Edat => "Date - Entry",
+            dates::DateType::Mdat => "Date - Modification",
+        };
+        term = format!("({term}) AND (\"{a}\"[{tag}] : \"{b}\"[{tag}])");
+    }
+    let mut url = url::Url::parse("https://pubmed.ncbi.nlm.nih.gov/").expect("static URL");
+    url.query_pairs_mut().append_pair("term", &term);
+    if let Some(s) = sort.and_then(Sort::web) {
+        url.query_pairs_mut().append_pair("sort", s);
+    }
+    url.to_string()
+}
+
+/// Turns an ESearch answer and the prepared request into an outcome with
+/// warnings, before summaries.
+fn outcome_from(req: &SearchRequest, p: &Prepared, a: EsearchAnswer) -> SearchOutcome {
+    let mut warnings = p.warnings.clone();
+    warnings.extend(note_warnings(&a.notes));
+    if a.count == 0 {
+        warnings.push(Warning::new(
+            "zero_hits",
+            "no records found; zero hits do not prove there is no literature: check the spelling (`pubmed spell`, or --spell), the field tags and the filters",
+        ));
+    } else if u64::from(req.retstart) >= a.count {
+        warnings.push(Warning::new(
+            "retstart_past_count",
+            format!(
+                "retstart {} is at or past the {} hits: this page is empty",
+                req.retstart, a.count
+            ),
+        ));
+    }
+    SearchOutcome {
+        query: req.query.clone(),
+        effective_query: p.params.term.clone(),
+        query_translation: a.query_translation,
+        count: a.count,
+        retstart: p.params.retstart,
+        retmax: p.params.retmax,
+        pmids: a.ids,
+        summaries: Vec::new(),
+        missing: Vec::new(),
+        warnings,
+        applied_filters: p.applied.clone(),
+        search_url: search_url(p, req.sort),
+        spell: None,
+    }
+}
+
+/// Runs one search: ESearch, then ESummary for the page unless
+/// `detail` is `Ids`, then `--spell` on zero hits.
+///
+/// Errors: the validation errors of [`prepare`] before any request; client
+/// errors (an ESearch `<ERROR>` is an error, never zero hits).
+pub async fn search(
+    client: &Client,
+    req: &SearchRequest,
+    today: DateBound,
+) -> Result<SearchOutcome> {
+    let prepared = prepare(req, today)?;
+    let answer = client.esearch(&prepared.params).await?;
+    let mut out = outcome_from(req, &prepared, answer);
+    fill_summaries(client, req, &mut out).await?;
+    if out.count == 0 && req.spell != SpellMode::Off && !prepared.normalized_query.is_empty() {
+        let s = super::spell::spell(client, &prepared.normalized_query).await?;
+        let note = SpellNote {
+            original: s.original.clone(),
+            corrected: s.corrected.clone(),
+            has_suggestion: s.has_suggestion,
+            applied: req.spell == SpellMode::Apply && s.has_suggestion,
+        };
+        if note.applied {
+            let mut again = req.clone();
+            again.query = s.corrected.clone();
+            again.spell = SpellMode::Off;
+            let mut rerun = Box::pin(search(client, &again, today)).await?;
+            rerun.warnings.insert(
+                0,
+                Warning::new(
+                    "spell_applied",
+                    format!(
+                        "no hits for {:?}; searched the spelling correction {:?} instead",
+                        s.original, s.corrected
+                    ),
+                ),
+            );
+            rerun.spell = Some(note);
+            return Ok(rerun);
+        }
+        if note.has_suggestion {
+            out.warnings.push(Warning::new(
+                "spell_suggestion",
+                format!(
+                    "did you mean {:?}? (run again with --spell=apply to search it)",
+                    s.corrected
+                ),
+            ));
+        }
+        out.spell = Some(note);
+    }
+    Ok(out)
+}
+
+async fn fill_summaries(
+    client: &Client,
+    req: &SearchRequest,
+    out: &mut SearchOutcome,
+) -> Result<()> {
+    if req.detail == Detail::Ids || out.pmids.is_empty() {
+        return Ok(());
+    }
+    let n = req.summary_limit.unwrap_or(usize::MAX).min(out.pmids.len());
+    if n == 0 {
+        return Ok(());
+    }
+    let answer = client.esummary(&out.pmids[..n]).await?;
+    out.summaries = answer.docs.iter().map(Summary::from_docsum).collect();
+    out.missing = answer
+        .missing
+        .into_iter()
+        .map(|(pmid, message)| Missing { pmid, message })
+        .collect();
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn req(q: &str) -> SearchRequest {
+        SearchRequest {
+            query: q.into(),
+            retmax: DEFAULT_RETMAX,
+            ..Default::default()
+        }
+    }
+
+    fn today() -> DateBound {
+        DateBound::ymd(2026, 12, 1)
+    }
+
+    #[test]
+    fn limits_are_checked_before_any_request() {
+        let mut r = req("cancer");
+        r.retstart = 9999;
+        let e = prepare(&r, today()).unwrap_err();
+        assert_eq!(e.reason, Reason::InvalidArgument);
+        assert!(e.message.contains("9,999"));
+        r.retstart = 9998;
+        let p = prepare(&r, today()).unwrap();
+        assert_eq!(p.params.retmax, 1);
+        assert_eq!(p.warnings[0].kind, "window_truncated");
+        let mut r = req("cancer");
+        r.retmax = 1001;
+        assert_eq!(
+            prepare(&r, today()).unwrap_err().reason,
+            Reason::InvalidArgument
+        );
+        r.detail = Detail::Ids;
+        r.retmax = 10_000;
+        assert!(prepare(&r, today()).is_ok());
+        r.retmax = 10_001;
+        assert!(prepare(&r, today()).is_err());
+    }
+
+    #[test]
+    fn sort_values_are_ncbi_s() {
+        assert_eq!(Sort::parse("author").unwrap().ncbi(), "Author");
+        assert_eq!(Sort::parse("journal").unwrap().ncbi(), "JournalName");
+        assert_eq!(Sort::parse("pub_date").unwrap().ncbi(), "pub_date");
+        assert_eq!(Sort::parse("relevance").unwrap().ncbi(), "relevance");
+        assert_eq!(Sort::parse("date"), None);
+    }
+
+    #[test]
+    fn field_is_validated_and_mapped() {
+        let mut r = req("cancer");
+        r.field = Some("title".into());
+        assert_eq!(
+            prepare(&r, today()).unwrap().params.field.as_deref(),
+            Some("TITL")
+        );
+        r.field = Some("nosuchfield".into());
+        let e = prepare(&r, today()).unwrap_err();
+        assert_eq!(e.reason, Reason::InvalidArgument);
+        assert!(e.message.contains("TIAB"), "{}", e.message);
+    }
+
+    #[test]
+    fn markup_only_query_is_blank() {
+        let e = prepare(&req("<b></b>"), today()).unwrap_err();
+        assert_eq!(e.reason, Reason::BlankQuery);
+    }
+
+    #[test]
+    fn notes_become_named_warnings() {
+        let notes = vec![
+            QueryNote {
+                kind: "PhraseNotFound".into(),
+                text: "abcXYZ".into(),
+            },
+            QueryNote {
+                kind: "FieldNotFound".into(),
+                text: "[xx]".into(),
+            },
+            QueryNote {
+                kind: "PhraseNotFound".into(),
+                text: "qqq".into(),
+            },
+            QueryNote {
+                kind: "OutputMessage".into(),
+                text: "No items found.".into(),
+            },
+        ];
+        let w = note_warnings(&notes);
+        assert_eq!(w.len(), 2);
+        assert_eq!(w[0].kind, "phrase_not_found");
+        assert_eq!(w[0].terms, Some(vec!["abcXYZ".into(), "qqq".into()]));
+        assert!(w[0].message.contains("abcXYZ, qqq"));
+        assert_eq!(w[1].kind, "field_not_found");
+        assert!(w[1].message.contains("[xx]"));
+    }
+
+    #[test]
+    fn record_rules() {
+        let d = DocSum {
+            uid: "1".into(),
+            title: "<i>In vivo</i> CO<sub>2</sub> &amp; β-cells\n\t in  mice".into(),
+            authors: vec!["Müller K".into(), "SPRINT Investigators".into()],
+            source: "J X".into(),
+            full_journal_name: "Journal of X".into(),
+            pub_date: "1998 Dec-1999 Jan".into(),
+            elocation_id: "pii: S0000. doi: 10.1000/xyz.1".into(),
+            article_ids: vec![
+                ("pubmed".into(), "1".into()),
+                ("pmcid".into(), "pmc-id: PMC9;".into()),
+                ("pmc".into(), "PMC9".into()),
+            ],
+            pub_types: vec!["Journal Article".into(), "Retracted Publication".into()],
+        };
+        let s = Summary::from_docsum(&d);
+        assert_eq!(s.title, "In vivo CO2 & β-cells in mice");
+        assert_eq!(s.doi.as_deref(), Some("10.1000/xyz.1"));
+        assert_eq!(s.pmcid.as_deref(), Some("PMC9"));
+        assert_eq!(s.pub_date.as_deref(), Some("1998-12"));
+        assert_eq!(s.pub_date_text, "1998 Dec-1999 Jan");
+        assert!(s.retracted);
+        assert!(!s.retraction_notice);
+        assert_eq!(s.pubmed_url, "https://pubmed.ncbi.nlm.nih.gov/1/");
+        let mut d2 = d.clone();
+        d2.elocation_id = "pii: S0000".into();
+        d2.pub_types = vec!["Retraction of Publication".into()];
+        let s2 = Summary::from_docsum(&d2);
+        assert_eq!(s2.doi, None, "never a pii");
+        assert!(s2.retraction_notice && !s2.retracted);
+    }
+}

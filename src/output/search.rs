@@ -1,0 +1,246 @@
+//! Renders search outcomes: table, JSON, NDJSON, CSV, TSV, IDs
+//! (search.md §6). Every record is one line in NDJSON, CSV and TSV.
+
+use std::io::{self, Write};
+
+use super::{Format, Style, write_json, write_json_line};
+use crate::ops::search::{Detail, SearchOutcome, Summary};
+use comfy_table::{Cell, Color};
+
+/// Writes the outcome's data to `out`. Count-only searches (`retmax` 0)
+/// print the count alone, except in JSON.
+pub fn render(
+    out: &mut dyn Write,
+    o: &SearchOutcome,
+    format: Format,
+    detail: Detail,
+    style: &Style,
+) -> io::Result<()> {
+    if o.retmax == 0 && format != Format::Json {
+        return writeln!(out, "{}", o.count);
+    }
+    match format {
+        Format::Json => {
+            if detail == Detail::Brief {
+                let mut v = serde_json::to_value(o)?;
+                v["summaries"] = serde_json::to_value(
+                    o.summaries.iter().map(Summary::brief).collect::<Vec<_>>(),
+                )?;
+                write_json(out, &v)
+            } else {
+                write_json(out, o)
+            }
+        }
+        Format::Ids => write_ids(out, &o.pmids),
+        Format::Ndjson => {
+            if detail == Detail::Ids {
+                for p in &o.pmids {
+                    write_json_line(out, &serde_json::json!({ "pmid": p }))?;
+                }
+                Ok(())
+            } else {
+                write_ndjson(out, &o.summaries, detail)
+            }
+        }
+        Format::Csv | Format::Tsv => {
+            let rows: Vec<Vec<String>> = if detail == Detail::Ids {
+                o.pmids.iter().map(|p| vec![p.clone()]).collect()
+            } else {
+                o.summaries.iter().map(|s| row(s, detail)).collect()
+            };
+            write_delimited(out, format, &header(detail), &rows)
+        }
+        _ => write_table(out, o, detail, style),
+    }
+}
+
+/// One PMID per line.
+pub fn write_ids(out: &mut dyn Write, pmids: &[String]) -> io::Result<()> {
+    for p in pmids {
+        writeln!(out, "{p}")?;
+    }
+    Ok(())
+}
+
+/// One JSON record per line, in the given detail.
+pub fn write_ndjson(out: &mut dyn Write, summaries: &[Summary], detail: Detail) -> io::Result<()> {
+    for s in summaries {
+        if detail == Detail::Brief {
+            write_json_line(out, &s.brief())?;
+        } else {
+            write_json_line(out, s)?;
+        }
+    }
+    Ok(())
+}
+
+/// Column names for CSV/TSV.
+pub fn header(detail: Detail) -> Vec<&'static str> {
+    match detail {
+        Detail::Ids => vec!["pmid"],
+        Detail::Brief => vec!["pmid", "pub_date", "title", "pub_types", "retracted"],
+        Detail::Full => vec![
+            "pmid",
+            "pub_date",
+            "pub_date_text",
+            "authors",
+            "title",
+            "journal",
+            "full_journal_name",
+            "doi",
+            "pmcid",
+            "pub_types",
+            "retracted",
+            "retraction_notice",
+            "pubmed_url",
+        ],
+    }
+}
+
+/// One CSV/TSV row; lists are joined with `; `.
+pub fn row(s: &Summary, detail: Detail) -> Vec<String> {
+    let opt = |o: &Option<String>| o.clone().unwrap_or_default();
+    match detail {
+        Detail::Ids => vec![s.pmid.clone()],
+        Detail::Brief => vec![
+            s.pmid.clone(),
+            opt(&s.pub_date),
+            s.title.clone(),
+            s.pub_types.join("; "),
+            s.retracted.to_string(),
+        ],
+        Detail::Full => vec![
+            s.pmid.clone(),
+            opt(&s.pub_date),
+            s.pub_date_text.clone(),
+            s.authors.join("; "),
+            s.title.clone(),
+            s.journal.clone(),
+            s.full_journal_name.clone(),
+            opt(&s.doi),
+            opt(&s.pmcid),
+            s.pub_types.join("; "),
+            s.retracted.to_string(),
+            s.retraction_notice.to_string(),
+            s.pubmed_url.clone(),
+        ],
+    }
+}
+
+/// Writes CSV (RFC 4180, via the csv crate) or TSV (no tab or line break
+/// inside a field) with a header row.
+pub fn write_delimited(
+    out: &mut dyn Write,
+    format: Format,
+    header: &[&str],
+    rows: &[Vec<String>],
+) -> io::Result<()> {
+    if format == Format::Csv {
+        let mut w = csv::Writer::from_writer(out);
+        w.write_record(header)?;
+        for r in rows {
+            w.write_record(r)?;
+        }
+        return w.flush();
+    }
+    writeln!(out, "{}", header.join("\t"))?;
+    for r in rows {
+        let cells: Vec<String> = r.iter().map(|c| tsv_cell(c)).collect();
+        writeln!(out, "{}", cells.join("\t"))?;
+    }
+    Ok(())
+}
+
+/// A TSV cell: tabs and line breaks become spaces.
+pub fn tsv_cell(s: &str) -> String {
+    s.replace(['\t', '\n', '\r'], " ")
+}
+
+fn first_author(s: &Summary) -> String {
+    match s.authors.len() {
+        0 => String::new(),
+        1 => s.authors[0].clone(),
+        _ => format!("{} et al.", s.authors[0]),
+    }
+}
+
+fn marked_title(s: &Summary) -> String {
+    if s.retracted {
+        format!("RETRACTED: {}", s.title)
+    } else if s.retraction_notice {
+        format!("RETRACTION NOTICE: {}", s.title)
+    } else {
+        s.title.clone()
+    }
+}
+
+fn write_table(
+    out: &mut dyn Write,
+    o: &SearchOutcome,
+    detail: Detail,
+    style: &Style,
+) -> io::Result<()> {
+    let mut t = style.table();
+    match detail {
+        Detail::Ids => {
+            t.set_header(vec!["PMID"]);
+            for p in &o.pmids {
+                t.add_row(vec![p]);
+            }
+        }
+        Detail::Brief | Detail::Full => {
+            if detail == Detail::Full {
+                t.set_header(vec!["PMID", "Date", "First author", "Title", "Journal"]);
+            } else {
+                t.set_header(vec!["PMID", "Date", "Title", "Types"]);
+            }
+            for s in &o.summaries {
+                let mut title = Cell::new(marked_title(s));
+                if style.color && (s.retracted || s.retraction_notice) {
+                    title = title.fg(Color::Red);
+                }
+                let date = s
+                    .pub_date
+                    .clone()
+                    .unwrap_or_else(|| s.pub_date_text.clone());
+                if detail == Detail::Full {
+                    t.add_row(vec![
+                        Cell::new(&s.pmid),
+                        Cell::new(date),
+                        Cell::new(first_author(s)),
+                        title,
+                        Cell::new(&s.journal),
+                    ]);
+                } else {
+                    t.add_row(vec![
+                        Cell::new(&s.pmid),
+                        Cell::new(date),
+                        title,
+                        Cell::new(s.pub_types.join("; ")),
+                    ]);
+                }
+            }
+        }
+    }
+    if t.row_count() == 0 {
+        return Ok(());
+    }
+    writeln!(out, "{t}")
+}
+
+/// The stderr header for people: count and paging.
+pub fn header_line(o: &SearchOutcome) -> String {
+    let shown = o.pmids.len();
+    if o.retmax == 0 {
+        return format!("{} hits", o.count);
+    }
+    if shown == 0 {
+        return format!("{} hits; none on this page", o.count);
+    }
+    format!(
+        "{} hits; records {}–{}",
+        o.count,
+        o.retstart as usize + 1,
+        o.retstart as usize + shown
+    )
+}

@@ -1,0 +1,820 @@
+//! `pubmed search` end to end: the built binary against a loopback server
+//! serving real ESearch/ESummary captures and bodies built in their shape.
+
+mod support;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use support::cli::{Run, pubmed};
+use support::ncbi::{self, Doc};
+use support::server::{Reply, Request, TestServer, fixture};
+
+/// A fake PubMed: ESearch answers by term (default: three hits), ESummary
+/// answers any PMID from `docs` or a default record, ESpell by term.
+#[derive(Clone, Default)]
+struct Fake {
+    esearch: Arc<Mutex<HashMap<String, String>>>,
+    docs: Arc<Mutex<HashMap<String, Doc>>>,
+    summary_errors: Arc<Mutex<HashMap<String, String>>>,
+    espell: Arc<Mutex<HashMap<String, String>>>,
+}
+
+fn ids(list: &[&str]) -> Vec<String> {
+    list.iter().map(|s| s.to_string()).collect()
+}
+
+impl Fake {
+    fn on_term(&self, term: &str, body: String) -> &Self {
+        self.esearch.lock().unwrap().insert(term.into(), body);
+        self
+    }
+
+    fn doc(&self, d: Doc) -> &Self {
+        self.docs.lock().unwrap().insert(d.uid.clone(), d);
+        self
+    }
+
+    fn reply(&self, req: &Request) -> Reply {
+        if req.is("esearch.fcgi") {
+            let term = req.param("term").unwrap_or_default();
+            let body = self
+                .esearch
+                .lock()
+                .unwrap()
+                .get(term)
+                .cloned()
+                .unwrap_or_else(|| {
+                    ncbi::esearch(3, 0, &ids(&["31", "32", "33"]), "x[All Fields]", &[], &[])
+                });
+            return Reply::xml(body);
+        }
+        if req.is("esummary.fcgi") {
+            let docs = self.docs.lock().unwrap();
+            let errs = self.summary_errors.lock().unwrap();
+            let mut found = Vec::new();
+            let mut errors = Vec::new();
+            for id in req.param("id").unwrap_or_default().split(',') {
+                if let Some(e) = errs.get(id) {
+                    errors.push((id.to_string(), e.clone()));
+                } else {
+                    found.push(docs.get(id).cloned().unwrap_or_else(|| Doc::new(id)));
+                }
+            }
+            let errors: Vec<(&str, &str)> = errors
+                .iter()
+                .map(|(a, b)| (a.as_str(), b.as_str()))
+                .collect();
+            return Reply::xml(ncbi::esummary(&found, &errors));
+        }
+        if req.is("espell.fcgi") {
+            let term = req.param("term").unwrap_or_default();
+            if let Some(b) = self.espell.lock().unwrap().get(term) {
+                return Reply::xml(b.clone());
+            }
+        }
+        Reply::status(404, "text/plain", "unexpected")
+    }
+
+    fn start(&self) -> TestServer {
+        let me = self.clone();
+        TestServer::start(move |r| me.reply(r))
+    }
+}
+
+fn esearch_requests(s: &TestServer) -> Vec<Request> {
+    s.requests()
+        .into_iter()
+        .filter(|r| r.is("esearch.fcgi"))
+        .collect()
+}
+
+fn search(server: &TestServer, args: &[&str]) -> Run {
+    let mut all = vec!["search"];
+    all.extend_from_slice(args);
+    pubmed(&all).server(server).run()
+}
+
+fn today_minus(days: i64) -> String {
+    let d = jiff::Timestamp::now()
+        .to_zoned_datetime(jiff::tz::TimeZone::UTC)
+        .date();
+    let d = d.checked_sub(jiff::Span::new().days(days)).unwrap();
+    format!("{:04}/{:02}/{:02}", d.year(), d.month(), d.day())
+}
+
+#[test]
+fn date_rules_send_exact_parameters() {
+    let today = today_minus(0);
+    let month_ago = today_minus(30);
+    type Case<'a> = (Vec<&'a str>, Option<(&'a str, &'a str)>, &'a str);
+    let cases: Vec<Case> = vec![
+        (vec![], None, "pdat"),
+        (
+            vec!["--mindate", "2020", "--maxdate", "2021/06"],
+            Some(("2020", "2021/06")),
+            "pdat",
+        ),
+        (
+            vec![
+                "--mindate",
+                "2020-3-9",
+                "--maxdate",
+                "2020.12.31",
+                "--datetype",
+                "edat",
+            ],
+            Some(("2020/03/09", "2020/12/31")),
+            "edat",
+        ),
+        (vec!["--mindate", "2020"], Some(("2020", "3000")), "pdat"),
+        (
+            vec!["--maxdate", "1999/02", "--datetype", "mdat"],
+            Some(("1000", "1999/02")),
+            "mdat",
+        ),
+        (vec!["--reldate", "30"], Some((&month_ago, &today)), "pdat"),
+        (vec!["--reldate", "0"], None, "pdat"),
+        (
+            vec!["--reldate", "30", "--mindate", "2000", "--maxdate", "3000"],
+            Some((&month_ago, &today)),
+            "pdat",
+        ),
+    ];
+    for (args, dates, datetype) in cases {
+        let server = Fake::default().start();
+        let mut a = vec!["cancer"];
+        a.extend(args.iter());
+        let run = search(&server, &a);
+        assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
+        let r = &esearch_requests(&server)[0];
+        assert_eq!(r.param("datetype"), Some(datetype), "{args:?}");
+        assert_eq!(
+            r.param("mindate").zip(r.param("maxdate")),
+            dates,
+            "{args:?}"
+        );
+        assert_eq!(r.param("reldate"), None, "reldate is never sent");
+    }
+    // a lone bound is filled with a warning
+    let server = Fake::default().start();
+    let run = search(&server, &["cancer", "--mindate", "2020", "-f", "json"]);
+    let w = &run.json()["warnings"][0];
+    assert_eq!(w["kind"], "date_bound_filled");
+    assert!(w["message"].as_str().unwrap().contains("3000"));
+    let run = search(&server, &["cancer", "--maxdate", "2020"]);
+    assert!(run.stderr.contains("mindate 1000"), "{}", run.stderr);
+}
+
+#[test]
+fn invalid_dates_are_rejected_before_any_request() {
+    let server = Fake::default().start();
+    for (args, needle) in [
+        (vec!["--mindate", "2023/02/29"], "2023 is not a leap year"),
+        (vec!["--maxdate", "2020/13"], "month 13"),
+        (vec!["--mindate", "2021/04/31"], "April 2021 has 30 days"),
+        (
+            vec!["--mindate", "2021", "--maxdate", "2020"],
+            "starts after it ends",
+        ),
+        (vec!["--mindate", "21/01/01"], "YYYY"),
+        (
+            vec!["--reldate", "7", "--mindate", "2001", "--maxdate", "2002"],
+            "does not overlap",
+        ),
+    ] {
+        let mut a = vec!["cancer", "-f", "json"];
+        a.extend(args.iter());
+        let run = search(&server, &a);
+        assert_eq!(run.code, 2, "{args:?}");
+        let e = run.error_json();
+        assert_eq!(e["reason"], "invalid_date_range", "{args:?}");
+        assert!(
+            e["message"].as_str().unwrap().contains(needle),
+            "{args:?}: {e}"
+        );
+    }
+    let run = search(&server, &["cancer", "--maxdate", "2020/02/30"]);
+    assert!(
+        run.stderr.contains("maxdate"),
+        "the bound is named: {}",
+        run.stderr
+    );
+    assert_eq!(server.count(), 0);
+}
+
+#[test]
+fn blank_and_non_blank_queries_of_search_md() {
+    let server = Fake::default().start();
+    for q in [
+        "   ",
+        "\u{200B}",
+        "&nbsp;",
+        "<b></b>",
+        "()",
+        "[pdat]",
+        "[ti][tiab]",
+        "[mh:noexp]",
+    ] {
+        let run = search(&server, &[q, "-f", "json"]);
+        assert_eq!(run.code, 2, "{q:?}: {}", run.stderr);
+        assert_eq!(run.error_json()["reason"], "blank_query", "{q:?}");
+    }
+    let run = search(&server, &["-f", "json", ""]);
+    assert_eq!(run.error_json()["reason"], "blank_query");
+    let run = search(&server, &["-f", "json"]);
+    assert_eq!(run.error_json()["reason"], "blank_query");
+    assert_eq!(server.count(), 0, "blank queries never reach NCBI");
+
+    for (q, sent) in [
+        ("benzo[a]pyrene", "benzo[a]pyrene"),
+        ("[18F]", "[18F]"),
+        ("AND", "AND"),
+        ("2020[pdat]", "2020[pdat]"),
+        ("R&amp;D", "R&D"),
+        ("R&D", "R&D"),
+        ("<i>p53</i> AND p<0.05", "p53 AND p<0.05"),
+    ] {
+        let server = Fake::default().start();
+        let run = search(&server, &[q]);
+        assert_eq!(run.code, 0, "{q:?}: {}", run.stderr);
+        assert_eq!(
+            esearch_requests(&server)[0].param("term"),
+            Some(sent),
+            "{q:?}"
+        );
+    }
+    // "" with a filter searches the filter alone
+    let server = Fake::default().start();
+    let run = search(&server, &["", "--mesh", "Asthma", "-f", "json"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        esearch_requests(&server)[0].param("term"),
+        Some("\"Asthma\"[MeSH Terms]")
+    );
+    assert_eq!(run.json()["effectiveQuery"], "\"Asthma\"[MeSH Terms]");
+}
+
+#[test]
+fn filters_compose_the_effective_query() {
+    let server = Fake::default().start();
+    let run = search(
+        &server,
+        &[
+            "asthma OR wheeze",
+            "--author",
+            "Smith J",
+            "--pubtype",
+            "Review",
+            "--pubtype",
+            "Clinical Trial",
+            "--journal",
+            "Lancet",
+            "--mesh",
+            "Child",
+            "--mesh",
+            "Humans",
+            "--language",
+            "english",
+            "--has-abstract",
+            "--free-full-text",
+            "--species",
+            "humans",
+            "-f",
+            "json",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let want = "(asthma OR wheeze) AND (\"Review\"[Publication Type] OR \"Clinical Trial\"[Publication Type]) AND Smith J[Author] AND \"Lancet\"[Journal] AND \"Child\"[MeSH Terms] AND \"Humans\"[MeSH Terms] AND english[Language] AND hasabstract[text word] AND free full text[filter] AND humans[MeSH Terms]";
+    assert_eq!(esearch_requests(&server)[0].param("term"), Some(want));
+    let v = run.json();
+    assert_eq!(v["effectiveQuery"], want);
+    assert_eq!(v["query"], "asthma OR wheeze");
+    let f = &v["appliedFilters"];
+    assert_eq!(
+        f["publicationTypes"],
+        serde_json::json!(["Review", "Clinical Trial"])
+    );
+    assert_eq!(f["author"], "Smith J");
+    assert_eq!(f["species"], "humans");
+    assert_eq!(f["hasAbstract"], true);
+    // a filter with nothing in it
+    let run = search(&server, &["x", "--author", " \u{200B} ", "-f", "json"]);
+    assert_eq!(run.code, 2);
+    let e = run.error_json();
+    assert_eq!(e["reason"], "blank_filter");
+    assert!(e["message"].as_str().unwrap().contains("author"));
+    assert_eq!(esearch_requests(&server).len(), 1);
+}
+
+#[test]
+fn paging_limits_and_sort() {
+    let server = Fake::default().start();
+    let run = search(&server, &["cancer", "--retstart", "9999", "-f", "json"]);
+    assert_eq!(run.code, 2);
+    let e = run.error_json();
+    assert_eq!(e["reason"], "invalid_argument");
+    assert!(e["message"].as_str().unwrap().contains("9,999"), "{e}");
+    let run = search(&server, &["cancer", "--retmax", "1001", "-f", "json"]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.error_json()["message"]
+            .as_str()
+            .unwrap()
+            .contains("1000")
+    );
+    let run = search(
+        &server,
+        &["cancer", "--retmax", "1001", "--detail", "brief"],
+    );
+    assert_eq!(run.code, 2);
+    let run = search(&server, &["cancer", "--retmax", "10001", "-f", "ids"]);
+    assert_eq!(run.code, 2);
+    assert_eq!(server.count(), 0);
+
+    let run = search(
+        &server,
+        &[
+            "cancer",
+            "--retstart",
+            "9990",
+            "--retmax",
+            "20",
+            "-f",
+            "json",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let r = &esearch_requests(&server)[0];
+    assert_eq!(r.param("retstart"), Some("9990"));
+    assert_eq!(r.param("retmax"), Some("9"));
+    assert_eq!(run.json()["warnings"][0]["kind"], "window_truncated");
+
+    for (sort, sent) in [
+        ("relevance", "relevance"),
+        ("pub_date", "pub_date"),
+        ("author", "Author"),
+        ("journal", "JournalName"),
+    ] {
+        let server = Fake::default().start();
+        search(&server, &["cancer", "--sort", sort]);
+        assert_eq!(esearch_requests(&server)[0].param("sort"), Some(sent));
+    }
+    let server = Fake::default().start();
+    let run = search(&server, &["cancer", "--retmax", "5", "--retstart", "10"]);
+    let r = &esearch_requests(&server)[0];
+    assert_eq!(
+        (r.param("retmax"), r.param("retstart")),
+        (Some("5"), Some("10"))
+    );
+    assert_eq!(r.param("sort"), None);
+    assert_eq!(r.param("db"), Some("pubmed"));
+    assert_eq!(run.code, 0);
+}
+
+#[test]
+fn count_only() {
+    let fake = Fake::default();
+    fake.on_term(
+        "cancer",
+        String::from_utf8(fixture("esearch_pubmed_cancer_usehistory.xml")).unwrap(),
+    );
+    let server = fake.start();
+    let run = search(&server, &["cancer", "--count"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout, "42249\n");
+    let reqs = server.requests();
+    assert_eq!(reqs.len(), 1, "no ESummary for a count");
+    assert_eq!(reqs[0].param("retmax"), Some("0"));
+    let run = search(&server, &["cancer", "--retmax", "0", "-f", "json"]);
+    assert_eq!(run.json()["count"], 42249);
+}
+
+#[test]
+fn ids_output_is_one_pmid_per_line_without_esummary() {
+    let fake = Fake::default();
+    fake.on_term(
+        "biopython",
+        String::from_utf8(fixture("esearch_pubmed_biopython.xml")).unwrap(),
+    );
+    let server = fake.start();
+    // a pipe defaults to ids
+    let run = search(&server, &["biopython"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), 20);
+    assert_eq!(lines[0], "41282813");
+    assert_eq!(lines[19], "37810457");
+    assert!(server.requests().iter().all(|r| r.is("esearch.fcgi")));
+    assert!(
+        run.stderr.contains("63 hits; records 1–20"),
+        "{}",
+        run.stderr
+    );
+    let run = search(&server, &["biopython", "-f", "ids", "-q"]);
+    assert_eq!(run.stdout.lines().count(), 20);
+    assert_eq!(run.stderr, "");
+}
+
+#[test]
+fn query_notes_are_named_warnings() {
+    let fake = Fake::default();
+    fake.on_term(
+        "cancer[xyz] AND fleegle",
+        ncbi::esearch(
+            2,
+            0,
+            &ids(&["11", "12"]),
+            "cancer[All Fields]",
+            &[("FieldNotFound", "xyz"), ("PhraseNotFound", "fleegle")],
+            &[
+                ("QuotedPhraseNotFound", "\"a b c\""),
+                ("PhraseIgnored", "the"),
+            ],
+        ),
+    );
+    let server = fake.start();
+    let run = search(&server, &["cancer[xyz] AND fleegle", "-f", "ids"]);
+    assert_eq!(run.code, 0);
+    assert_eq!(run.stdout, "11\n12\n");
+    for needle in ["field xyz", "fleegle", "\"a b c\"", "ignored the"] {
+        assert!(run.stderr.contains(needle), "{needle}: {}", run.stderr);
+    }
+    let run = search(&server, &["cancer[xyz] AND fleegle", "-f", "json"]);
+    let kinds: Vec<String> = run.json()["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["kind"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        kinds,
+        vec![
+            "field_not_found",
+            "phrase_not_found",
+            "quoted_phrase_not_found",
+            "phrase_ignored"
+        ]
+    );
+    assert_eq!(
+        run.json()["warnings"][0]["terms"],
+        serde_json::json!(["xyz"])
+    );
+
+    // The real capture: an ErrorList that comes with hits.
+    let fake = Fake::default();
+    fake.on_term(
+        "obstetrics[MeSH Terms] OR fleegle[MeSH Terms]",
+        String::from_utf8(fixture("esearch_errorlist_with_results_2012.xml")).unwrap(),
+    );
+    let server = fake.start();
+    let run = search(
+        &server,
+        &[
+            "obstetrics[MeSH Terms] OR fleegle[MeSH Terms]",
+            "-f",
+            "json",
+        ],
+    );
+    let v = run.json();
+    assert_eq!(v["count"], 5163);
+    assert_eq!(v["pmids"].as_array().unwrap().len(), 20);
+    assert_eq!(v["warnings"][0]["kind"], "phrase_not_found");
+    assert_eq!(
+        v["warnings"][0]["terms"],
+        serde_json::json!(["fleegle[MeSH Terms]"])
+    );
+    assert_eq!(v["queryTranslation"], "\"obstetrics\"[MeSH Terms]");
+}
+
+#[test]
+fn esearch_error_is_an_error_not_zero_hits() {
+    let fake = Fake::default();
+    fake.on_term(
+        "boom",
+        ncbi::eutils_error("eSearchResult", "Search Backend failed: internal error"),
+    );
+    fake.on_term(
+        "capped",
+        ncbi::eutils_error(
+            "eSearchResult",
+            "Search Backend failed: Exception: 'retstart' cannot be larger than 9998. For PubMed, ESearch can only retrieve the first 9,999 records matching the query.",
+        ),
+    );
+    let server = fake.start();
+    let run = search(&server, &["boom", "-f", "json"]);
+    assert_eq!(run.code, 69, "{}", run.stderr);
+    let e = run.error_json();
+    assert_eq!(e["reason"], "ncbi_unreachable");
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap()
+            .contains("Search Backend failed")
+    );
+    assert_eq!(run.stdout, "");
+    assert_eq!(esearch_requests(&server).len(), 3, "retried");
+    let run = search(&server, &["capped", "-f", "json"]);
+    assert_eq!(run.code, 2);
+    assert_eq!(run.error_json()["reason"], "invalid_argument");
+}
+
+#[test]
+fn zero_hits_note_and_spell() {
+    let fake = Fake::default();
+    let zero = String::from_utf8(fixture("esearch_zero_hits_phrase_not_found.xml")).unwrap();
+    fake.on_term("alzhiemer diseese", zero.clone());
+    fake.on_term(
+        "alzheimer disease",
+        ncbi::esearch(2, 0, &ids(&["41", "42"]), "alzheimer", &[], &[]),
+    );
+    fake.espell.lock().unwrap().insert(
+        "alzhiemer diseese".into(),
+        "<?xml version=\"1.0\"?>\n<!DOCTYPE eSpellResult PUBLIC \"-//NLM//DTD eSpellResult, 23 November 2004//EN\" \"https://www.ncbi.nlm.nih.gov/entrez/query/DTD/eSpell.dtd\">\n<eSpellResult>\n\t<Database>pubmed</Database>\n\t<Query>alzhiemer diseese</Query>\n\t<CorrectedQuery>alzheimer disease</CorrectedQuery>\n\t<SpelledQuery><Original></Original><Replaced>alzheimer</Replaced><Original> </Original><Replaced>disease</Replaced></SpelledQuery>\n\t<ERROR/>\n</eSpellResult>\n".into(),
+    );
+    let server = fake.start();
+    let run = search(&server, &["alzhiemer diseese"]);
+    assert_eq!(run.code, 0, "zero hits is a success");
+    assert_eq!(run.stdout, "");
+    assert!(
+        run.stderr.contains("zero hits do not prove"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("pubmed spell"), "{}", run.stderr);
+    assert!(!run.stderr.contains("No items found"), "{}", run.stderr);
+    assert!(server.requests().iter().all(|r| !r.is("espell.fcgi")));
+
+    let run = search(&server, &["alzhiemer diseese", "--spell", "-f", "json"]);
+    let v = run.json();
+    assert_eq!(v["count"], 0);
+    assert_eq!(v["spell"]["corrected"], "alzheimer disease");
+    assert_eq!(v["spell"]["applied"], false);
+    let run = search(&server, &["alzhiemer diseese", "--spell"]);
+    assert!(
+        run.stderr.contains("did you mean \"alzheimer disease\""),
+        "{}",
+        run.stderr
+    );
+
+    let run = search(
+        &server,
+        &["alzhiemer diseese", "--spell=apply", "-f", "json"],
+    );
+    let v = run.json();
+    assert_eq!(v["count"], 2);
+    assert_eq!(v["effectiveQuery"], "alzheimer disease");
+    assert_eq!(v["pmids"], serde_json::json!(["41", "42"]));
+    assert_eq!(v["warnings"][0]["kind"], "spell_applied");
+    assert_eq!(v["spell"]["applied"], true);
+}
+
+#[test]
+fn field_is_validated_and_sent() {
+    let server = Fake::default().start();
+    let run = search(&server, &["crispr", "--field", "title"]);
+    assert_eq!(run.code, 0);
+    assert_eq!(esearch_requests(&server)[0].param("field"), Some("TITL"));
+    let run = search(&server, &["crispr", "--field", "tiab"]);
+    assert_eq!(run.code, 0);
+    assert_eq!(esearch_requests(&server)[1].param("field"), Some("TIAB"));
+    let run = search(&server, &["crispr", "--field", "bogus", "-f", "json"]);
+    assert_eq!(run.code, 2);
+    let e = run.error_json();
+    assert_eq!(e["reason"], "invalid_argument");
+    assert!(e["message"].as_str().unwrap().contains("TITL"));
+    assert_eq!(esearch_requests(&server).len(), 2);
+}
+
+#[test]
+fn real_esummary_capture_fields() {
+    let fake = Fake::default();
+    fake.on_term(
+        "genbank",
+        ncbi::esearch(2, 0, &ids(&["5683731", "22144687"]), "genbank", &[], &[]),
+    );
+    let server = {
+        let me = fake.clone();
+        TestServer::start(move |r| {
+            if r.is("esummary.fcgi") {
+                assert_eq!(r.param("version"), Some("2.0"));
+                Reply::xml(fixture("esummary_v2_pubmed_2012.xml"))
+            } else {
+                me.reply(r)
+            }
+        })
+    };
+    let run = search(&server, &["genbank", "-f", "json"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let v = run.json();
+    let s = &v["summaries"];
+    assert_eq!(s[0]["pmid"], "5683731");
+    assert_eq!(s[0]["title"], "An assistive device for smoking.");
+    assert_eq!(
+        s[0]["authors"],
+        serde_json::json!(["Goldberg MJ", "Davis LJ"])
+    );
+    assert_eq!(s[0]["journal"], "Paraplegia");
+    assert_eq!(s[0]["pubDate"], "1968-08");
+    assert_eq!(s[0]["pubDateText"], "1968 Aug");
+    assert_eq!(s[0]["doi"], "10.1038/sc.1968.18");
+    assert_eq!(s[0]["pmcid"], serde_json::Value::Null);
+    assert_eq!(s[1]["pmid"], "22144687");
+    assert_eq!(s[1]["pmcid"], "PMC3245039");
+    assert_eq!(s[1]["doi"], "10.1093/nar/gkr1202");
+    assert_eq!(s[1]["pubDate"], "2012-01");
+    assert_eq!(s[1]["fullJournalName"], "Nucleic acids research");
+    assert_eq!(
+        s[1]["pubmedUrl"],
+        "https://pubmed.ncbi.nlm.nih.gov/22144687/"
+    );
+    assert_eq!(s[1]["retracted"], false);
+}
+
+fn retracted_fake() -> Fake {
+    let fake = Fake::default();
+    fake.on_term(
+        "x",
+        ncbi::esearch(2, 0, &ids(&["7", "8"]), "x[All Fields]", &[], &[]),
+    );
+    let mut bad = Doc::new("7");
+    bad.title = "<i>In vivo</i> CO<sub>2</sub> &amp; &#946;-cells\n\t in  mice".into();
+    bad.pub_types = vec!["Journal Article".into(), "Retracted Publication".into()];
+    bad.pub_date = "2012 Winter".into();
+    bad.pmc = Some("PMC99".into());
+    bad.doi = None;
+    bad.elocation = "pii: S01. doi: 10.5555/retracted.1".into();
+    let mut notice = Doc::new("8");
+    notice.pub_types = vec!["Retraction of Publication".into()];
+    fake.doc(bad).doc(notice);
+    fake
+}
+
+#[test]
+fn titles_are_clean_and_retractions_flagged_in_every_format() {
+    let server = retracted_fake().start();
+    let clean = "In vivo CO2 & β-cells in mice";
+
+    let run = search(&server, &["x", "-f", "json"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let s = &run.json()["summaries"];
+    assert_eq!(s[0]["title"], clean);
+    assert_eq!(s[0]["retracted"], true);
+    assert_eq!(s[0]["retractionNotice"], false);
+    assert_eq!(s[1]["retractionNotice"], true);
+    assert_eq!(s[0]["pubDate"], "2012");
+    assert_eq!(s[0]["pubDateText"], "2012 Winter");
+    assert_eq!(s[0]["pmcid"], "PMC99");
+    assert_eq!(s[0]["doi"], "10.5555/retracted.1");
+
+    let run = search(&server, &["x", "-f", "json", "--detail", "brief"]);
+    let s = &run.json()["summaries"];
+    assert_eq!(s[0]["retracted"], true);
+    assert_eq!(s[0]["title"], clean);
+    assert!(s[0].get("authors").is_none(), "brief has no authors");
+
+    let run = search(&server, &["x", "-f", "ndjson"]);
+    let lines: Vec<serde_json::Value> = run
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["retracted"], true);
+    assert_eq!(lines[0]["title"], clean);
+
+    let run = search(&server, &["x", "-f", "table"]);
+    assert!(run.stdout.contains("RETRACTED"), "{}", run.stdout);
+    assert!(run.stdout.contains("RETRACTION NOTICE"), "{}", run.stdout);
+    assert!(run.stdout.contains("Smith J et al."));
+    assert!(
+        run.stderr.contains("searched as: x[All Fields]"),
+        "{}",
+        run.stderr
+    );
+
+    let run = search(&server, &["x", "-f", "csv"]);
+    let mut r = csv::Reader::from_reader(run.stdout.as_bytes());
+    let headers = r.headers().unwrap().clone();
+    let rows: Vec<csv::StringRecord> = r.records().map(|x| x.unwrap()).collect();
+    assert_eq!(rows.len(), 2);
+    let col = |name: &str| headers.iter().position(|h| h == name).unwrap();
+    assert_eq!(&rows[0][col("retracted")], "true");
+    assert_eq!(&rows[0][col("title")], clean);
+    assert_eq!(&rows[1][col("retraction_notice")], "true");
+
+    let run = search(&server, &["x", "-f", "tsv"]);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), 3, "header + one line per record");
+    let head: Vec<&str> = lines[0].split('\t').collect();
+    let row: Vec<&str> = lines[1].split('\t').collect();
+    assert_eq!(head.len(), row.len());
+    assert_eq!(
+        row[head.iter().position(|h| *h == "retracted").unwrap()],
+        "true"
+    );
+}
+
+#[test]
+fn missing_summaries_are_listed() {
+    let fake = Fake::default();
+    fake.summary_errors
+        .lock()
+        .unwrap()
+        .insert("32".into(), "cannot get document summary".into());
+    let server = fake.start();
+    let run = search(&server, &["x", "-f", "json"]);
+    let v = run.json();
+    assert_eq!(v["summaries"].as_array().unwrap().len(), 2);
+    assert_eq!(
+        v["missing"],
+        serde_json::json!([{"pmid": "32", "message": "cannot get document summary"}])
+    );
+    let run = search(&server, &["x", "-f", "ndjson"]);
+    assert!(
+        run.stderr.contains("no summary for PMID 32"),
+        "{}",
+        run.stderr
+    );
+}
+
+/// The JSON shape documented in README ("JSON output of search"): every
+/// field present with its type.
+#[test]
+fn json_output_has_the_documented_shape() {
+    let server = retracted_fake().start();
+    let run = search(&server, &["x", "--mindate", "2020", "-f", "json"]);
+    let v = run.json();
+    let obj = v.as_object().unwrap();
+    let mut keys: Vec<&str> = obj.keys().map(String::as_str).collect();
+    keys.sort();
+    assert_eq!(
+        keys,
+        vec![
+            "appliedFilters",
+            "count",
+            "effectiveQuery",
+            "missing",
+            "pmids",
+            "query",
+            "queryTranslation",
+            "retmax",
+            "retstart",
+            "searchUrl",
+            "summaries",
+            "warnings"
+        ]
+    );
+    assert!(v["query"].is_string());
+    assert!(v["effectiveQuery"].is_string());
+    assert!(v["queryTranslation"].is_string());
+    assert!(v["count"].is_u64());
+    assert_eq!(v["retstart"], 0);
+    assert_eq!(v["retmax"], 20);
+    assert_eq!(v["pmids"], serde_json::json!(["7", "8"]));
+    assert!(v["missing"].as_array().unwrap().is_empty());
+    assert_eq!(
+        v["searchUrl"],
+        "https://pubmed.ncbi.nlm.nih.gov/?term=%28x%29+AND+%28%222020%22%5BDate+-+Publication%5D+%3A+%223000%22%5BDate+-+Publication%5D%29"
+    );
+    assert_eq!(
+        v["appliedFilters"],
+        serde_json::json!({"dateRange": {"minDate": "2020", "maxDate": "3000", "dateType": "pdat"}})
+    );
+    let w = &v["warnings"][0];
+    assert!(w["kind"].is_string() && w["message"].is_string());
+    let s = v["summaries"][1].as_object().unwrap();
+    let mut fields: Vec<&str> = s.keys().map(String::as_str).collect();
+    fields.sort();
+    assert_eq!(
+        fields,
+        vec![
+            "authors",
+            "doi",
+            "fullJournalName",
+            "journal",
+            "pmcid",
+            "pmid",
+            "pubDate",
+            "pubDateText",
+            "pubTypes",
+            "pubmedUrl",
+            "retracted",
+            "retractionNotice",
+            "title"
+        ]
+    );
+    assert!(s["authors"].is_array() && s["pubTypes"].is_array());
+    assert!(s["retracted"].is_boolean() && s["retractionNotice"].is_boolean());
+    assert_eq!(s["doi"], "10.1000/test.8");
+    assert_eq!(s["pubDate"], "2020-01-15");
+}
+
+#[test]
+fn search_offers_its_formats_only() {
+    let server = Fake::default().start();
+    let run = search(&server, &["x", "-f", "text"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("--format text"), "{}", run.stderr);
+    assert_eq!(server.count(), 0);
+}

@@ -1,0 +1,151 @@
+//! NCBI bodies built in code, byte for byte in the structure of the real
+//! captures: ESearch like `esearch_pubmed_biopython.xml`, ESummary 2.0 like
+//! `esummary_v2_pubmed_2012.xml`.
+
+#![allow(dead_code)]
+
+fn esc(s: &str) -> String {
+    quick_xml::escape::escape(s).into_owned()
+}
+
+/// An ESearch answer (modern compact shape). `errors`/`warnings` are
+/// `(element, text)` children of `<ErrorList>`/`<WarningList>`.
+pub fn esearch(
+    count: u64,
+    retstart: u64,
+    ids: &[String],
+    translation: &str,
+    errors: &[(&str, &str)],
+    warnings: &[(&str, &str)],
+) -> String {
+    let mut s = String::from(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\" ?>\n<!DOCTYPE eSearchResult PUBLIC \"-//NLM//DTD esearch 20060628//EN\" \"https://eutils.ncbi.nlm.nih.gov/eutils/dtd/20060628/esearch.dtd\">\n",
+    );
+    s.push_str(&format!(
+        "<eSearchResult><Count>{count}</Count><RetMax>{}</RetMax><RetStart>{retstart}</RetStart>",
+        ids.len()
+    ));
+    if ids.is_empty() {
+        s.push_str("<IdList/>");
+    } else {
+        s.push_str("<IdList>\n");
+        for id in ids {
+            s.push_str(&format!("<Id>{id}</Id>\n"));
+        }
+        s.push_str("</IdList>");
+    }
+    s.push_str(&format!(
+        "<TranslationSet/><QueryTranslation>{}</QueryTranslation>",
+        esc(translation)
+    ));
+    for (list, items) in [("ErrorList", errors), ("WarningList", warnings)] {
+        if !items.is_empty() {
+            s.push_str(&format!("<{list}>"));
+            for (k, t) in items {
+                s.push_str(&format!("<{k}>{}</{k}>", esc(t)));
+            }
+            s.push_str(&format!("</{list}>"));
+        }
+    }
+    s.push_str("</eSearchResult>\n");
+    s
+}
+
+/// A top-level E-utilities error body: `<ROOT><ERROR>text</ERROR></ROOT>`.
+pub fn eutils_error(root: &str, text: &str) -> String {
+    format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\" ?>\n<!DOCTYPE {root} PUBLIC \"-//NLM//DTD esearch 20060628//EN\" \"https://eutils.ncbi.nlm.nih.gov/eutils/dtd/20060628/esearch.dtd\">\n<{root}>\n\t<ERROR>{}</ERROR>\n</{root}>\n",
+        esc(text)
+    )
+}
+
+/// One PubMed document summary.
+#[derive(Debug, Clone)]
+pub struct Doc {
+    pub uid: String,
+    pub title: String,
+    pub authors: Vec<String>,
+    pub source: String,
+    pub full_journal: String,
+    pub pub_date: String,
+    pub pub_types: Vec<String>,
+    pub doi: Option<String>,
+    pub pmc: Option<String>,
+    pub elocation: String,
+}
+
+impl Doc {
+    /// A plain journal article with predictable fields derived from the PMID.
+    pub fn new(uid: &str) -> Doc {
+        Doc {
+            uid: uid.into(),
+            title: format!("Article {uid}."),
+            authors: vec!["Smith J".into(), "Doe A".into()],
+            source: "J Test".into(),
+            full_journal: "Journal of testing".into(),
+            pub_date: "2020 Jan 15".into(),
+            pub_types: vec!["Journal Article".into()],
+            doi: Some(format!("10.1000/test.{uid}")),
+            pmc: None,
+            elocation: String::new(),
+        }
+    }
+}
+
+fn article_id(kind: &str, n: u8, value: &str) -> String {
+    format!(
+        "\t\t<ArticleId>\n\t\t\t<IdType>{kind}</IdType>\n\t\t\t<IdTypeN>{n}</IdTypeN>\n\t\t\t<Value>{}</Value>\n\t\t</ArticleId>\n",
+        esc(value)
+    )
+}
+
+/// An ESummary 2.0 answer for `docs`, plus per-UID `<error>` entries.
+pub fn esummary(docs: &[Doc], errors: &[(&str, &str)]) -> String {
+    let mut s = String::from(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE eSummaryResult PUBLIC \"-//NLM//DTD eSummaryResult//EN\" \"http://www.ncbi.nlm.nih.gov/entrez/query/DTD/eSummaryDTD/eSummary_pubmed.dtd\">\n<eSummaryResult>\n<DocumentSummarySet status=\"OK\">\n",
+    );
+    for d in docs {
+        s.push_str(&format!(
+            "<DocumentSummary uid=\"{}\">\n\t<PubDate>{}</PubDate>\n\t<EPubDate></EPubDate>\n\t<Source>{}</Source>\n\t<Authors>\n",
+            d.uid,
+            esc(&d.pub_date),
+            esc(&d.source)
+        ));
+        for a in &d.authors {
+            s.push_str(&format!(
+                "\t\t<Author>\n\t\t\t<Name>{}</Name>\n\t\t\t<AuthType>\n\t\t\t\tAuthor\n\t\t\t</AuthType>\n\t\t\t<ClusterID>0</ClusterID>\n\t\t</Author>\n",
+                esc(a)
+            ));
+        }
+        s.push_str(&format!(
+            "\t</Authors>\n\t<LastAuthor>{}</LastAuthor>\n\t<Title>{}</Title>\n\t<Volume>1</Volume>\n\t<Issue>1</Issue>\n\t<Pages>1-2</Pages>\n\t<Lang>\n\t\t<string>eng</string>\n\t</Lang>\n\t<PubType>\n",
+            esc(d.authors.last().map_or("", String::as_str)),
+            esc(&d.title)
+        ));
+        for p in &d.pub_types {
+            s.push_str(&format!("\t\t<flag>{}</flag>\n", esc(p)));
+        }
+        s.push_str("\t</PubType>\n\t<RecordStatus>\n\t\tPubMed - indexed for MEDLINE\n\t</RecordStatus>\n\t<ArticleIds>\n");
+        s.push_str(&article_id("pubmed", 1, &d.uid));
+        if let Some(doi) = &d.doi {
+            s.push_str(&article_id("doi", 3, doi));
+        }
+        if let Some(pmc) = &d.pmc {
+            s.push_str(&article_id("pmc", 8, pmc));
+            s.push_str(&article_id("pmcid", 5, &format!("pmc-id: {pmc};")));
+        }
+        s.push_str(&format!(
+            "\t</ArticleIds>\n\t<FullJournalName>{}</FullJournalName>\n\t<ELocationID>{}</ELocationID>\n\t<SortPubDate>2020/01/15 00:00</SortPubDate>\n</DocumentSummary>\n\n",
+            esc(&d.full_journal),
+            esc(&d.elocation)
+        ));
+    }
+    for (uid, err) in errors {
+        s.push_str(&format!(
+            "<DocumentSummary uid=\"{uid}\">\n<error>{}</error>\n</DocumentSummary>\n\n",
+            esc(err)
+        ));
+    }
+    s.push_str("</DocumentSummarySet>\n</eSummaryResult>\n");
+    s
+}
