@@ -16,6 +16,7 @@ Examples:
   pubmed search asthma --mesh Child --pubtype Review --mindate 2020 -f json | jq -r '.summaries[].title'
   pubmed search 'sepsis' --count
   pubmed search 'alzhiemer' --spell=apply
+  pubmed search 'microbiome[mh]' --all > pmids.txt
   pubmed search 'covid-19 vaccine' --retmax 200 | pubmed convert --input - --to pmcid";
 
 /// PubMed from the command line: search, spell-check and convert IDs with
@@ -148,7 +149,12 @@ pub struct SearchArgs {
           value_parser = ["relevance", "pub_date", "author", "journal"],
           help_heading = "Paging")]
     pub sort: Option<String>,
-    /// Record detail [default: full; ids with -f ids]
+    /// Every PMID of the query, past PubMed's 9,999-record window, streamed
+    /// (formats ids, ndjson, csv, tsv; summaries with --detail brief|full)
+    #[arg(long, help_heading = "Paging",
+          conflicts_with_all = ["retmax", "retstart", "count", "sort", "spell"])]
+    pub all: bool,
+    /// Record detail [default: full; ids with -f ids and with --all]
     #[arg(long, value_name = "LEVEL", value_parser = ["full", "brief", "ids"],
           help_heading = "Paging")]
     pub detail: Option<String>,

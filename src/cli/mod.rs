@@ -8,14 +8,12 @@ use std::sync::Arc;
 use clap::Parser;
 
 pub mod args;
+mod search;
 
 use crate::config::{self, Flags};
-use crate::core::dates::{DateRequest, DateType};
-use crate::core::query::{Filters, Species};
 use crate::error::{Error, Reason};
 use crate::ncbi::Client;
 use crate::ops;
-use crate::ops::search::{self, Detail, SearchRequest, Sort, SpellMode};
 use crate::output::{self, Format, Style};
 use args::{Cli, Command, GlobalArgs};
 
@@ -178,104 +176,8 @@ async fn run(cli: Cli, ctx: Context) -> Result<u8, Failure> {
             }
             Ok(0)
         }
-        Command::Search(a) => search(*a, &ctx).await,
+        Command::Search(a) => search::run(*a, &ctx).await,
     }
-}
-
-/// Turns `search` arguments into a plain request (no clap types).
-fn search_request(a: &args::SearchArgs, query: String, format: Format) -> SearchRequest {
-    let detail = match a.detail.as_deref() {
-        Some("brief") => Detail::Brief,
-        Some("ids") => Detail::Ids,
-        Some(_) => Detail::Full,
-        None if format == Format::Ids => Detail::Ids,
-        None => Detail::Full,
-    };
-    let count_only = a.count || a.retmax == Some(0);
-    SearchRequest {
-        query,
-        field: a.field.clone(),
-        filters: Filters {
-            publication_types: a.pubtype.clone(),
-            author: a.author.clone(),
-            journal: a.journal.clone(),
-            mesh_terms: a.mesh.clone(),
-            language: a.language.clone(),
-            has_abstract: a.has_abstract,
-            free_full_text: a.free_full_text,
-            species: match a.species.as_deref() {
-                Some("humans") => Some(Species::Humans),
-                Some("animals") => Some(Species::Animals),
-                _ => None,
-            },
-        },
-        dates: DateRequest {
-            min: a.mindate.clone(),
-            max: a.maxdate.clone(),
-            datetype: match a.datetype.as_str() {
-                "edat" => DateType::Edat,
-                "mdat" => DateType::Mdat,
-                _ => DateType::Pdat,
-            },
-            reldate: a.reldate,
-        },
-        retmax: if count_only {
-            0
-        } else {
-            a.retmax.unwrap_or(search::DEFAULT_RETMAX)
-        },
-        retstart: a.retstart,
-        sort: a.sort.as_deref().and_then(Sort::parse),
-        detail: if count_only { Detail::Ids } else { detail },
-        summary_limit: None,
-        spell: match a.spell.as_deref() {
-            Some("apply") => SpellMode::Apply,
-            Some(_) => SpellMode::Suggest,
-            None => SpellMode::Off,
-        },
-    }
-}
-
-async fn search(a: args::SearchArgs, ctx: &Context) -> Result<u8, Failure> {
-    let format = ctx.format_for(
-        "search",
-        &[
-            Format::Table,
-            Format::Json,
-            Format::Ndjson,
-            Format::Csv,
-            Format::Tsv,
-            Format::Ids,
-        ],
-        Format::Ids,
-    )?;
-    let query = read_query(&a.query)?;
-    let req = search_request(&a, query, format);
-    let today = search::today_utc();
-    search::prepare(&req, today)?;
-    let client = ctx.client()?;
-    let outcome = search::search(&client, &req, today).await?;
-    if format != Format::Json {
-        ctx.note(&output::search::header_line(&outcome));
-        if let Some(t) = &outcome.query_translation
-            && (format == Format::Table || ctx.flags.verbose)
-        {
-            ctx.note(&format!("searched as: {t}"));
-        }
-        for w in &outcome.warnings {
-            ctx.note(&format!("warning: {}", w.message));
-        }
-        for m in &outcome.missing {
-            ctx.note(&format!(
-                "warning: no summary for PMID {}: {}",
-                m.pmid, m.message
-            ));
-        }
-    }
-    let mut out = io::BufWriter::new(io::stdout().lock());
-    output::search::render(&mut out, &outcome, format, req.detail, &ctx.style)?;
-    out.flush()?;
-    Ok(0)
 }
 
 /// The whole program: parse, run, map the outcome to an exit code.

@@ -2,4 +2,5 @@
 //! out. The CLI and MCP layers are thin adapters over these.
 
 pub mod search;
+pub mod search_all;
 pub mod spell;

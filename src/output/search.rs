@@ -135,15 +135,20 @@ pub fn write_delimited(
     header: &[&str],
     rows: &[Vec<String>],
 ) -> io::Result<()> {
+    let header: Vec<String> = header.iter().map(|h| h.to_string()).collect();
+    write_rows(out, format, std::slice::from_ref(&header))?;
+    write_rows(out, format, rows)
+}
+
+/// Writes CSV or TSV rows without a header (for streaming).
+pub fn write_rows(out: &mut dyn Write, format: Format, rows: &[Vec<String>]) -> io::Result<()> {
     if format == Format::Csv {
         let mut w = csv::Writer::from_writer(out);
-        w.write_record(header)?;
         for r in rows {
             w.write_record(r)?;
         }
         return w.flush();
     }
-    writeln!(out, "{}", header.join("\t"))?;
     for r in rows {
         let cells: Vec<String> = r.iter().map(|c| tsv_cell(c)).collect();
         writeln!(out, "{}", cells.join("\t"))?;

@@ -3,5 +3,6 @@
 #![allow(dead_code)]
 
 pub mod cli;
+pub mod fake_ncbi;
 pub mod ncbi;
 pub mod server;

@@ -1,0 +1,83 @@
+//! End-to-end benchmark: the built binary against the fake NCBI
+//! (`tests/support`), printing one table of figures next to their targets.
+//! Run with `cargo bench --bench e2e` (or `bench/run.sh`). Not a test: the
+//! numbers are measured, not asserted.
+
+#[path = "../tests/support/mod.rs"]
+mod support;
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+use support::cli::pubmed;
+use support::fake_ncbi::{Corpus, FakeNcbi};
+use support::server::TestServer;
+
+/// A named benchmark producing one row.
+type Bench = (&'static str, Box<dyn Fn() -> Row>);
+
+/// One row of the table.
+struct Row {
+    what: String,
+    figures: String,
+    target: String,
+    met: Option<bool>,
+}
+
+fn start(fake: &Arc<FakeNcbi>) -> TestServer {
+    let f = fake.clone();
+    TestServer::start(move |r| f.reply(r))
+}
+
+/// `search --all` of 30,000 hits, default pacing (400 ms gap), against a
+/// server answering 429 above 3 requests per second.
+fn search_all_30k(corpus: &Corpus) -> Row {
+    let fake = FakeNcbi::rate_limited(corpus.clone());
+    let server = start(&fake);
+    let t0 = Instant::now();
+    let run = pubmed(&["search", "hits30000", "--all"])
+        .server(&server)
+        .env("PUBMED_REQUEST_GAP_MS", "")
+        .run();
+    let wall = t0.elapsed();
+    let lines = run.stdout.lines().count();
+    let requests = server.count();
+    let limited = fake.counters.rate_limited.load(Ordering::SeqCst);
+    let floor = Duration::from_millis(400) * requests as u32;
+    let ratio = wall.as_secs_f64() / floor.as_secs_f64();
+    Row {
+        what: "search --all, 30,000 hits, 3 req/s server".into(),
+        figures: format!(
+            "{lines} PMIDs, {requests} requests, {:.2} s wall, floor {:.2} s, {ratio:.2}× floor, {limited} × 429, max {} req in 1 s",
+            wall.as_secs_f64(),
+            floor.as_secs_f64(),
+            server.max_per_second()
+        ),
+        target: "≤ 1.1× floor, ≤ 8 requests".into(),
+        met: Some(run.code == 0 && lines == 30_000 && ratio <= 1.1 && requests <= 8),
+    }
+}
+
+fn main() {
+    let filter: Option<String> = std::env::args().skip(1).find(|a| !a.starts_with('-'));
+    let corpus = Corpus::synthetic();
+    let benches: Vec<Bench> = vec![("search_all", Box::new(move || search_all_30k(&corpus)))];
+    let mut rows = Vec::new();
+    for (name, f) in &benches {
+        if filter.as_deref().is_some_and(|f| !name.contains(f)) {
+            continue;
+        }
+        rows.push(f());
+    }
+    println!("| benchmark | figures | target | met |");
+    println!("| --- | --- | --- | --- |");
+    for r in rows {
+        let met = match r.met {
+            Some(true) => "yes",
+            Some(false) => "NO",
+            None => "–",
+        };
+        println!("| {} | {} | {} | {met} |", r.what, r.figures, r.target);
+    }
+}

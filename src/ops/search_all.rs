@@ -1,0 +1,423 @@
+//! `search --all`: every PMID of a query, past PubMed's 9,999-record window
+//! (search.md §3). Above 9,999 hits the query is split into PMID ranges
+//! `(QUERY) AND LO:HI[uid]`, planned from where the first page's hits lie
+//! and bisected while a range holds more than 9,999; ranges run
+//! concurrently under the client's pacer and their PMIDs stream out as each
+//! completes, each PMID once.
+
+use std::collections::{HashSet, VecDeque};
+use std::io;
+
+use futures::StreamExt;
+use futures::stream::FuturesUnordered;
+
+use super::search::{self, Detail, Missing, SearchRequest, Summary, Warning};
+use crate::core::dates::DateBound;
+use crate::error::{Error, Result};
+use crate::ncbi::Client;
+use crate::ncbi::esearch::{EsearchAnswer, EsearchParams};
+
+/// Records one ESearch request can return for a query (PubMed's window).
+pub const WINDOW: u64 = 9999;
+/// Hits a planned range aims at, leaving room for estimation error.
+pub const TARGET: u64 = 8000;
+/// The upper end of the top range: above any PMID NCBI will assign soon,
+/// so hits newer than the first page are never lost.
+pub const TOP_BOUND: u64 = 999_999_999;
+/// IDs per ESummary request.
+const SUMMARY_BATCH: usize = 500;
+
+/// An inclusive PMID range.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PmidRange {
+    /// Lowest PMID.
+    pub lo: u64,
+    /// Highest PMID.
+    pub hi: u64,
+}
+
+impl std::fmt::Display for PmidRange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}", self.lo, self.hi)
+    }
+}
+
+/// Plans ranges covering PMIDs 1..=[`TOP_BOUND`] for a query of `total`
+/// hits whose first page is `sample`. The top range starts at the lowest
+/// sampled PMID (the first page is the newest hits); below it the remaining
+/// hits are assumed as dense as the sample (with a 5% margin) and split
+/// into ranges of about [`TARGET`] hits; the lowest range reaches down to
+/// PMID 1. Pure.
+pub fn plan(total: u64, sample: &[u64]) -> Vec<PmidRange> {
+    let (Some(&min), Some(&max)) = (sample.iter().min(), sample.iter().max()) else {
+        return vec![PmidRange {
+            lo: 1,
+            hi: TOP_BOUND,
+        }];
+    };
+    let mut ranges = vec![PmidRange {
+        lo: min,
+        hi: TOP_BOUND,
+    }];
+    if min <= 1 {
+        ranges[0].lo = 1;
+        return ranges;
+    }
+    let rest = total.saturating_sub(sample.len() as u64);
+    let density = sample.len() as f64 / (max - min + 1) as f64;
+    // 5% wider than the estimate: the lowest range, which reaches down to
+    // PMID 1, then rarely has to absorb an underestimate.
+    let width = ((rest as f64 / density * 1.05).ceil() as u64).clamp(1, min - 1);
+    let parts = rest.div_ceil(TARGET).clamp(1, width);
+    let step = width.div_ceil(parts);
+    let mut hi = min - 1;
+    for i in 0..parts {
+        let lo = if i + 1 == parts {
+            1
+        } else {
+            (hi + 1).saturating_sub(step).max(1)
+        };
+        ranges.push(PmidRange { lo, hi });
+        if lo == 1 {
+            break;
+        }
+        hi = lo - 1;
+    }
+    ranges
+}
+
+/// Splits a range that held more than [`WINDOW`] hits, given the PMIDs its
+/// request returned (the newest first): peel `[min(ids), hi]` (the window
+/// it just saw) from `[lo, min(ids) - 1]`, or halve it when that would not
+/// shrink it. Pure.
+pub fn split(r: PmidRange, ids: &[u64]) -> Vec<PmidRange> {
+    let seen_min = ids
+        .iter()
+        .copied()
+        .filter(|p| (r.lo..=r.hi).contains(p))
+        .min();
+    if let Some(p) = seen_min
+        && p > r.lo
+    {
+        return vec![
+            PmidRange { lo: p, hi: r.hi },
+            PmidRange {
+                lo: r.lo,
+                hi: p - 1,
+            },
+        ];
+    }
+    let top = ids
+        .iter()
+        .copied()
+        .filter(|p| (r.lo..=r.hi).contains(p))
+        .max()
+        .unwrap_or(r.hi);
+    let mid = r.lo + (top.max(r.lo + 1) - r.lo) / 2;
+    vec![
+        PmidRange { lo: r.lo, hi: mid },
+        PmidRange {
+            lo: mid + 1,
+            hi: r.hi,
+        },
+    ]
+}
+
+/// What `search --all` reports as it goes.
+#[derive(Debug)]
+pub enum Event<'a> {
+    /// New PMIDs (never seen before in this run), in ESearch order.
+    Pmids(&'a [String]),
+    /// Summaries for PMIDs already announced, and those without one.
+    Summaries(&'a [Summary], &'a [Missing]),
+    /// PMIDs whose summaries could not be fetched.
+    SummariesFailed(&'a [String], &'a Error),
+    /// A range failed after retries; its PMIDs are not in the output.
+    RangeFailed(PmidRange, &'a Error),
+    /// Progress: ranges done / planned, PMIDs so far / total.
+    Progress {
+        /// Range requests finished.
+        done: usize,
+        /// Range requests planned so far.
+        planned: usize,
+        /// Distinct PMIDs written.
+        pmids: u64,
+        /// Hits of the query.
+        total: u64,
+    },
+}
+
+/// The run's totals.
+#[derive(Debug, Default)]
+pub struct AllOutcome {
+    /// Hits of the query (first ESearch `Count`).
+    pub total: u64,
+    /// Distinct PMIDs written.
+    pub written: u64,
+    /// ESearch and ESummary requests made.
+    pub requests: usize,
+    /// Warnings (query notes, count mismatch).
+    pub warnings: Vec<Warning>,
+    /// The first failure (range or summaries), which decides the exit code.
+    pub first_failure: Option<Error>,
+}
+
+/// Why `search --all` stopped early.
+#[derive(Debug)]
+pub enum Stop {
+    /// The query could not run at all (validation, first request).
+    Failed(Error),
+    /// Writing output failed (e.g. a closed pipe).
+    Output(io::Error),
+}
+
+impl From<Error> for Stop {
+    fn from(e: Error) -> Self {
+        Stop::Failed(e)
+    }
+}
+
+enum Job {
+    Range(PmidRange),
+    Summaries(Vec<String>),
+}
+
+enum Done {
+    Range(PmidRange, Result<EsearchAnswer>),
+    Summaries(Vec<String>, Result<crate::ncbi::esummary::EsummaryAnswer>),
+}
+
+fn ranged(base: &EsearchParams, r: PmidRange) -> EsearchParams {
+    EsearchParams {
+        term: format!("({}) AND {}:{}[uid]", base.term, r.lo, r.hi),
+        retstart: 0,
+        retmax: WINDOW as u32,
+        ..base.clone()
+    }
+}
+
+/// Runs `search --all`, calling `sink` with each event as it happens.
+/// Failures of single ranges are reported and the run goes on; the first
+/// one is in [`AllOutcome::first_failure`].
+pub async fn search_all(
+    client: &Client,
+    req: &SearchRequest,
+    today: DateBound,
+    sink: &mut dyn FnMut(Event<'_>) -> io::Result<()>,
+) -> Result<AllOutcome, Stop> {
+    let mut first_req = req.clone();
+    first_req.retstart = 0;
+    first_req.retmax = WINDOW as u32;
+    first_req.sort = None;
+    // The ESearch side is IDs only; summaries come in their own batches.
+    first_req.detail = Detail::Ids;
+    let prepared = search::prepare(&first_req, today)?;
+    let base = EsearchParams {
+        sort: None,
+        ..prepared.params.clone()
+    };
+    let want_summaries = req.detail != Detail::Ids;
+    let first = client.esearch(&base).await?;
+    let mut out = AllOutcome {
+        total: first.count,
+        requests: 1,
+        warnings: prepared.warnings.clone(),
+        ..Default::default()
+    };
+    out.warnings.extend(search::note_warnings(&first.notes));
+    let mut seen: HashSet<u64> = HashSet::new();
+    let mut queue: VecDeque<Job> = VecDeque::new();
+
+    let emit = |ids: &[String],
+                seen: &mut HashSet<u64>,
+                queue: &mut VecDeque<Job>,
+                out: &mut AllOutcome,
+                sink: &mut dyn FnMut(Event<'_>) -> io::Result<()>|
+     -> io::Result<()> {
+        let fresh: Vec<String> = ids
+            .iter()
+            .filter(|p| p.parse::<u64>().is_ok_and(|n| seen.insert(n)))
+            .cloned()
+            .collect();
+        if fresh.is_empty() {
+            return Ok(());
+        }
+        out.written += fresh.len() as u64;
+        if want_summaries {
+            for c in fresh.chunks(SUMMARY_BATCH) {
+                queue.push_back(Job::Summaries(c.to_vec()));
+            }
+            Ok(())
+        } else {
+            sink(Event::Pmids(&fresh))
+        }
+    };
+
+    if first.count == 0 {
+        out.warnings.push(Warning {
+            kind: "zero_hits".into(),
+            message: "no records found; zero hits do not prove there is no literature: check the spelling (`pubmed spell`) and the field tags".into(),
+            terms: None,
+        });
+    }
+    emit(&first.ids, &mut seen, &mut queue, &mut out, sink).map_err(Stop::Output)?;
+    let mut leaf_sum: u64 = 0;
+    let mut planned = 0usize;
+    let mut done = 0usize;
+    if first.count > WINDOW {
+        let sample: Vec<u64> = first.ids.iter().filter_map(|p| p.parse().ok()).collect();
+        for r in plan(first.count, &sample) {
+            queue.push_back(Job::Range(r));
+            planned += 1;
+        }
+    } else {
+        leaf_sum = first.count;
+    }
+    sink(Event::Progress {
+        done,
+        planned,
+        pmids: out.written,
+        total: out.total,
+    })
+    .map_err(Stop::Output)?;
+
+    let limit = client.settings().policy.max_in_flight.max(1);
+    let mut running = FuturesUnordered::new();
+    let mut range_failed = false;
+    loop {
+        while running.len() < limit {
+            let Some(job) = queue.pop_front() else { break };
+            out.requests += 1;
+            let base = &base;
+            running.push(async move {
+                match job {
+                    Job::Range(r) => Done::Range(r, client.esearch(&ranged(base, r)).await),
+                    Job::Summaries(ids) => {
+                        let answer = client.esummary(&ids).await;
+                        Done::Summaries(ids, answer)
+                    }
+                }
+            });
+        }
+        let Some(finished) = running.next().await else {
+            break;
+        };
+        match finished {
+            Done::Range(r, Ok(a)) if a.count > WINDOW => {
+                done += 1;
+                let ids: Vec<u64> = a.ids.iter().filter_map(|p| p.parse().ok()).collect();
+                for part in split(r, &ids) {
+                    queue.push_back(Job::Range(part));
+                    planned += 1;
+                }
+            }
+            Done::Range(_, Ok(a)) => {
+                done += 1;
+                leaf_sum += a.count;
+                emit(&a.ids, &mut seen, &mut queue, &mut out, sink).map_err(Stop::Output)?;
+            }
+            Done::Range(r, Err(e)) => {
+                done += 1;
+                range_failed = true;
+                sink(Event::RangeFailed(r, &e)).map_err(Stop::Output)?;
+                out.first_failure.get_or_insert(e);
+            }
+            Done::Summaries(_, Ok(a)) => {
+                let summaries: Vec<Summary> = a.docs.iter().map(Summary::from_docsum).collect();
+                let missing: Vec<Missing> = a
+                    .missing
+                    .into_iter()
+                    .map(|(pmid, message)| Missing { pmid, message })
+                    .collect();
+                sink(Event::Summaries(&summaries, &missing)).map_err(Stop::Output)?;
+            }
+            Done::Summaries(ids, Err(e)) => {
+                sink(Event::SummariesFailed(&ids, &e)).map_err(Stop::Output)?;
+                out.first_failure.get_or_insert(e);
+            }
+        }
+        sink(Event::Progress {
+            done,
+            planned,
+            pmids: out.written,
+            total: out.total,
+        })
+        .map_err(Stop::Output)?;
+    }
+    if !range_failed && leaf_sum != out.total {
+        out.warnings.push(Warning {
+            kind: "count_mismatch".into(),
+            message: format!(
+                "the ranges' counts add up to {leaf_sum}, but the query has {} hits (difference {})",
+                out.total,
+                leaf_sum as i64 - out.total as i64
+            ),
+            terms: None,
+        });
+    }
+    if !range_failed && out.written != leaf_sum {
+        out.warnings.push(Warning {
+            kind: "count_mismatch".into(),
+            message: format!(
+                "{} distinct PMIDs were written, but the ranges' counts add up to {leaf_sum}",
+                out.written
+            ),
+            terms: None,
+        });
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn covers_everything(ranges: &[PmidRange]) {
+        let mut sorted = ranges.to_vec();
+        sorted.sort_by_key(|r| r.lo);
+        assert_eq!(sorted[0].lo, 1);
+        assert_eq!(sorted.last().unwrap().hi, TOP_BOUND);
+        for w in sorted.windows(2) {
+            assert_eq!(w[0].hi + 1, w[1].lo, "gap or overlap: {w:?}");
+        }
+        assert!(sorted.iter().all(|r| r.lo <= r.hi));
+    }
+
+    #[test]
+    fn plan_covers_all_pmids_without_overlap() {
+        // 30,000 hits uniformly over 1M..41M; the first page is the newest 9,999
+        let step = 40_000_000 / 30_000;
+        let all: Vec<u64> = (0..30_000u64).map(|i| 1_000_000 + i * step).collect();
+        let sample: Vec<u64> = all[30_000 - 9_999..].to_vec();
+        let ranges = plan(30_000, &sample);
+        covers_everything(&ranges);
+        assert_eq!(ranges.len(), 4, "{ranges:?}");
+        for r in &ranges {
+            let n = all.iter().filter(|p| (r.lo..=r.hi).contains(p)).count();
+            assert!(n as u64 <= WINDOW, "{r}: {n}");
+        }
+        covers_everything(&plan(10_000, &sample));
+        covers_everything(&plan(250_000, &sample));
+        covers_everything(&plan(50_000, &[]));
+        covers_everything(&plan(50_000, &[1, 2, 3]));
+        covers_everything(&plan(50_000, &[5]));
+    }
+
+    #[test]
+    fn split_peels_the_window_or_halves() {
+        let r = PmidRange { lo: 1, hi: 100 };
+        assert_eq!(
+            split(r, &[90, 80, 70]),
+            vec![PmidRange { lo: 70, hi: 100 }, PmidRange { lo: 1, hi: 69 }]
+        );
+        // the window starts at lo: halve up to the highest PMID seen
+        assert_eq!(
+            split(r, &[1, 41]),
+            vec![PmidRange { lo: 1, hi: 21 }, PmidRange { lo: 22, hi: 100 }]
+        );
+        assert_eq!(
+            split(r, &[]),
+            vec![PmidRange { lo: 1, hi: 50 }, PmidRange { lo: 51, hi: 100 }]
+        );
+    }
+}
