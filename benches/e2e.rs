@@ -59,10 +59,81 @@ fn search_all_30k(corpus: &Corpus) -> Row {
     }
 }
 
+/// A file of `n` PMIDs (1,000 upwards), one per line.
+fn id_file(dir: &std::path::Path, n: u64) -> String {
+    let path = dir.join(format!("ids-{n}.txt"));
+    let text: String = (1000..1000 + n).map(|p| format!("{p}\n")).collect();
+    std::fs::write(&path, text).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+/// `convert` of 10,000 PMIDs, default pacing, against a 3 req/s server.
+fn convert_10k() -> Row {
+    let dir = tempfile::tempdir().unwrap();
+    let input = id_file(dir.path(), 10_000);
+    let fake = FakeNcbi::rate_limited(Corpus::default());
+    let server = start(&fake);
+    let t0 = Instant::now();
+    let run = pubmed(&["convert", "--input", &input, "--to", "pmcid"])
+        .server(&server)
+        .env("PUBMED_REQUEST_GAP_MS", "")
+        .measure_rss()
+        .run();
+    let wall = t0.elapsed();
+    let lines = run.stdout.lines().count();
+    let requests = server.count();
+    let limited = fake.counters.rate_limited.load(Ordering::SeqCst);
+    let floor = Duration::from_millis(400) * requests as u32;
+    let ratio = wall.as_secs_f64() / floor.as_secs_f64();
+    Row {
+        what: "convert 10,000 PMIDs, 3 req/s server".into(),
+        figures: format!(
+            "{lines} lines, {requests} requests, {:.2} s wall, floor {:.2} s, {ratio:.3}× floor, {limited} × 429, peak RSS {:.1} MB",
+            wall.as_secs_f64(),
+            floor.as_secs_f64(),
+            run.peak_rss_kb.unwrap_or(0) as f64 / 1024.0
+        ),
+        target: "≤ 1.05× floor, 0 × 429".into(),
+        met: Some(run.code == 0 && lines == 10_000 && ratio <= 1.05 && limited == 0),
+    }
+}
+
+/// Peak RSS of `convert` over 1,000,000 PMIDs, no pacing, no rate limit.
+fn convert_1m_rss() -> Row {
+    let dir = tempfile::tempdir().unwrap();
+    let input = id_file(dir.path(), 1_000_000);
+    let fake = FakeNcbi::new(Corpus::default());
+    let server = start(&fake);
+    let t0 = Instant::now();
+    let run = pubmed(&["convert", "--input", &input])
+        .server(&server)
+        .env("PUBMED_REQUEST_GAP_MS", "0")
+        .env("PUBMED_DEADLINE_S", "60")
+        .measure_rss()
+        .run();
+    let wall = t0.elapsed();
+    let records = run.stdout.lines().count().saturating_sub(1);
+    let mb = run.peak_rss_kb.unwrap_or(0) as f64 / 1024.0;
+    Row {
+        what: "convert 1,000,000 PMIDs, no pacing".into(),
+        figures: format!(
+            "{records} records, {} requests, {:.1} s wall, peak RSS {mb:.1} MB",
+            server.count(),
+            wall.as_secs_f64()
+        ),
+        target: "peak RSS < 30 MB".into(),
+        met: Some(run.code == 0 && records == 1_000_000 && mb > 0.0 && mb < 30.0),
+    }
+}
+
 fn main() {
     let filter: Option<String> = std::env::args().skip(1).find(|a| !a.starts_with('-'));
     let corpus = Corpus::synthetic();
-    let benches: Vec<Bench> = vec![("search_all", Box::new(move || search_all_30k(&corpus)))];
+    let benches: Vec<Bench> = vec![
+        ("search_all", Box::new(move || search_all_30k(&corpus))),
+        ("convert_10k", Box::new(convert_10k)),
+        ("convert_1m", Box::new(convert_1m_rss)),
+    ];
     let mut rows = Vec::new();
     for (name, f) in &benches {
         if filter.as_deref().is_some_and(|f| !name.contains(f)) {

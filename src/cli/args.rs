@@ -19,6 +19,13 @@ Examples:
   pubmed search 'microbiome[mh]' --all > pmids.txt
   pubmed search 'covid-19 vaccine' --retmax 200 | pubmed convert --input - --to pmcid";
 
+const CONVERT_EXAMPLES: &str = "\
+Examples:
+  pubmed convert PMC3531190 10.1038/ng.590 23193287
+  pubmed convert --input refs.txt --to pmcid > pmcids.txt
+  pubmed convert --input refs.txt -f json | jq '.records[] | select(.error)'
+  pubmed search 'crispr[ti]' --retmax 100 | pubmed convert --input - --to doi";
+
 /// PubMed from the command line: search, spell-check and convert IDs with
 /// NCBI's E-utilities, or serve the same tools over MCP.
 #[derive(Debug, Parser)]
@@ -80,6 +87,26 @@ pub enum Command {
     /// Search PubMed (ESearch + ESummary) and say what PubMed did to the query
     #[command(after_help = SEARCH_EXAMPLES)]
     Search(Box<SearchArgs>),
+    /// Convert between PMID, PMCID and DOI with the PMC ID Converter, one record per input
+    #[command(after_help = CONVERT_EXAMPLES)]
+    Convert(ConvertArgs),
+}
+
+/// `pubmed convert [ID…] [--from TYPE] [--input FILE|-] [--to TYPE]`
+#[derive(Debug, Args)]
+pub struct ConvertArgs {
+    /// IDs to convert: PMIDs, PMCIDs (PMC…), DOIs (10.…/…); `-` reads stdin
+    #[arg(value_name = "ID", conflicts_with = "input")]
+    pub ids: Vec<String>,
+    /// The type of every input ID [default: detected per ID]
+    #[arg(long, value_name = "TYPE", value_parser = ["pmid", "pmcid", "doi"])]
+    pub from: Option<String>,
+    /// Read IDs from FILE, one per line (`-` = stdin; blank and # lines skipped)
+    #[arg(short, long, value_name = "FILE")]
+    pub input: Option<String>,
+    /// Print only this ID type, one line per input line (implies -f ids)
+    #[arg(long, value_name = "TYPE", value_parser = ["pmid", "pmcid", "doi"])]
+    pub to: Option<String>,
 }
 
 /// `pubmed search QUERY… [filters] [paging]`

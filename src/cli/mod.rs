@@ -8,6 +8,7 @@ use std::sync::Arc;
 use clap::Parser;
 
 pub mod args;
+mod convert;
 mod search;
 
 use crate::config::{self, Flags};
@@ -177,6 +178,7 @@ async fn run(cli: Cli, ctx: Context) -> Result<u8, Failure> {
             Ok(0)
         }
         Command::Search(a) => search::run(*a, &ctx).await,
+        Command::Convert(a) => convert::run(a, &ctx).await,
     }
 }
 

@@ -3,6 +3,7 @@
 
 pub mod dates;
 pub mod fields;
+pub mod ids;
 pub mod query;
 pub mod spell;
 pub mod text;

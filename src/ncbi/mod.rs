@@ -6,6 +6,7 @@ mod client;
 pub mod esearch;
 pub mod espell;
 pub mod esummary;
+pub mod idconv;
 pub mod pacer;
 mod policy;
 pub mod transport;

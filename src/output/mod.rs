@@ -5,6 +5,7 @@ use std::io::{self, Write};
 
 use comfy_table::{ContentArrangement, Table, presets};
 
+pub mod convert;
 pub mod search;
 pub mod spell;
 

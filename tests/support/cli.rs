@@ -12,6 +12,7 @@ pub struct Pubmed {
     pub cmd: Command,
     pub home: tempfile::TempDir,
     stdin: Option<Vec<u8>>,
+    rss: bool,
 }
 
 /// What a run printed and how it ended.
@@ -20,6 +21,8 @@ pub struct Run {
     pub code: i32,
     pub stdout: String,
     pub stderr: String,
+    /// Peak resident set size in KiB, when measured (`Pubmed::measure_rss`).
+    pub peak_rss_kb: Option<u64>,
 }
 
 impl Run {
@@ -62,8 +65,11 @@ pub fn pubmed(args: &[&str]) -> Pubmed {
         cmd,
         home,
         stdin: None,
+        rss: false,
     }
 }
+
+const RSS_MARK: &str = "pubmed-peak-rss-kb=";
 
 impl Pubmed {
     /// Points the binary at a test server.
@@ -86,8 +92,31 @@ impl Pubmed {
         self
     }
 
+    /// Measures peak RSS with GNU time (`/usr/bin/time`), for benchmarks.
+    pub fn measure_rss(mut self) -> Self {
+        self.rss = true;
+        self
+    }
+
     /// Runs to completion.
     pub fn run(mut self) -> Run {
+        if self.rss {
+            let mut timed = Command::new("/usr/bin/time");
+            timed
+                .arg("-f")
+                .arg(format!("{RSS_MARK}%M"))
+                .arg(self.cmd.get_program())
+                .args(self.cmd.get_args())
+                .env_clear()
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped());
+            for (k, v) in self.cmd.get_envs() {
+                if let Some(v) = v {
+                    timed.env(k, v);
+                }
+            }
+            self.cmd = timed;
+        }
         self.cmd.stdin(if self.stdin.is_some() {
             Stdio::piped()
         } else {
@@ -101,10 +130,17 @@ impl Pubmed {
             });
         }
         let out = child.wait_with_output().unwrap();
+        let mut stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        let mut peak_rss_kb = None;
+        if let Some(at) = stderr.rfind(RSS_MARK) {
+            peak_rss_kb = stderr[at + RSS_MARK.len()..].trim().parse().ok();
+            stderr.truncate(at);
+        }
         Run {
             code: out.status.code().unwrap_or(-1),
             stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+            stderr,
+            peak_rss_kb,
         }
     }
 }

@@ -110,6 +110,12 @@ pub struct FakeNcbi {
     /// Answer 429 above 3 (10 with a key) requests in any second.
     pub limit: Option<RateLimit>,
     pub counters: Counters,
+    /// ID Converter answers in the legacy shape (no `requested-id`, string `pmid`).
+    pub idconv_legacy: bool,
+    /// Every ID Converter request: (`idtype`, IDs as sent).
+    pub idconv_batches: Mutex<Vec<(String, Vec<String>)>>,
+    /// ID Converter requests holding one of these IDs get HTTP 500.
+    pub failing_ids: Mutex<Vec<String>>,
     /// ESearch terms containing one of these are answered with HTTP 500
     /// (e.g. `AND 1:` fails the lowest PMID range).
     pub failing_terms: Mutex<Vec<String>>,
@@ -141,6 +147,10 @@ impl FakeNcbi {
         if req.is("esearch.fcgi") {
             self.counters.esearch.fetch_add(1, Ordering::SeqCst);
             return self.esearch(req);
+        }
+        if req.path.contains("/idconv/") {
+            self.counters.idconv.fetch_add(1, Ordering::SeqCst);
+            return self.idconv(req);
         }
         if req.is("esummary.fcgi") {
             self.counters.esummary.fetch_add(1, Ordering::SeqCst);
@@ -199,5 +209,115 @@ impl FakeNcbi {
             &[],
             &[],
         ))
+    }
+}
+
+/// Real ID triples (PMID, PMCID, DOI) the fake knows, from the captures and
+/// convert.md's examples.
+pub const KNOWN: &[(u64, &str, &str)] = &[
+    (23193287, "PMC3531190", "10.1093/nar/gks1195"),
+    (20495566, "PMC2883744", "10.1038/ng.590"),
+    (22676651, "PMC3479421", "10.1186/1750-1172-7-35"),
+];
+
+/// Synthetic PMCIDs are PMID + this offset; PMIDs divisible by 7 are not in PMC.
+pub const PMC_OFFSET: u64 = 5_000_000;
+
+/// The article an ID points to in the fake: (PMID, PMCID, DOI), or None
+/// when it is not in PMC.
+pub fn article(idtype: &str, id: &str) -> Option<(u64, String, String)> {
+    let known = KNOWN.iter().find(|(p, c, d)| match idtype {
+        "pmid" => id.parse::<u64>().ok() == Some(*p),
+        "pmcid" => c.eq_ignore_ascii_case(id),
+        _ => d.eq_ignore_ascii_case(id),
+    });
+    if let Some((p, c, d)) = known {
+        return Some((*p, c.to_string(), d.to_string()));
+    }
+    let pmid = match idtype {
+        "pmid" => id.parse::<u64>().ok()?,
+        "pmcid" => id.get(3..)?.parse::<u64>().ok()?.checked_sub(PMC_OFFSET)?,
+        _ => id
+            .to_lowercase()
+            .strip_prefix("10.5555/pmid.")?
+            .parse()
+            .ok()?,
+    };
+    (pmid > 0 && pmid % 7 != 0).then(|| {
+        (
+            pmid,
+            format!("PMC{}", pmid + PMC_OFFSET),
+            format!("10.5555/pmid.{pmid}"),
+        )
+    })
+}
+
+impl FakeNcbi {
+    fn idconv(&self, req: &Request) -> Reply {
+        let idtype = req.param("idtype").unwrap_or("").to_string();
+        let ids: Vec<String> = req
+            .param("ids")
+            .unwrap_or_default()
+            .split(',')
+            .map(str::to_string)
+            .collect();
+        self.idconv_batches
+            .lock()
+            .unwrap()
+            .push((idtype.clone(), ids.clone()));
+        if req.param("api_key").is_some() || req.param("format") != Some("json") {
+            return Reply::json(
+                400,
+                r#"{"status":"error","errors":[{"message":"unexpected parameters","code":"bad_params"}]}"#,
+            );
+        }
+        if ids.len() > 200 {
+            return Reply::json(
+                400,
+                r#"{"status":"error","errors":[{"message":"Too many IDs: at most 200","code":"too_many_ids"}]}"#,
+            );
+        }
+        if self
+            .failing_ids
+            .lock()
+            .unwrap()
+            .iter()
+            .any(|f| ids.contains(f))
+        {
+            return Reply::status(500, "text/plain", "Internal Server Error");
+        }
+        let mismatch = ids.iter().find(|id| match idtype.as_str() {
+            "pmid" => id.parse::<u64>().is_err(),
+            "pmcid" => !id.starts_with("PMC"),
+            "doi" => !id.starts_with("10."),
+            _ => true,
+        });
+        if let Some(bad) = mismatch {
+            let msg = format!("ID type '{idtype}' mismatch for '{bad}'");
+            let enc: String = url::form_urlencoded::byte_serialize(msg.as_bytes()).collect();
+            return Reply::json(
+                404,
+                format!(
+                    "{{\n \"status\": \"error\",\n \"message\": \"{}\"\n}}\n",
+                    enc.replace('+', "%20")
+                ),
+            );
+        }
+        let records: Vec<serde_json::Value> = ids
+            .iter()
+            .map(|id| match (article(&idtype, id), self.idconv_legacy) {
+                (Some((p, c, d)), false) => serde_json::json!({"requested-id": id, "pmcid": c, "pmid": p, "doi": d}),
+                (Some((p, c, d)), true) => serde_json::json!({"pmcid": c, "pmid": p.to_string(), "doi": d, "live": "true"}),
+                (None, false) => serde_json::json!({"requested-id": id, "status": "error", "errmsg": "Identifier not found in PMC"}),
+                (None, true) => serde_json::json!({idtype.clone(): id, "live": "false", "status": "error", "errmsg": "invalid article id"}),
+            })
+            .collect();
+        let body = serde_json::json!({
+            "status": "ok",
+            "responseDate": "2026-12-01 00:00:00",
+            "request": format!("ids={};idtype={idtype};format=json", ids.join(",")),
+            "records": records,
+        });
+        Reply::json(200, serde_json::to_vec_pretty(&body).unwrap())
     }
 }

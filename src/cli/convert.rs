@@ -1,0 +1,188 @@
+//! The `convert` adapter: IDs from arguments or a file/stdin → the convert
+//! engine → a streaming writer, with a progress bar on a terminal.
+
+use std::io::{self, BufRead, Write};
+
+use super::args::ConvertArgs;
+use super::{Context, Failure};
+use crate::core::ids::IdType;
+use crate::error::{Error, Reason};
+use crate::ops::convert::{self, InputLine, Output, Stop};
+use crate::output::{self, Format};
+
+/// Lines of a file (or stdin) read on their own thread, so a slow producer
+/// upstream never stalls answers already in flight.
+fn read_lines(path: String) -> tokio::sync::mpsc::Receiver<io::Result<InputLine>> {
+    let (tx, rx) = tokio::sync::mpsc::channel(1024);
+    std::thread::spawn(move || {
+        let reader: Box<dyn BufRead> = if path == "-" {
+            Box::new(io::BufReader::new(io::stdin()))
+        } else {
+            match std::fs::File::open(&path) {
+                Ok(f) => Box::new(io::BufReader::new(f)),
+                Err(e) => {
+                    let _ = tx.blocking_send(Err(io::Error::new(
+                        e.kind(),
+                        format!("cannot read {path}: {e}"),
+                    )));
+                    return;
+                }
+            }
+        };
+        read_into(reader, &tx);
+    });
+    rx
+}
+
+fn read_into(mut reader: Box<dyn BufRead>, tx: &tokio::sync::mpsc::Sender<io::Result<InputLine>>) {
+    let mut buf = Vec::new();
+    let mut first = true;
+    loop {
+        buf.clear();
+        match reader.read_until(b'\n', &mut buf) {
+            Ok(0) => return,
+            Ok(_) => {
+                let line = buf.strip_suffix(b"\n").unwrap_or(&buf);
+                let line = line.strip_suffix(b"\r").unwrap_or(line);
+                if tx
+                    .blocking_send(Ok(InputLine::from_bytes(line, first)))
+                    .is_err()
+                {
+                    return;
+                }
+                first = false;
+            }
+            Err(e) => {
+                let _ = tx.blocking_send(Err(e));
+                return;
+            }
+        }
+    }
+}
+
+/// Counts the lines of a regular file, for the progress bar's length.
+fn count_lines(path: &str) -> Option<u64> {
+    if path == "-" {
+        return None;
+    }
+    let f = std::fs::File::open(path).ok()?;
+    let mut r = io::BufReader::new(f);
+    let mut n = 0;
+    let mut buf = Vec::new();
+    while r.read_until(b'\n', &mut buf).ok()? > 0 {
+        n += 1;
+        buf.clear();
+    }
+    Some(n)
+}
+
+pub(super) async fn run(a: ConvertArgs, ctx: &Context) -> Result<u8, Failure> {
+    let to = a.to.as_deref().and_then(IdType::parse);
+    let from = a.from.as_deref().and_then(IdType::parse);
+    let format = match (ctx.format, to) {
+        (None, Some(_)) => Format::Ids,
+        _ => ctx.format_for(
+            "convert",
+            &[
+                Format::Table,
+                Format::Json,
+                Format::Ndjson,
+                Format::Csv,
+                Format::Tsv,
+                Format::Ids,
+            ],
+            Format::Tsv,
+        )?,
+    };
+    if format == Format::Ids && to.is_none() {
+        return Err(Error::new(
+            Reason::InvalidArgument,
+            "--format ids needs --to pmid|pmcid|doi (which ID to print)",
+        )
+        .into());
+    }
+    let input = match (&a.input, a.ids.as_slice()) {
+        (Some(path), _) => Some(path.clone()),
+        (None, [dash]) if dash == "-" => Some("-".to_string()),
+        (None, []) => {
+            return Err(Error::new(
+                Reason::InvalidArgument,
+                "give IDs to convert, or --input FILE (- for stdin)",
+            )
+            .into());
+        }
+        (None, _) => None,
+    };
+    if input.is_none() {
+        convert::check_ids(&a.ids, from)?;
+    }
+    let client = ctx.client()?;
+    let total = input.as_deref().and_then(count_lines);
+    let bar = (ctx.progress && !ctx.quiet).then(|| {
+        let pb = indicatif::ProgressBar::new(total.unwrap_or(0));
+        let template = if total.is_some() {
+            "{spinner} {pos}/{len} IDs  {per_sec}  ETA {eta}"
+        } else {
+            "{spinner} {pos} IDs  {per_sec}"
+        };
+        pb.set_style(
+            indicatif::ProgressStyle::with_template(template)
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
+        );
+        pb
+    });
+
+    let stdout = io::stdout();
+    let mut lock = io::BufWriter::new(stdout.lock());
+    let mut writer = output::convert::Writer::begin(&mut lock, format, to, ctx.style)?;
+    let mut since_flush = 0usize;
+    let mut sink = |item: Output<'_>| -> io::Result<()> {
+        writer.item(item)?;
+        if let Some(pb) = &bar {
+            pb.inc(1);
+        }
+        since_flush += 1;
+        if since_flush >= 200 {
+            since_flush = 0;
+            writer.flush()?;
+        }
+        Ok(())
+    };
+    let result = match input {
+        Some(path) => {
+            let rx = read_lines(path);
+            let lines = Box::pin(futures::stream::unfold(rx, |mut rx| async move {
+                rx.recv().await.map(|item| (item, rx))
+            }));
+            convert::convert_stream(&client, lines, from, &mut sink).await
+        }
+        None => {
+            let lines = futures::stream::iter(
+                a.ids
+                    .iter()
+                    .map(|s| Ok(InputLine::Id(s.trim().to_string())))
+                    .collect::<Vec<_>>(),
+            );
+            convert::convert_stream(&client, lines, from, &mut sink).await
+        }
+    };
+    if let Some(pb) = &bar {
+        pb.finish_and_clear();
+    }
+    let totals = match result {
+        Ok(t) => t,
+        Err(Stop::Output(e)) => return Err(e.into()),
+        Err(Stop::Input(e)) => {
+            writer.flush()?;
+            return Err(Error::new(Reason::InvalidArgument, e.to_string()).into());
+        }
+    };
+    writer.finish(&totals)?;
+    drop(writer);
+    lock.flush()?;
+    ctx.note(&output::convert::summary(&totals));
+    Ok(totals
+        .first_chunk_failure
+        .as_ref()
+        .map_or(0, |e| e.reason.exit_code()))
+}

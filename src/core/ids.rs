@@ -1,0 +1,242 @@
+//! ID rules (convert.md "Validation" and "Request"): PMID, PMCID and DOI
+//! validation, type detection, and the canonical forms used to send and to
+//! match answers back to inputs. Pure.
+
+use serde::Serialize;
+
+use super::text::is_visible;
+use crate::error::{Error, Reason, Result};
+
+/// An article identifier type (ID Converter `idtype`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, PartialOrd, Ord)]
+#[serde(rename_all = "lowercase")]
+pub enum IdType {
+    /// PubMed ID: digits.
+    Pmid,
+    /// PubMed Central ID: `PMC` + digits.
+    Pmcid,
+    /// Digital Object Identifier: `10.` prefix, a `/`.
+    Doi,
+}
+
+impl IdType {
+    /// The ID Converter `idtype` value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            IdType::Pmid => "pmid",
+            IdType::Pmcid => "pmcid",
+            IdType::Doi => "doi",
+        }
+    }
+
+    /// Parses `pmid`, `pmcid` or `doi`.
+    pub fn parse(s: &str) -> Option<IdType> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "pmid" => Some(IdType::Pmid),
+            "pmcid" => Some(IdType::Pmcid),
+            "doi" => Some(IdType::Doi),
+            _ => None,
+        }
+    }
+
+    /// What a valid ID of this type looks like, for messages.
+    pub fn expected_form(self) -> &'static str {
+        match self {
+            IdType::Pmid => "digits, e.g. 23193287",
+            IdType::Pmcid => "PMC followed by digits (PMC optional, any case), e.g. PMC3531190",
+            IdType::Doi => {
+                "10.<registrant>/<suffix> with no spaces or commas, e.g. 10.1093/nar/gks1195"
+            }
+        }
+    }
+}
+
+/// A valid ID in its canonical forms.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Canonical {
+    /// Its type.
+    pub idtype: IdType,
+    /// The form sent to the Converter: PMIDs without leading zeros, PMCIDs
+    /// as `PMC` + digits, DOIs as given.
+    pub sent: String,
+    /// The form answers are matched by: like `sent`, DOIs lower-cased.
+    pub key: String,
+}
+
+fn digits(s: &str) -> bool {
+    !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
+}
+
+fn strip_zeros(s: &str) -> String {
+    let t = s.trim_start_matches('0');
+    if t.is_empty() { "0".into() } else { t.into() }
+}
+
+/// The digits of a PMCID (`PMC123`, `pmc123`, `123`), if it is one.
+fn pmcid_digits(s: &str) -> Option<&str> {
+    let d = if s.len() >= 3 && s[..3].eq_ignore_ascii_case("pmc") {
+        &s[3..]
+    } else {
+        s
+    };
+    digits(d).then_some(d)
+}
+
+fn malformed(raw: &str, idtype: Option<IdType>) -> Error {
+    let why = match idtype {
+        Some(t) => format!(
+            "{raw:?} is not a valid {}: expected {}",
+            t.as_str().to_uppercase(),
+            t.expected_form()
+        ),
+        None => format!("{raw:?} is not a PMID (digits), a PMCID (PMC + digits) or a DOI (10.…/…)"),
+    };
+    Error::new(Reason::MalformedId, why)
+}
+
+/// Validates `raw` (already trimmed) as an ID of `idtype`.
+///
+/// Errors: `malformed_id` naming the ID and the expected form. A comma,
+/// whitespace or any invisible character (U+FEFF included) inside an ID is
+/// malformed; a packed `23193287,37952131` is never split.
+pub fn validate(idtype: IdType, raw: &str) -> Result<Canonical> {
+    if raw.is_empty() || raw.chars().any(|c| c == ',' || !is_visible(c)) {
+        return Err(malformed(raw, Some(idtype)));
+    }
+    let (sent, key) = match idtype {
+        IdType::Pmid if digits(raw) => {
+            let s = strip_zeros(raw);
+            (s.clone(), s)
+        }
+        IdType::Pmcid => match pmcid_digits(raw) {
+            Some(d) => {
+                let s = format!("PMC{}", strip_zeros(d));
+                (s.clone(), s)
+            }
+            None => return Err(malformed(raw, Some(idtype))),
+        },
+        IdType::Doi if raw.starts_with("10.") && raw.contains('/') => {
+            (raw.to_string(), raw.to_lowercase())
+        }
+        _ => return Err(malformed(raw, Some(idtype))),
+    };
+    Ok(Canonical { idtype, sent, key })
+}
+
+/// Detects the type of `raw` (CLI without `--from`): `PMC` + digits (any
+/// case) → PMCID, `10.…/…` → DOI, digits → PMID; validates it.
+///
+/// Errors: `malformed_id` when it is none of these.
+pub fn detect(raw: &str) -> Result<Canonical> {
+    let lower = raw.get(..3).map(str::to_ascii_lowercase);
+    let idtype = if lower.as_deref() == Some("pmc") {
+        IdType::Pmcid
+    } else if raw.starts_with("10.") {
+        IdType::Doi
+    } else if digits(raw) {
+        IdType::Pmid
+    } else {
+        return Err(malformed(raw, None));
+    };
+    validate(idtype, raw)
+}
+
+/// The matching key of an ID as the Converter reports it for `idtype`
+/// (`requested-id`, or the record's `pmid`/`pmcid`/`doi` field).
+pub fn answer_key(idtype: IdType, reported: &str) -> String {
+    let r = reported.trim();
+    match idtype {
+        IdType::Pmid => strip_zeros(r),
+        IdType::Pmcid => {
+            pmcid_digits(r).map_or_else(|| r.to_uppercase(), |d| format!("PMC{}", strip_zeros(d)))
+        }
+        IdType::Doi => r.to_lowercase(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ok(t: IdType, raw: &str) -> (String, String) {
+        let c = validate(t, raw).unwrap();
+        (c.sent, c.key)
+    }
+
+    #[test]
+    fn pmids() {
+        assert_eq!(ok(IdType::Pmid, "23193287").0, "23193287");
+        assert_eq!(ok(IdType::Pmid, "0023193287").0, "23193287");
+        assert_eq!(ok(IdType::Pmid, "123456789012345").0, "123456789012345");
+        for bad in [
+            "PMC6063279",
+            "23193287,37952131",
+            "2319 3287",
+            "",
+            "12a",
+            "-1",
+            "1.0",
+            "\u{FEFF}123",
+            "١٢٣",
+        ] {
+            let e = validate(IdType::Pmid, bad).unwrap_err();
+            assert_eq!(e.reason, Reason::MalformedId, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn pmcids() {
+        assert_eq!(ok(IdType::Pmcid, "PMC3531190").0, "PMC3531190");
+        assert_eq!(ok(IdType::Pmcid, "pmc3531190").0, "PMC3531190");
+        assert_eq!(ok(IdType::Pmcid, "3531190").0, "PMC3531190");
+        assert_eq!(ok(IdType::Pmcid, "Pmc003531190").0, "PMC3531190");
+        for bad in ["PMC", "PMCX1", "PMC 1", "PMC1,PMC2", "PMID1"] {
+            assert!(validate(IdType::Pmcid, bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn dois() {
+        let sici = "10.1002/(SICI)1097-0258(19980815/30)17:15/16<1661::AID-SIM968>3.0.CO;2-2";
+        assert_eq!(ok(IdType::Doi, sici).0, sici);
+        assert_eq!(
+            ok(IdType::Doi, "10.1093/NAR/gks1195"),
+            ("10.1093/NAR/gks1195".into(), "10.1093/nar/gks1195".into())
+        );
+        for bad in [
+            "10.1093",
+            "11.1093/x",
+            "doi:10.1/x",
+            "10.1/a b",
+            "10.1/a,b",
+            "10.1/a\u{FEFF}",
+            "10.1/a\u{A0}",
+        ] {
+            assert!(validate(IdType::Doi, bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn detection() {
+        assert_eq!(detect("PMC6063279").unwrap().idtype, IdType::Pmcid);
+        assert_eq!(detect("pmc6063279").unwrap().idtype, IdType::Pmcid);
+        assert_eq!(detect("6063279").unwrap().idtype, IdType::Pmid);
+        assert_eq!(detect("10.1038/ng.590").unwrap().idtype, IdType::Doi);
+        for bad in ["PMCX", "abc", "10.1038", "23193287,37952131", "doi:10.1/x"] {
+            let e = detect(bad).unwrap_err();
+            assert_eq!(e.reason, Reason::MalformedId, "{bad:?}");
+            assert!(e.message.contains(bad), "{}", e.message);
+        }
+    }
+
+    #[test]
+    fn answer_keys_match_canonical_keys() {
+        assert_eq!(answer_key(IdType::Pmid, "020495566"), "20495566");
+        assert_eq!(answer_key(IdType::Pmcid, "pmc2883744"), "PMC2883744");
+        assert_eq!(answer_key(IdType::Doi, "10.1038/NG.590"), "10.1038/ng.590");
+        assert_eq!(
+            validate(IdType::Doi, "10.1038/Ng.590").unwrap().key,
+            answer_key(IdType::Doi, "10.1038/ng.590")
+        );
+    }
+}

@@ -1,0 +1,258 @@
+//! The PMC ID Converter (`…/tools/idconv/api/v1/articles/?ids=…&idtype=…&format=json`):
+//! request, classification and parsing of its JSON (current and legacy
+//! shapes).
+
+use serde_json::Value;
+
+use super::classify::{self, Verdict};
+use super::client::Client;
+use super::transport::HttpResponse;
+use crate::core::ids::IdType;
+use crate::error::{Error, Reason, Result};
+
+/// The most IDs the Converter takes per request.
+pub const IDCONV_MAX_IDS: usize = 200;
+
+/// One answered record. `pmid` is a string whether NCBI sent a number
+/// (current service) or a string (legacy).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct IdconvRecord {
+    /// `requested-id` (current service only).
+    pub requested_id: Option<String>,
+    /// `pmid`.
+    pub pmid: Option<String>,
+    /// `pmcid`.
+    pub pmcid: Option<String>,
+    /// `doi`.
+    pub doi: Option<String>,
+    /// `errmsg` when the record's `status` is `error`.
+    pub error: Option<String>,
+}
+
+fn string_field(v: &Value, name: &str) -> Option<String> {
+    match v.get(name)? {
+        Value::String(s) if !s.trim().is_empty() => Some(s.trim().to_string()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
+fn percent_decode(s: &str) -> String {
+    url::form_urlencoded::parse(format!("m={}", s.replace('+', "%2B")).as_bytes())
+        .next()
+        .map_or_else(|| s.to_string(), |(_, v)| v.into_owned())
+}
+
+/// The error message of a top-level error answer: `{"status":"error",
+/// "message":…}` (percent-decoded) or `{"status":"error","errors":[{"message"}]}`.
+fn top_level_error(v: &Value) -> Option<String> {
+    if v.get("status").and_then(Value::as_str) != Some("error") {
+        return None;
+    }
+    if let Some(m) = v.get("message").and_then(Value::as_str) {
+        return Some(percent_decode(m));
+    }
+    let msgs: Vec<String> = v
+        .get("errors")?
+        .as_array()?
+        .iter()
+        .filter_map(|e| e.get("message").and_then(Value::as_str).map(percent_decode))
+        .collect();
+    Some(if msgs.is_empty() {
+        "the ID Converter reported an error".into()
+    } else {
+        msgs.join("; ")
+    })
+}
+
+/// Parses a successful answer's records.
+pub fn parse_records(v: &Value) -> Result<Vec<IdconvRecord>, String> {
+    let records = v
+        .get("records")
+        .and_then(Value::as_array)
+        .ok_or("no \"records\" array")?;
+    Ok(records
+        .iter()
+        .map(|r| IdconvRecord {
+            requested_id: string_field(r, "requested-id"),
+            pmid: string_field(r, "pmid"),
+            pmcid: string_field(r, "pmcid"),
+            doi: string_field(r, "doi"),
+            error: (r.get("status").and_then(Value::as_str) == Some("error"))
+                .then(|| string_field(r, "errmsg").unwrap_or_else(|| "error".into())),
+        })
+        .collect())
+}
+
+/// Classifies an ID Converter answer (client.md order; a top-level error
+/// object fails the chunk as `invalid_argument`, naming the ID type and the
+/// form it expects).
+pub fn classify(resp: &HttpResponse, idtype: IdType) -> Verdict<Vec<IdconvRecord>> {
+    const ENDPOINT: &str = "ID Converter";
+    if let Some(v) = classify::classify_http(resp, ENDPOINT) {
+        return v;
+    }
+    let parsed: Result<Value, _> = serde_json::from_slice(&resp.body);
+    let v = match parsed {
+        Ok(v) => v,
+        Err(_) if resp.status == 200 => {
+            return Verdict::Fatal(Error::new(
+                Reason::NcbiInvalidResponse,
+                "the ID Converter sent a body that is not JSON",
+            ));
+        }
+        Err(_) => return classify::other_status(resp, ENDPOINT),
+    };
+    if let Some(msg) = top_level_error(&v) {
+        return Verdict::Fatal(Error::new(
+            Reason::InvalidArgument,
+            format!(
+                "the ID Converter rejected the {} batch: {msg} (a {} is {})",
+                idtype.as_str(),
+                idtype.as_str().to_uppercase(),
+                idtype.expected_form()
+            ),
+        ));
+    }
+    if let Some(text) = v.get("error").and_then(Value::as_str) {
+        return classify::verdict_for_error_texts(&[text.to_string()], ENDPOINT);
+    }
+    if resp.status != 200 {
+        return classify::other_status(resp, ENDPOINT);
+    }
+    match parse_records(&v) {
+        Ok(r) => Verdict::Done(r),
+        Err(why) => Verdict::Fatal(Error::new(
+            Reason::NcbiInvalidResponse,
+            format!("the ID Converter sent an unexpected answer: {why}"),
+        )),
+    }
+}
+
+impl Client {
+    /// Converts up to 200 IDs of one type (canonical forms) with one GET
+    /// through the shared pacer; never sends `api_key`.
+    ///
+    /// Errors: client errors; a top-level error answer is `invalid_argument`.
+    pub async fn idconv(&self, idtype: IdType, ids: &[String]) -> Result<Vec<IdconvRecord>> {
+        let mut params = vec![
+            ("ids".to_string(), ids.join(",")),
+            ("idtype".to_string(), idtype.as_str().to_string()),
+            ("format".to_string(), "json".to_string()),
+            ("tool".to_string(), self.settings().tool.clone()),
+        ];
+        if let Some(email) = &self.settings().email {
+            params.push(("email".into(), email.clone()));
+        }
+        let req = super::transport::HttpRequest {
+            method: super::transport::Method::Get,
+            url: self.settings().idconv_url.clone(),
+            params,
+        };
+        self.execute("ID Converter", &req, |resp| classify(&resp, idtype))
+            .await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bytes::Bytes;
+
+    fn resp(status: u16, body: &[u8]) -> HttpResponse {
+        HttpResponse {
+            status,
+            retry_after: None,
+            content_type: Some("application/json".into()),
+            body: Bytes::copy_from_slice(body),
+        }
+    }
+
+    fn capture(name: &str) -> Vec<u8> {
+        std::fs::read(format!(
+            "{}/tests/fixtures/{name}",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap()
+    }
+
+    #[test]
+    fn legacy_success_capture() {
+        let Verdict::Done(r) = classify(
+            &resp(200, &capture("idconv_json_doi_with_versions.json")),
+            IdType::Doi,
+        ) else {
+            panic!()
+        };
+        assert_eq!(
+            r,
+            vec![IdconvRecord {
+                requested_id: None,
+                pmid: Some("20495566".into()),
+                pmcid: Some("PMC2883744".into()),
+                doi: Some("10.1038/ng.590".into()),
+                error: None
+            }]
+        );
+    }
+
+    #[test]
+    fn per_record_error_capture() {
+        let Verdict::Done(r) = classify(
+            &resp(200, &capture("idconv_json_doi_invalid_article_id.json")),
+            IdType::Doi,
+        ) else {
+            panic!()
+        };
+        assert_eq!(r[0].doi.as_deref(), Some("10.7164/antibiotics.37.454"));
+        assert_eq!(r[0].error.as_deref(), Some("invalid article id"));
+    }
+
+    #[test]
+    fn top_level_error_capture_is_invalid_argument() {
+        let Verdict::Fatal(e) = classify(
+            &resp(404, &capture("idconv_json_error_idtype_mismatch_404.json")),
+            IdType::Doi,
+        ) else {
+            panic!()
+        };
+        assert_eq!(e.reason, Reason::InvalidArgument);
+        assert!(
+            e.message.contains("ID type 'doi' mismatch for '28371833'"),
+            "{}",
+            e.message
+        );
+        assert!(e.message.contains("10.<registrant>"), "{}", e.message);
+    }
+
+    #[test]
+    fn current_service_shapes() {
+        let body = br#"{"status":"ok","responseDate":"2025-01-01 00:00:00","request":"x","records":[{"requested-id":"PMC3531190","pmcid":"PMC3531190","pmid":23193287,"doi":"10.1093/nar/gks1195"},{"requested-id":"PMC1","status":"error","errmsg":"Identifier not found in PMC"}]}"#;
+        let Verdict::Done(r) = classify(&resp(200, body), IdType::Pmcid) else {
+            panic!()
+        };
+        assert_eq!(r[0].pmid.as_deref(), Some("23193287"));
+        assert_eq!(r[0].requested_id.as_deref(), Some("PMC3531190"));
+        assert_eq!(r[1].error.as_deref(), Some("Identifier not found in PMC"));
+        let body = br#"{"status":"error","errors":[{"message":"Invalid value for ids","code":"bad_ids"}]}"#;
+        let Verdict::Fatal(e) = classify(&resp(400, body), IdType::Pmid) else {
+            panic!()
+        };
+        assert_eq!(e.reason, Reason::InvalidArgument);
+        assert!(e.message.contains("Invalid value for ids"));
+        assert!(e.message.contains("pmid batch"));
+        let Verdict::Fatal(e) = classify(&resp(200, b"{\"status\":\"ok\",\"rec"), IdType::Pmid)
+        else {
+            panic!()
+        };
+        assert_eq!(e.reason, Reason::NcbiInvalidResponse);
+        assert!(matches!(
+            classify(&resp(503, b"{}"), IdType::Pmid),
+            Verdict::Transient { .. }
+        ));
+        assert!(matches!(
+            classify(&resp(429, b"{}"), IdType::Pmid),
+            Verdict::RateLimited { .. }
+        ));
+    }
+}

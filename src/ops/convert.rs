@@ -1,0 +1,568 @@
+//! `convert` / `pubmed_convert_ids`: DOI ↔ PMID ↔ PMCID through the PMC ID
+//! Converter (convert.md). One record per input element, in input order,
+//! under the caller's own spelling; inputs of any size stream through with
+//! bounded memory, grouped by type and chunked at 200 IDs, chunks flowing
+//! at the pacer's rate.
+
+use std::collections::{HashMap, VecDeque};
+use std::io;
+use std::time::Duration;
+
+use futures::stream::FuturesUnordered;
+use futures::{Stream, StreamExt};
+use serde::Serialize;
+
+use crate::core::ids::{self, Canonical, IdType};
+use crate::error::{Error, Result};
+use crate::ncbi::Client;
+use crate::ncbi::idconv::{IDCONV_MAX_IDS, IdconvRecord};
+
+/// Encoded characters allowed in one request's `ids` (the URL stays under 8,000).
+const MAX_IDS_CHARS: usize = 7000;
+/// Input lines held while their answers are pending; bounds memory.
+pub const MAX_PENDING: usize = 4000;
+/// With input idle this long, partial chunks are sent rather than held.
+const IDLE_FLUSH: Duration = Duration::from_millis(250);
+
+/// A per-record failure: `reason` is `malformed_id`, `not_in_pmc`,
+/// `no_record_returned`, or the failing chunk's reason (`ncbi_unreachable`, …).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RecordError {
+    /// Machine-readable reason.
+    pub reason: String,
+    /// A sentence for people.
+    pub message: String,
+}
+
+/// One output record (convert.md "Records").
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ConvertRecord {
+    /// The input as the user wrote it (trimmed).
+    pub requested: String,
+    /// PMID, as a string.
+    pub pmid: Option<String>,
+    /// PMCID.
+    pub pmcid: Option<String>,
+    /// DOI, cased as the Converter reports it.
+    pub doi: Option<String>,
+    /// Absent on success.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<RecordError>,
+}
+
+impl ConvertRecord {
+    fn failed(requested: &str, reason: &str, message: impl Into<String>) -> ConvertRecord {
+        ConvertRecord {
+            requested: requested.to_string(),
+            pmid: None,
+            pmcid: None,
+            doi: None,
+            error: Some(RecordError {
+                reason: reason.into(),
+                message: message.into(),
+            }),
+        }
+    }
+
+    /// The converted ID of type `to`, if any (`--to`).
+    pub fn get(&self, to: IdType) -> Option<&str> {
+        match to {
+            IdType::Pmid => self.pmid.as_deref(),
+            IdType::Pmcid => self.pmcid.as_deref(),
+            IdType::Doi => self.doi.as_deref(),
+        }
+    }
+}
+
+/// One line of input: an ID, or a blank/comment line (file input) that is
+/// skipped but keeps its place for `--format ids`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum InputLine {
+    /// An ID as written (surrounding whitespace trimmed).
+    Id(String),
+    /// A blank line or a `#` comment.
+    Skip,
+    /// A line that is not valid UTF-8 (shown lossily); always malformed.
+    Undecodable(String),
+}
+
+impl InputLine {
+    /// Classifies a raw file line (bytes without the `\n`): see
+    /// [`InputLine::from_file_line`]; bytes that are not UTF-8 are
+    /// [`InputLine::Undecodable`].
+    pub fn from_bytes(line: &[u8], first: bool) -> InputLine {
+        match std::str::from_utf8(line) {
+            Ok(s) => InputLine::from_file_line(s, first),
+            Err(_) => InputLine::Undecodable(String::from_utf8_lossy(line).trim().to_string()),
+        }
+    }
+
+    /// Classifies a raw file line: CRLF, surrounding whitespace and (on the
+    /// first line) a UTF-8 byte-order mark are dropped; blank and `#` lines
+    /// are skipped.
+    pub fn from_file_line(line: &str, first: bool) -> InputLine {
+        let line = if first {
+            line.strip_prefix('\u{FEFF}').unwrap_or(line)
+        } else {
+            line
+        };
+        let t = line.trim_matches(crate::core::text::is_white_space);
+        if t.is_empty() || t.starts_with('#') {
+            InputLine::Skip
+        } else {
+            InputLine::Id(t.to_string())
+        }
+    }
+}
+
+/// What the engine hands out, in input order.
+#[derive(Debug)]
+pub enum Output<'a> {
+    /// The record for an ID line.
+    Record(&'a ConvertRecord),
+    /// A skipped line (blank or comment).
+    Skipped,
+}
+
+/// Counts for the summary line and JSON totals.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Totals {
+    /// ID lines (records).
+    pub submitted: u64,
+    /// Records without error.
+    pub converted: u64,
+    /// Records with an error.
+    pub failed: u64,
+    /// Failed records by reason.
+    pub by_reason: std::collections::BTreeMap<String, u64>,
+    /// Requests sent to the Converter.
+    pub requests: u64,
+    /// The first chunk that failed after retries; it decides the exit code.
+    pub first_chunk_failure: Option<Error>,
+}
+
+/// Why the engine stopped early.
+#[derive(Debug)]
+pub enum Stop {
+    /// Reading input failed.
+    Input(io::Error),
+    /// Writing output failed.
+    Output(io::Error),
+}
+
+enum SlotState {
+    Ready(ConvertRecord),
+    Skip,
+    Waiting { chunk: u64, key: String },
+}
+
+struct Slot {
+    requested: String,
+    idtype: Option<IdType>,
+    state: SlotState,
+}
+
+#[derive(Default)]
+struct Chunk {
+    idtype: Option<IdType>,
+    ids: Vec<String>,
+    keys: HashMap<String, ()>,
+    chars: usize,
+    result: Option<std::result::Result<HashMap<String, IdconvRecord>, Error>>,
+    refs: usize,
+}
+
+fn encoded_len(s: &str) -> usize {
+    url::form_urlencoded::byte_serialize(s.as_bytes())
+        .map(str::len)
+        .sum::<usize>()
+        + 3
+}
+
+/// Matches answers back to canonical keys: by `requested-id` when the
+/// service echoes it, else by the record's field for the request's type.
+fn index_answer(idtype: IdType, records: Vec<IdconvRecord>) -> HashMap<String, IdconvRecord> {
+    let mut map = HashMap::new();
+    for r in records {
+        let reported = r.requested_id.clone().or_else(|| match idtype {
+            IdType::Pmid => r.pmid.clone(),
+            IdType::Pmcid => r.pmcid.clone(),
+            IdType::Doi => r.doi.clone(),
+        });
+        if let Some(rep) = reported {
+            map.entry(ids::answer_key(idtype, &rep)).or_insert(r);
+        }
+    }
+    map
+}
+
+/// The record for one input: `key` is its canonical form, used in the
+/// "look in PubMed" hint.
+fn record_from(
+    requested: &str,
+    idtype: IdType,
+    key: &str,
+    answer: Option<&IdconvRecord>,
+) -> ConvertRecord {
+    match answer {
+        None => ConvertRecord::failed(
+            requested,
+            "no_record_returned",
+            "the ID Converter returned no record for this ID",
+        ),
+        Some(r) if r.error.is_some() => {
+            let how = match idtype {
+                IdType::Pmid => format!("; it may still be in PubMed: pubmed search '{key}[pmid]'"),
+                IdType::Doi => format!("; it may still be in PubMed: pubmed search '{key}[doi]'"),
+                IdType::Pmcid => "; check the PMCID".to_string(),
+            };
+            ConvertRecord::failed(
+                requested,
+                "not_in_pmc",
+                format!(
+                    "not in PMC ({}){how}",
+                    r.error.as_deref().unwrap_or("error")
+                ),
+            )
+        }
+        Some(r) => ConvertRecord {
+            requested: requested.to_string(),
+            pmid: r.pmid.clone(),
+            pmcid: r.pmcid.clone(),
+            doi: r.doi.clone(),
+            error: None,
+        },
+    }
+}
+
+struct Engine<'c> {
+    client: &'c Client,
+    from: Option<IdType>,
+    pending: VecDeque<Slot>,
+    chunks: HashMap<u64, Chunk>,
+    open: HashMap<IdType, u64>,
+    ready: VecDeque<u64>,
+    next_chunk: u64,
+    totals: Totals,
+}
+
+impl Engine<'_> {
+    fn close(&mut self, idtype: IdType) {
+        if let Some(id) = self.open.remove(&idtype) {
+            self.ready.push_back(id);
+        }
+    }
+
+    fn close_all(&mut self) {
+        let mut types: Vec<IdType> = self.open.keys().copied().collect();
+        types.sort();
+        for t in types {
+            self.close(t);
+        }
+    }
+
+    fn add(&mut self, line: InputLine) {
+        let raw = match line {
+            InputLine::Skip => {
+                self.pending.push_back(Slot {
+                    requested: String::new(),
+                    idtype: None,
+                    state: SlotState::Skip,
+                });
+                return;
+            }
+            InputLine::Undecodable(shown) => {
+                self.pending.push_back(Slot {
+                    state: SlotState::Ready(ConvertRecord::failed(
+                        &shown,
+                        "malformed_id",
+                        "the line is not valid UTF-8",
+                    )),
+                    requested: shown,
+                    idtype: None,
+                });
+                return;
+            }
+            InputLine::Id(raw) => raw,
+        };
+        let canonical: Result<Canonical> = match self.from {
+            Some(t) => ids::validate(t, &raw),
+            None => ids::detect(&raw),
+        };
+        let c = match canonical {
+            Err(e) => {
+                self.pending.push_back(Slot {
+                    state: SlotState::Ready(ConvertRecord::failed(&raw, "malformed_id", e.message)),
+                    requested: raw,
+                    idtype: None,
+                });
+                return;
+            }
+            Ok(c) => c,
+        };
+        let len = encoded_len(&c.sent);
+        if let Some(&id) = self.open.get(&c.idtype) {
+            let ch = &self.chunks[&id];
+            if !ch.keys.contains_key(&c.key)
+                && (ch.ids.len() >= IDCONV_MAX_IDS || ch.chars + len > MAX_IDS_CHARS)
+            {
+                self.close(c.idtype);
+            }
+        }
+        let id = match self.open.get(&c.idtype) {
+            Some(&id) => id,
+            None => {
+                let id = self.next_chunk;
+                self.next_chunk += 1;
+                self.chunks.insert(
+                    id,
+                    Chunk {
+                        idtype: Some(c.idtype),
+                        ..Default::default()
+                    },
+                );
+                self.open.insert(c.idtype, id);
+                id
+            }
+        };
+        let ch = self.chunks.get_mut(&id).expect("open chunk exists");
+        if ch.keys.insert(c.key.clone(), ()).is_none() {
+            ch.ids.push(c.sent);
+            ch.chars += len;
+        }
+        ch.refs += 1;
+        self.pending.push_back(Slot {
+            requested: raw,
+            idtype: Some(c.idtype),
+            state: SlotState::Waiting {
+                chunk: id,
+                key: c.key,
+            },
+        });
+    }
+
+    /// Hands out every slot at the head whose answer is known.
+    fn drain(&mut self, sink: &mut dyn FnMut(Output<'_>) -> io::Result<()>) -> io::Result<()> {
+        while let Some(head) = self.pending.front() {
+            let record = match &head.state {
+                SlotState::Skip => None,
+                SlotState::Ready(r) => Some(r.clone()),
+                SlotState::Waiting { chunk, key } => {
+                    let ch = &self.chunks[chunk];
+                    let Some(result) = &ch.result else { break };
+                    let idtype = head.idtype.unwrap_or(IdType::Pmid);
+                    Some(match result {
+                        Ok(map) => record_from(&head.requested, idtype, key, map.get(key)),
+                        Err(e) => ConvertRecord::failed(
+                            &head.requested,
+                            e.reason.as_str(),
+                            e.message.clone(),
+                        ),
+                    })
+                }
+            };
+            let slot = self.pending.pop_front().expect("head exists");
+            if let SlotState::Waiting { chunk, .. } = slot.state {
+                let ch = self.chunks.get_mut(&chunk).expect("chunk exists");
+                ch.refs -= 1;
+                if ch.refs == 0 {
+                    self.chunks.remove(&chunk);
+                }
+            }
+            match record {
+                None => sink(Output::Skipped)?,
+                Some(r) => {
+                    self.totals.submitted += 1;
+                    match &r.error {
+                        None => self.totals.converted += 1,
+                        Some(e) => {
+                            self.totals.failed += 1;
+                            *self.totals.by_reason.entry(e.reason.clone()).or_default() += 1;
+                        }
+                    }
+                    sink(Output::Record(&r))?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Converts a stream of input lines, handing each record to `sink` in input
+/// order as soon as it and everything before it is known. `from` fixes the
+/// ID type; `None` detects each ID's type. Malformed IDs become error
+/// records; a chunk that fails after retries gives each of its IDs an error
+/// record with the chunk's reason, and the run goes on.
+pub async fn convert_stream<S>(
+    client: &Client,
+    input: S,
+    from: Option<IdType>,
+    sink: &mut dyn FnMut(Output<'_>) -> io::Result<()>,
+) -> Result<Totals, Stop>
+where
+    S: Stream<Item = io::Result<InputLine>> + Unpin,
+{
+    let mut input = input;
+    let mut e = Engine {
+        client,
+        from,
+        pending: VecDeque::new(),
+        chunks: HashMap::new(),
+        open: HashMap::new(),
+        ready: VecDeque::new(),
+        next_chunk: 0,
+        totals: Totals::default(),
+    };
+    let limit = client.settings().policy.max_in_flight.max(1);
+    let mut running = FuturesUnordered::new();
+    let mut eof = false;
+    loop {
+        if eof || e.pending.len() >= MAX_PENDING {
+            e.close_all();
+        }
+        while running.len() < limit {
+            let Some(id) = e.ready.pop_front() else { break };
+            let ch = &e.chunks[&id];
+            let idtype = ch.idtype.expect("chunks have a type");
+            let ids_to_send = ch.ids.clone();
+            e.totals.requests += 1;
+            let client = e.client;
+            running.push(async move {
+                let answer = client.idconv(idtype, &ids_to_send).await;
+                (id, idtype, answer)
+            });
+        }
+        e.drain(sink).map_err(Stop::Output)?;
+        if eof && e.pending.is_empty() && running.is_empty() {
+            break;
+        }
+        let can_read = !eof && e.pending.len() < MAX_PENDING;
+        let idle_flush = can_read && !e.open.is_empty();
+        tokio::select! {
+            line = input.next(), if can_read => match line {
+                None => eof = true,
+                Some(Err(err)) => return Err(Stop::Input(err)),
+                Some(Ok(l)) => e.add(l),
+            },
+            Some((id, idtype, answer)) = running.next(), if !running.is_empty() => {
+                let result = answer
+                    .map(|records| index_answer(idtype, records))
+                    .inspect_err(|err| {
+                        e.totals.first_chunk_failure.get_or_insert_with(|| err.clone());
+                    });
+                if let Some(ch) = e.chunks.get_mut(&id) {
+                    ch.result = Some(result);
+                }
+            },
+            _ = tokio::time::sleep(IDLE_FLUSH), if idle_flush => e.close_all(),
+        }
+    }
+    Ok(e.totals)
+}
+
+/// Converts a list of IDs given at once (CLI arguments, MCP): every element
+/// is validated first, and the first malformed one fails the whole call.
+///
+/// Errors: `malformed_id` naming the element; otherwise the records (chunk
+/// failures are per-record errors, and the first is in the totals).
+pub async fn convert_ids(
+    client: &Client,
+    input: &[String],
+    from: Option<IdType>,
+) -> Result<(Vec<ConvertRecord>, Totals)> {
+    check_ids(input, from)?;
+    let lines = futures::stream::iter(
+        input
+            .iter()
+            .map(|s| Ok(InputLine::Id(s.trim().to_string())))
+            .collect::<Vec<_>>(),
+    );
+    let mut records = Vec::with_capacity(input.len());
+    let mut sink = |o: Output<'_>| {
+        if let Output::Record(r) = o {
+            records.push(r.clone());
+        }
+        Ok(())
+    };
+    let totals = match convert_stream(client, lines, from, &mut sink).await {
+        Ok(t) => t,
+        Err(Stop::Input(e) | Stop::Output(e)) => {
+            return Err(Error::new(
+                crate::error::Reason::InvalidArgument,
+                e.to_string(),
+            ));
+        }
+    };
+    Ok((records, totals))
+}
+
+/// Validates every ID of a list (no request). Errors: the first malformed
+/// element as `malformed_id`.
+pub fn check_ids(input: &[String], from: Option<IdType>) -> Result<()> {
+    for raw in input {
+        let raw = raw.trim();
+        match from {
+            Some(t) => ids::validate(t, raw)?,
+            None => ids::detect(raw)?,
+        };
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_lines() {
+        assert_eq!(
+            InputLine::from_file_line("\u{FEFF}123\r", true),
+            InputLine::Id("123".into())
+        );
+        assert_eq!(
+            InputLine::from_file_line("\u{FEFF}123", false),
+            InputLine::Id("\u{FEFF}123".into())
+        );
+        assert_eq!(
+            InputLine::from_file_line("  # note", false),
+            InputLine::Skip
+        );
+        assert_eq!(InputLine::from_file_line(" \t\r", false), InputLine::Skip);
+        assert_eq!(
+            InputLine::from_file_line("  PMC1  ", false),
+            InputLine::Id("PMC1".into())
+        );
+    }
+
+    #[test]
+    fn answers_match_by_requested_id_or_field() {
+        let current = vec![IdconvRecord {
+            requested_id: Some("pmc3531190".into()),
+            pmcid: Some("PMC3531190".into()),
+            pmid: Some("23193287".into()),
+            ..Default::default()
+        }];
+        assert!(index_answer(IdType::Pmcid, current).contains_key("PMC3531190"));
+        let legacy = vec![IdconvRecord {
+            doi: Some("10.1038/NG.590".into()),
+            pmid: Some("20495566".into()),
+            ..Default::default()
+        }];
+        assert!(index_answer(IdType::Doi, legacy).contains_key("10.1038/ng.590"));
+    }
+
+    #[test]
+    fn not_in_pmc_says_where_to_look() {
+        let r = IdconvRecord {
+            error: Some("Identifier not found in PMC".into()),
+            ..Default::default()
+        };
+        let rec = record_from("023193287", IdType::Pmid, "23193287", Some(&r));
+        let e = rec.error.unwrap();
+        assert_eq!(e.reason, "not_in_pmc");
+        assert!(e.message.contains("may still be in PubMed"));
+        assert!(e.message.contains("pubmed search '23193287[pmid]'"));
+        let rec = record_from("x", IdType::Doi, "x", None);
+        assert_eq!(rec.error.unwrap().reason, "no_record_returned");
+    }
+}

@@ -1,0 +1,178 @@
+//! Renders convert records as they stream out: table (in blocks), JSON
+//! (records + totals), NDJSON, CSV, TSV, or the bare `--to` IDs, one output
+//! line per input line.
+
+use std::io::{self, Write};
+
+use comfy_table::Cell;
+
+use super::search::{tsv_cell, write_rows};
+use super::{Format, Style, write_json_line};
+use crate::core::ids::IdType;
+use crate::ops::convert::{ConvertRecord, Output, Totals};
+
+/// Rows per table block, so a huge input never builds one huge table.
+const TABLE_BLOCK: usize = 100;
+const HEADER: [&str; 6] = ["requested", "pmid", "pmcid", "doi", "error", "message"];
+
+/// A streaming writer for one run.
+pub struct Writer<'a> {
+    out: &'a mut dyn Write,
+    format: Format,
+    to: Option<IdType>,
+    style: Style,
+    records: u64,
+    table: Vec<ConvertRecord>,
+}
+
+fn cells(r: &ConvertRecord) -> Vec<String> {
+    let o = |v: &Option<String>| v.clone().unwrap_or_default();
+    vec![
+        r.requested.clone(),
+        o(&r.pmid),
+        o(&r.pmcid),
+        o(&r.doi),
+        r.error
+            .as_ref()
+            .map(|e| e.reason.clone())
+            .unwrap_or_default(),
+        r.error
+            .as_ref()
+            .map(|e| e.message.clone())
+            .unwrap_or_default(),
+    ]
+}
+
+impl<'a> Writer<'a> {
+    /// Starts the output (headers, the JSON opening).
+    pub fn begin(
+        out: &'a mut dyn Write,
+        format: Format,
+        to: Option<IdType>,
+        style: Style,
+    ) -> io::Result<Writer<'a>> {
+        let w = Writer {
+            out,
+            format,
+            to,
+            style,
+            records: 0,
+            table: Vec::new(),
+        };
+        match format {
+            Format::Csv => {
+                let header: Vec<String> = HEADER.iter().map(|h| h.to_string()).collect();
+                write_rows(w.out, format, &[header])?;
+            }
+            Format::Tsv => writeln!(w.out, "{}", HEADER.join("\t"))?,
+            Format::Json => write!(w.out, "{{\"records\": [")?,
+            _ => {}
+        }
+        Ok(w)
+    }
+
+    /// Writes one output item.
+    pub fn item(&mut self, item: Output<'_>) -> io::Result<()> {
+        let r = match item {
+            Output::Skipped => {
+                if self.format == Format::Ids {
+                    writeln!(self.out)?;
+                }
+                return Ok(());
+            }
+            Output::Record(r) => r,
+        };
+        self.records += 1;
+        match self.format {
+            Format::Ids => {
+                let id = self.to.and_then(|t| r.get(t)).unwrap_or("");
+                writeln!(self.out, "{id}")?;
+            }
+            Format::Ndjson => write_json_line(self.out, r)?,
+            Format::Json => {
+                if self.records > 1 {
+                    write!(self.out, ",")?;
+                }
+                write!(self.out, "\n  ")?;
+                serde_json::to_writer(&mut *self.out, r)?;
+            }
+            Format::Csv => write_rows(self.out, self.format, &[cells(r)])?,
+            Format::Tsv => {
+                let row: Vec<String> = cells(r).iter().map(|c| tsv_cell(c)).collect();
+                writeln!(self.out, "{}", row.join("\t"))?;
+            }
+            _ => {
+                self.table.push(r.clone());
+                if self.table.len() >= TABLE_BLOCK {
+                    self.flush_table()?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn flush_table(&mut self) -> io::Result<()> {
+        if self.table.is_empty() {
+            return Ok(());
+        }
+        let mut t = self.style.table();
+        t.set_header(vec!["Requested", "PMID", "PMCID", "DOI", "Error"]);
+        for r in self.table.drain(..) {
+            let c = cells(&r);
+            let err = r
+                .error
+                .as_ref()
+                .map(|e| format!("{}: {}", e.reason, e.message))
+                .unwrap_or_default();
+            t.add_row(vec![
+                Cell::new(&c[0]),
+                Cell::new(&c[1]),
+                Cell::new(&c[2]),
+                Cell::new(&c[3]),
+                Cell::new(err),
+            ]);
+        }
+        writeln!(self.out, "{t}")
+    }
+
+    /// Ends the output (the JSON totals, the last table block) and flushes.
+    pub fn finish(&mut self, totals: &Totals) -> io::Result<()> {
+        match self.format {
+            Format::Json => writeln!(
+                self.out,
+                "\n],\n\"submitted\": {}, \"converted\": {}, \"failed\": {}}}",
+                totals.submitted, totals.converted, totals.failed
+            )?,
+            Format::Table => self.flush_table()?,
+            _ => {}
+        }
+        self.out.flush()
+    }
+
+    /// Flushes what was written so far (streaming).
+    pub fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+/// The stderr summary: counts and failures by reason.
+pub fn summary(t: &Totals) -> String {
+    let mut s = format!(
+        "{} IDs: {} converted, {} failed",
+        t.submitted, t.converted, t.failed
+    );
+    if !t.by_reason.is_empty() {
+        let parts: Vec<String> = t
+            .by_reason
+            .iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect();
+        s.push_str(&format!(" ({})", parts.join(", ")));
+    }
+    s.push_str(&format!(
+        "; {} request{}",
+        t.requests,
+        if t.requests == 1 { "" } else { "s" }
+    ));
+    s
+}
