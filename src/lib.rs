@@ -9,6 +9,7 @@ pub mod cli;
 pub mod config;
 pub mod core;
 pub mod error;
+pub mod mcp;
 pub mod ncbi;
 pub mod ops;
 pub mod output;

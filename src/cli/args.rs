@@ -26,6 +26,14 @@ Examples:
   pubmed convert --input refs.txt -f json | jq '.records[] | select(.error)'
   pubmed search 'crispr[ti]' --retmax 100 | pubmed convert --input - --to doi";
 
+const MCP_EXAMPLES: &str = "\
+Examples:
+  pubmed mcp                                   # an MCP client starts this; it speaks JSON-RPC on stdin/stdout
+  NCBI_API_KEY=… NCBI_EMAIL=me@example.org pubmed mcp
+  Client configuration (e.g. claude_desktop_config.json):
+    {\"mcpServers\": {\"pubmed\": {\"command\": \"pubmed\", \"args\": [\"mcp\"],
+                     \"env\": {\"NCBI_API_KEY\": \"…\"}}}}";
+
 /// PubMed from the command line: search, spell-check and convert IDs with
 /// NCBI's E-utilities, or serve the same tools over MCP.
 #[derive(Debug, Parser)]
@@ -90,6 +98,9 @@ pub enum Command {
     /// Convert between PMID, PMCID and DOI with the PMC ID Converter, one record per input
     #[command(after_help = CONVERT_EXAMPLES)]
     Convert(ConvertArgs),
+    /// Serve pubmed_search_articles, pubmed_spell_check and pubmed_convert_ids over MCP (stdio)
+    #[command(after_help = MCP_EXAMPLES)]
+    Mcp,
 }
 
 /// `pubmed convert [ID…] [--from TYPE] [--input FILE|-] [--to TYPE]`

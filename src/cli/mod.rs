@@ -179,6 +179,14 @@ async fn run(cli: Cli, ctx: Context) -> Result<u8, Failure> {
         }
         Command::Search(a) => search::run(*a, &ctx).await,
         Command::Convert(a) => convert::run(a, &ctx).await,
+        Command::Mcp => {
+            crate::mcp::init_logging();
+            let client = ctx.client()?;
+            crate::mcp::serve(client).await.map_err(|e| {
+                Error::new(Reason::NcbiUnreachable, format!("MCP server stopped: {e}"))
+            })?;
+            Ok(0)
+        }
     }
 }
 
@@ -204,7 +212,10 @@ pub fn main() -> ExitCode {
             return ExitCode::from(70);
         }
     };
-    match runtime.block_on(run(cli, ctx)) {
+    let result = runtime.block_on(run(cli, ctx));
+    // Don't wait for a blocking stdin read (MCP after SIGINT) to finish.
+    runtime.shutdown_background();
+    match result {
         Ok(code) => ExitCode::from(code),
         Err(Failure::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(Failure::Io(e)) => {

@@ -187,8 +187,14 @@ impl Client {
     /// An ID NCBI answers with an error, or not at all, is in `missing` with
     /// NCBI's text; it is never dropped silently.
     pub async fn esummary(&self, pmids: &[String]) -> Result<EsummaryAnswer> {
-        let batches: Vec<EsummaryAnswer> = futures::stream::iter(pmids.chunks(ESUMMARY_BATCH))
-            .map(|chunk| self.esummary_batch(chunk))
+        // Owned chunks keep this future `Send` (borrowed ones trip rustc's
+        // higher-ranked lifetime inference inside MCP handlers).
+        let chunks: Vec<Vec<String>> = pmids
+            .chunks(ESUMMARY_BATCH)
+            .map(<[String]>::to_vec)
+            .collect();
+        let batches: Vec<EsummaryAnswer> = futures::stream::iter(chunks)
+            .map(|chunk| async move { self.esummary_batch(&chunk).await })
             .buffered(self.settings().policy.max_in_flight.max(1))
             .try_collect()
             .await?;

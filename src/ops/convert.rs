@@ -393,14 +393,15 @@ impl Engine<'_> {
 /// ID type; `None` detects each ID's type. Malformed IDs become error
 /// records; a chunk that fails after retries gives each of its IDs an error
 /// record with the chunk's reason, and the run goes on.
-pub async fn convert_stream<S>(
+pub async fn convert_stream<S, F>(
     client: &Client,
     input: S,
     from: Option<IdType>,
-    sink: &mut dyn FnMut(Output<'_>) -> io::Result<()>,
+    sink: &mut F,
 ) -> Result<Totals, Stop>
 where
     S: Stream<Item = io::Result<InputLine>> + Unpin,
+    F: FnMut(Output<'_>) -> io::Result<()>,
 {
     let mut input = input;
     let mut e = Engine {

@@ -110,6 +110,8 @@ pub struct FakeNcbi {
     /// Answer 429 above 3 (10 with a key) requests in any second.
     pub limit: Option<RateLimit>,
     pub counters: Counters,
+    /// ESpell bodies by `term`.
+    pub espell: Mutex<HashMap<String, Vec<u8>>>,
     /// ID Converter answers in the legacy shape (no `requested-id`, string `pmid`).
     pub idconv_legacy: bool,
     /// Every ID Converter request: (`idtype`, IDs as sent).
@@ -151,6 +153,17 @@ impl FakeNcbi {
         if req.path.contains("/idconv/") {
             self.counters.idconv.fetch_add(1, Ordering::SeqCst);
             return self.idconv(req);
+        }
+        if req.is("espell.fcgi") {
+            self.counters.espell.fetch_add(1, Ordering::SeqCst);
+            let term = req.param("term").unwrap_or_default();
+            return match self.espell.lock().unwrap().get(term) {
+                Some(body) => Reply::xml(body.clone()),
+                None => Reply::xml(format!(
+                    "<?xml version=\"1.0\"?>\n<!DOCTYPE eSpellResult PUBLIC \"-//NLM//DTD eSpellResult, 23 November 2004//EN\" \"https://www.ncbi.nlm.nih.gov/entrez/query/DTD/eSpell.dtd\">\n<eSpellResult>\n\t<Database>pubmed</Database>\n\t<Query>{0}</Query>\n\t<CorrectedQuery>{0}</CorrectedQuery>\n\t<SpelledQuery><Original>{0}</Original></SpelledQuery>\n\t<ERROR/>\n</eSpellResult>\n",
+                    quick_xml::escape::escape(term)
+                )),
+            };
         }
         if req.is("esummary.fcgi") {
             self.counters.esummary.fetch_add(1, Ordering::SeqCst);

@@ -1,0 +1,124 @@
+//! `pubmed mcp`: the three tools served over MCP stdio on the official
+//! `rmcp` SDK (pinned to one exact version; all of it stays in this
+//! module). stdout carries JSON-RPC only; logs go to stderr.
+
+use std::sync::Arc;
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CustomRequest, CustomResult, ErrorCode,
+    Implementation, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
+
+use crate::ncbi::Client;
+
+pub mod tools;
+mod transport;
+
+/// The MCP server: one shared NCBI client (one pacer) for every call.
+#[derive(Clone)]
+pub struct PubmedServer {
+    client: Arc<Client>,
+}
+
+impl PubmedServer {
+    /// A server over `client`.
+    pub fn new(client: Arc<Client>) -> Self {
+        PubmedServer { client }
+    }
+}
+
+const INSTRUCTIONS: &str = "PubMed literature tools on NCBI E-utilities. Search with pubmed_search_articles (PubMed query syntax, filters, dates); if it finds nothing, check the query with pubmed_spell_check and search again; convert PMIDs, PMCIDs and DOIs with pubmed_convert_ids.";
+
+impl ServerHandler for PubmedServer {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(
+                Implementation::new("pubmed", env!("CARGO_PKG_VERSION"))
+                    .with_title("pubmed — PubMed search, spelling and ID conversion"),
+            )
+            .with_instructions(INSTRUCTIONS)
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(tools::tools()))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let args = request.arguments.unwrap_or_default();
+        let result = match request.name.as_ref() {
+            tools::SEARCH => tools::search(&self.client, &args).await?,
+            tools::SPELL => tools::spell(&self.client, &args).await?,
+            tools::CONVERT => tools::convert(&self.client, &args).await?,
+            other => {
+                return Err(ErrorData::invalid_params(
+                    format!("unknown tool {other:?}"),
+                    None,
+                ));
+            }
+        };
+        Ok(result.into())
+    }
+
+    /// A known method whose params do not parse (e.g. `tools/call` with
+    /// `arguments` that is not an object) is -32602, not "method not found".
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        if request.method == "tools/call" || request.method == "tools/list" {
+            return Err(ErrorData::invalid_params(
+                format!("invalid params for {}", request.method),
+                None,
+            ));
+        }
+        Err(ErrorData::new(
+            ErrorCode::METHOD_NOT_FOUND,
+            format!("method not found: {}", request.method),
+            None,
+        ))
+    }
+}
+
+/// Serves MCP on stdin/stdout until stdin closes (exit 0) or SIGINT.
+///
+/// Errors: a transport or protocol failure, as a message.
+pub async fn serve(client: Arc<Client>) -> Result<(), String> {
+    let transport = transport::LineTransport::new(tokio::io::stdin(), tokio::io::stdout());
+    let running = match PubmedServer::new(client).serve(transport).await {
+        Ok(r) => r,
+        // stdin closed (or no client) before `initialize`: nothing to serve.
+        Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => return Ok(()),
+        Err(e) => return Err(e.to_string()),
+    };
+    let token = running.cancellation_token();
+    tokio::select! {
+        quit = running.waiting() => quit.map(|_| ()).map_err(|e| e.to_string()),
+        _ = tokio::signal::ctrl_c() => {
+            token.cancel();
+            Ok(())
+        }
+    }
+}
+
+/// Sends rmcp's `tracing` logs to stderr (never stdout), filtered by
+/// `RUST_LOG` (default: errors only).
+pub fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("error"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .try_init();
+}

@@ -1,0 +1,676 @@
+//! The three MCP tools (cli.md "MCP"): schemas written to be portable
+//! across clients, argument checks done here (the SDK checks none), and
+//! thin adapters onto the same operation cores as the CLI.
+
+use std::sync::Arc;
+
+use rmcp::ErrorData;
+use rmcp::model::{CallToolResult, ContentBlock, JsonObject, Tool, ToolAnnotations};
+use serde_json::{Map, Value, json};
+
+use crate::core::dates::{DateRequest, DateType};
+use crate::core::ids::IdType;
+use crate::core::query::{Filters, Species};
+use crate::error::{Error, Reason};
+use crate::ncbi::Client;
+use crate::ops::convert::{self, ConvertRecord};
+use crate::ops::search::{self, Detail, SearchOutcome, SearchRequest, Sort};
+use crate::ops::spell;
+
+/// Tool names.
+pub const SEARCH: &str = "pubmed_search_articles";
+/// Spell tool name.
+pub const SPELL: &str = "pubmed_spell_check";
+/// Convert tool name.
+pub const CONVERT: &str = "pubmed_convert_ids";
+
+/// Most IDs per `pubmed_convert_ids` call.
+pub const MAX_CONVERT_IDS: usize = 50;
+/// Most results per `pubmed_search_articles` call.
+pub const MAX_RESULTS: u64 = 1000;
+/// Most summaries per `pubmed_search_articles` call.
+pub const MAX_SUMMARIES: u64 = 50;
+
+fn object(v: Value) -> Arc<JsonObject> {
+    match v {
+        Value::Object(m) => Arc::new(m),
+        _ => Arc::new(Map::new()),
+    }
+}
+
+fn annotations() -> ToolAnnotations {
+    ToolAnnotations::new().read_only(true).open_world(true)
+}
+
+fn summary_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "pmid": {"type": "string"},
+            "title": {"type": "string"},
+            "authors": {"type": "array", "items": {"type": "string"}},
+            "journal": {"type": "string"},
+            "fullJournalName": {"type": "string"},
+            "pubDate": {"type": "string", "description": "ISO date at PubMed's precision: 2017-08-15, 1968-08 or 2012"},
+            "pubDateText": {"type": "string"},
+            "doi": {"type": "string"},
+            "pmcid": {"type": "string"},
+            "pubTypes": {"type": "array", "items": {"type": "string"}},
+            "retracted": {"type": "boolean"},
+            "retractionNotice": {"type": "boolean"},
+            "pubmedUrl": {"type": "string"}
+        },
+        "required": ["pmid", "title"]
+    })
+}
+
+/// The three tools with their schemas and annotations.
+pub fn tools() -> Vec<Tool> {
+    let search_in = json!({
+        "type": "object",
+        "properties": {
+            "query": {"type": "string", "description": "PubMed query syntax (field tags like [ti], [mh], [au] and AND/OR/NOT work). An empty string searches the filters alone."},
+            "maxResults": {"type": "integer", "minimum": 0, "maximum": 1000, "default": 20, "description": "PMIDs to return (0 = count only)."},
+            "offset": {"type": "integer", "minimum": 0, "maximum": 9998, "default": 0, "description": "0-based index of the first PMID; PubMed serves only the first 9,999 records of a query."},
+            "sort": {"type": "string", "enum": ["relevance", "pub_date", "author", "journal"]},
+            "dateRange": {
+                "type": "object",
+                "properties": {
+                    "minDate": {"type": "string", "description": "YYYY, YYYY/MM or YYYY/MM/DD"},
+                    "maxDate": {"type": "string", "description": "YYYY, YYYY/MM or YYYY/MM/DD"},
+                    "dateType": {"type": "string", "enum": ["pdat", "mdat", "edat"], "default": "pdat"}
+                },
+                "additionalProperties": false
+            },
+            "publicationTypes": {"type": "array", "items": {"type": "string"}, "description": "e.g. Review, Clinical Trial (any of them)."},
+            "author": {"type": "string"},
+            "journal": {"type": "string"},
+            "meshTerms": {"type": "array", "items": {"type": "string"}, "description": "MeSH headings (all of them)."},
+            "language": {"type": "string"},
+            "hasAbstract": {"type": "boolean"},
+            "freeFullText": {"type": "boolean"},
+            "species": {"type": "string", "enum": ["humans", "animals"]},
+            "summaryCount": {"type": "integer", "minimum": 0, "maximum": 50, "default": 0, "description": "Fetch title, authors, journal, date, DOI and retraction status for this many of the PMIDs."}
+        },
+        "required": ["query"],
+        "additionalProperties": false
+    });
+    let search_out = json!({
+        "type": "object",
+        "properties": {
+            "totalCount": {"type": "integer"},
+            "offset": {"type": "integer"},
+            "maxResults": {"type": "integer"},
+            "pmids": {"type": "array", "items": {"type": "string"}},
+            "effectiveQuery": {"type": "string"},
+            "queryTranslation": {"type": "string"},
+            "searchUrl": {"type": "string"},
+            "appliedFilters": {"type": "object"},
+            "summaries": {"type": "array", "items": summary_schema()},
+            "missing": {"type": "array", "items": {"type": "object", "properties": {"pmid": {"type": "string"}, "message": {"type": "string"}}}},
+            "notice": {"type": "string"}
+        },
+        "required": ["totalCount", "offset", "maxResults", "pmids", "effectiveQuery", "searchUrl"]
+    });
+    let spell_in = json!({
+        "type": "object",
+        "properties": {"query": {"type": "string", "description": "A PubMed query to spell-check."}},
+        "required": ["query"],
+        "additionalProperties": false
+    });
+    let spell_out = json!({
+        "type": "object",
+        "properties": {
+            "original": {"type": "string"},
+            "corrected": {"type": "string"},
+            "hasSuggestion": {"type": "boolean"}
+        },
+        "required": ["original", "corrected", "hasSuggestion"]
+    });
+    let convert_in = json!({
+        "type": "object",
+        "properties": {
+            "ids": {"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": 50, "description": "1–50 IDs, all of idType."},
+            "idType": {"type": "string", "enum": ["pmid", "pmcid", "doi"]}
+        },
+        "required": ["ids", "idType"],
+        "additionalProperties": false
+    });
+    let convert_out = json!({
+        "type": "object",
+        "properties": {
+            "records": {"type": "array", "items": {
+                "type": "object",
+                "properties": {
+                    "requestedId": {"type": "string"},
+                    "pmid": {"type": "string"},
+                    "pmcid": {"type": "string"},
+                    "doi": {"type": "string"},
+                    "errmsg": {"type": "string"}
+                },
+                "required": ["requestedId"]
+            }},
+            "totalConverted": {"type": "integer"},
+            "totalSubmitted": {"type": "integer"}
+        },
+        "required": ["records", "totalConverted", "totalSubmitted"]
+    });
+    vec![
+        Tool::new(
+            SEARCH,
+            "Search PubMed and get PMIDs (and optionally short summaries) for a query with filters, dates, sorting and paging. Use it first to find literature. The answer says how PubMed translated the query and warns when a field tag or phrase was ignored. Zero hits do not prove there is no literature: check the spelling with pubmed_spell_check and search again.",
+            object(search_in),
+        )
+        .with_title("Search PubMed")
+        .with_raw_output_schema(object(search_out))
+        .with_annotations(annotations()),
+        Tool::new(
+            SPELL,
+            "Correct the spelling of a PubMed query with NCBI's speller, in place: field tags, Boolean operators, acronyms and gene symbols are left as they are. Use it when a search finds nothing or few results and a word may be misspelled, then search again with the corrected query.",
+            object(spell_in),
+        )
+        .with_title("Spell-check a PubMed query")
+        .with_raw_output_schema(object(spell_out))
+        .with_annotations(annotations()),
+        Tool::new(
+            CONVERT,
+            "Convert up to 50 article IDs of one type between PMID, PMCID and DOI with the PMC ID Converter. One record per input, in order. Articles without a PMC copy come back with an error even though they may be in PubMed; look those up with pubmed_search_articles (e.g. '<doi>[doi]').",
+            object(convert_in),
+        )
+        .with_title("Convert PMID / PMCID / DOI")
+        .with_raw_output_schema(object(convert_out))
+        .with_annotations(annotations()),
+    ]
+}
+
+/// Arguments of one call, read leniently the way clients send them:
+/// `null` and `""` mean absent, digit strings count as numbers.
+struct Args<'a> {
+    tool: &'a str,
+    map: &'a JsonObject,
+}
+
+fn wrong(tool: &str, key: &str, want: &str) -> ErrorData {
+    ErrorData::invalid_params(
+        format!("{tool}: `{key}` must be {want}"),
+        Some(json!({"field": key})),
+    )
+}
+
+impl<'a> Args<'a> {
+    fn only(&self, allowed: &[&str]) -> Result<(), ErrorData> {
+        match self.map.keys().find(|k| !allowed.contains(&k.as_str())) {
+            Some(k) => Err(ErrorData::invalid_params(
+                format!(
+                    "{}: unknown argument `{k}` (expected {})",
+                    self.tool,
+                    allowed.join(", ")
+                ),
+                Some(json!({"field": k})),
+            )),
+            None => Ok(()),
+        }
+    }
+
+    fn get(&self, key: &str) -> Option<&'a Value> {
+        self.map.get(key).filter(|v| !v.is_null())
+    }
+
+    fn string(&self, key: &str) -> Result<Option<String>, ErrorData> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(Value::String(s)) if s.is_empty() => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s.clone())),
+            Some(_) => Err(wrong(self.tool, key, "a string")),
+        }
+    }
+
+    /// A string kept even when empty (`query`: `""` means "filters only").
+    fn raw_string(&self, key: &str) -> Result<String, ErrorData> {
+        match self.get(key) {
+            None => Ok(String::new()),
+            Some(Value::String(s)) => Ok(s.clone()),
+            Some(_) => Err(wrong(self.tool, key, "a string")),
+        }
+    }
+
+    fn integer(&self, key: &str) -> Result<Option<u64>, ErrorData> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(Value::Number(n)) => n
+                .as_u64()
+                .or_else(|| {
+                    n.as_f64()
+                        .filter(|f| f.fract() == 0.0 && *f >= 0.0)
+                        .map(|f| f as u64)
+                })
+                .map(Some)
+                .ok_or_else(|| wrong(self.tool, key, "a whole number ≥ 0")),
+            Some(Value::String(s)) if s.is_empty() => Ok(None),
+            Some(Value::String(s)) => s
+                .trim()
+                .parse::<u64>()
+                .map(Some)
+                .map_err(|_| wrong(self.tool, key, "a whole number ≥ 0 (digits)")),
+            Some(_) => Err(wrong(self.tool, key, "a whole number ≥ 0")),
+        }
+    }
+
+    fn boolean(&self, key: &str) -> Result<bool, ErrorData> {
+        match self.get(key) {
+            None => Ok(false),
+            Some(Value::Bool(b)) => Ok(*b),
+            Some(Value::String(s)) if s.is_empty() => Ok(false),
+            Some(Value::String(s)) if s == "true" || s == "false" => Ok(s == "true"),
+            Some(_) => Err(wrong(self.tool, key, "true or false")),
+        }
+    }
+
+    fn strings(&self, key: &str) -> Result<Vec<String>, ErrorData> {
+        match self.get(key) {
+            None => Ok(Vec::new()),
+            Some(Value::Array(items)) => items
+                .iter()
+                .map(|v| match v {
+                    Value::String(s) => Ok(s.clone()),
+                    _ => Err(wrong(self.tool, key, "a list of strings")),
+                })
+                .collect(),
+            Some(_) => Err(wrong(self.tool, key, "a list of strings")),
+        }
+    }
+
+    fn nested(&self, key: &str) -> Result<Option<Args<'a>>, ErrorData> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(Value::Object(m)) => Ok(Some(Args {
+                tool: self.tool,
+                map: m,
+            })),
+            Some(_) => Err(wrong(self.tool, key, "an object")),
+        }
+    }
+}
+
+/// A value outside a documented limit or enum: an `isError` result.
+fn limit(msg: String) -> Error {
+    Error::new(Reason::InvalidArgument, msg)
+}
+
+/// The `isError` result for a typed error: `structuredContent.error =
+/// {code, message, data: {reason, retryable, recovery: {hint}}}`, and the
+/// same JSON as text.
+pub fn error_result(e: &Error) -> CallToolResult {
+    let mut data = json!({
+        "reason": e.reason.as_str(),
+        "retryable": e.reason.retryable(),
+        "recovery": {"hint": e.reason.hint()},
+    });
+    if let Some(s) = e.retry_after {
+        data["retryAfter"] = s.into();
+    }
+    let body = json!({"error": {"code": e.reason.mcp_code(), "message": e.message, "data": data}});
+    let mut r = CallToolResult::error(vec![ContentBlock::text(body.to_string())]);
+    r.structured_content = Some(body);
+    r
+}
+
+/// Drops `null` members so outputs match their schemas (absent = unknown).
+fn strip_nulls(v: Value) -> Value {
+    match v {
+        Value::Object(m) => Value::Object(
+            m.into_iter()
+                .filter(|(_, v)| !v.is_null())
+                .map(|(k, v)| (k, strip_nulls(v)))
+                .collect(),
+        ),
+        Value::Array(a) => Value::Array(a.into_iter().map(strip_nulls).collect()),
+        other => other,
+    }
+}
+
+fn success(structured: Value, text: String) -> CallToolResult {
+    let mut r = CallToolResult::success(vec![ContentBlock::text(text)]);
+    r.structured_content = Some(strip_nulls(structured));
+    r
+}
+
+/// What a tool call produced: a result (success or `isError`), or a
+/// JSON-RPC error for arguments of the wrong type.
+pub type Outcome = Result<CallToolResult, ErrorData>;
+
+fn finish<T>(r: Result<T, Error>, ok: impl FnOnce(T) -> CallToolResult) -> CallToolResult {
+    match r {
+        Ok(v) => ok(v),
+        Err(e) => error_result(&e),
+    }
+}
+
+/// `pubmed_spell_check`.
+pub async fn spell(client: &Client, map: &JsonObject) -> Outcome {
+    let a = Args { tool: SPELL, map };
+    a.only(&["query"])?;
+    let query = a.raw_string("query")?;
+    Ok(finish(spell::spell(client, &query).await, |o| {
+        let text = if o.has_suggestion {
+            format!("Did you mean: **{}**", o.corrected)
+        } else {
+            "No spelling correction suggested.".to_string()
+        };
+        success(
+            json!({"original": o.original, "corrected": o.corrected, "hasSuggestion": o.has_suggestion}),
+            text,
+        )
+    }))
+}
+
+/// Builds the search request from MCP arguments. `Err(Ok(e))` is a typed
+/// (`isError`) failure, `Err(Err(_))` a JSON-RPC error.
+fn search_request(map: &JsonObject) -> Result<Result<SearchRequest, Error>, ErrorData> {
+    let a = Args { tool: SEARCH, map };
+    a.only(&[
+        "query",
+        "maxResults",
+        "offset",
+        "sort",
+        "dateRange",
+        "publicationTypes",
+        "author",
+        "journal",
+        "meshTerms",
+        "language",
+        "hasAbstract",
+        "freeFullText",
+        "species",
+        "summaryCount",
+    ])?;
+    let max_results = a
+        .integer("maxResults")?
+        .unwrap_or(u64::from(search::DEFAULT_RETMAX));
+    let offset = a.integer("offset")?.unwrap_or(0);
+    let summary_count = a.integer("summaryCount")?.unwrap_or(0);
+    let sort = a.string("sort")?;
+    let species = a.string("species")?;
+    let (mut min, mut max, mut date_type) = (None, None, None);
+    if let Some(d) = a.nested("dateRange")? {
+        d.only(&["minDate", "maxDate", "dateType"])?;
+        min = d.string("minDate")?;
+        max = d.string("maxDate")?;
+        date_type = d.string("dateType")?;
+    }
+    let req = SearchRequest {
+        query: a.raw_string("query")?,
+        field: None,
+        filters: Filters {
+            publication_types: a.strings("publicationTypes")?,
+            author: a.string("author")?,
+            journal: a.string("journal")?,
+            mesh_terms: a.strings("meshTerms")?,
+            language: a.string("language")?,
+            has_abstract: a.boolean("hasAbstract")?,
+            free_full_text: a.boolean("freeFullText")?,
+            species: None,
+        },
+        dates: DateRequest {
+            min,
+            max,
+            datetype: DateType::Pdat,
+            reldate: None,
+        },
+        retmax: 0,
+        retstart: 0,
+        sort: None,
+        detail: if summary_count > 0 {
+            Detail::Full
+        } else {
+            Detail::Ids
+        },
+        summary_limit: Some(summary_count as usize),
+        spell: search::SpellMode::Off,
+    };
+    let checked = (|| {
+        let mut req = req;
+        if max_results > MAX_RESULTS {
+            return Err(limit(format!(
+                "maxResults {max_results} is over the limit of {MAX_RESULTS}"
+            )));
+        }
+        if offset > u64::from(search::MAX_RETSTART) {
+            return Err(limit(format!(
+                "offset {offset} is past PubMed's limit: only the first 9,999 records of a query are served (offset ≤ 9998)"
+            )));
+        }
+        if summary_count > MAX_SUMMARIES {
+            return Err(limit(format!(
+                "summaryCount {summary_count} is over the limit of {MAX_SUMMARIES}"
+            )));
+        }
+        req.retmax = max_results as u32;
+        req.retstart = offset as u32;
+        req.sort = match sort.as_deref() {
+            None => None,
+            Some(s) => Some(Sort::parse(s).ok_or_else(|| {
+                limit(format!(
+                    "sort {s:?} is not one of relevance, pub_date, author, journal"
+                ))
+            })?),
+        };
+        req.filters.species = match species.as_deref() {
+            None => None,
+            Some("humans") => Some(Species::Humans),
+            Some("animals") => Some(Species::Animals),
+            Some(s) => return Err(limit(format!("species {s:?} is not humans or animals"))),
+        };
+        req.dates.datetype = match date_type.as_deref() {
+            None | Some("pdat") => DateType::Pdat,
+            Some("edat") => DateType::Edat,
+            Some("mdat") => DateType::Mdat,
+            Some(s) => return Err(limit(format!("dateType {s:?} is not pdat, edat or mdat"))),
+        };
+        Ok(req)
+    })();
+    Ok(checked)
+}
+
+/// The MCP view of a search outcome (cli.md field mapping).
+pub fn search_output(o: &SearchOutcome) -> Value {
+    let notice: Vec<&str> = o.warnings.iter().map(|w| w.message.as_str()).collect();
+    let mut v = json!({
+        "totalCount": o.count,
+        "offset": o.retstart,
+        "maxResults": o.retmax,
+        "pmids": o.pmids,
+        "effectiveQuery": o.effective_query,
+        "queryTranslation": o.query_translation,
+        "searchUrl": o.search_url,
+        "appliedFilters": o.applied_filters,
+        "summaries": o.summaries,
+        "missing": o.missing,
+    });
+    if !notice.is_empty() {
+        v["notice"] = notice.join(" ").into();
+    }
+    v
+}
+
+fn search_text(o: &SearchOutcome) -> String {
+    let mut t = format!("**{} results** for `{}`", o.count, o.effective_query);
+    if !o.pmids.is_empty() {
+        t.push_str(&format!(
+            " (PMIDs {}–{} shown)",
+            o.retstart + 1,
+            o.retstart as usize + o.pmids.len()
+        ));
+    }
+    for s in &o.summaries {
+        let mark = if s.retracted { " **RETRACTED**" } else { "" };
+        t.push_str(&format!(
+            "\n- {} — {}{} ({}, {})",
+            s.pmid,
+            s.title,
+            mark,
+            s.journal,
+            s.pub_date.as_deref().unwrap_or(&s.pub_date_text)
+        ));
+    }
+    if !o.summaries.is_empty() && o.summaries.len() < o.pmids.len() {
+        t.push_str(&format!(
+            "\n- … and {} more PMIDs",
+            o.pmids.len() - o.summaries.len()
+        ));
+    } else if o.summaries.is_empty() && !o.pmids.is_empty() {
+        t.push_str(&format!("\n\nPMIDs: {}", o.pmids.join(", ")));
+    }
+    for w in &o.warnings {
+        t.push_str(&format!("\n\n> {}", w.message));
+    }
+    t
+}
+
+/// `pubmed_search_articles`.
+pub async fn search(client: &Client, map: &JsonObject) -> Outcome {
+    let req = match search_request(map)? {
+        Ok(r) => r,
+        Err(e) => return Ok(error_result(&e)),
+    };
+    let today = search::today_utc();
+    Ok(finish(search::search(client, &req, today).await, |o| {
+        success(search_output(&o), search_text(&o))
+    }))
+}
+
+/// The MCP view of convert records (cli.md field mapping).
+pub fn convert_output(records: &[ConvertRecord], submitted: u64, converted: u64) -> Value {
+    let recs: Vec<Value> = records
+        .iter()
+        .map(|r| {
+            json!({
+                "requestedId": r.requested,
+                "pmid": r.pmid,
+                "pmcid": r.pmcid,
+                "doi": r.doi,
+                "errmsg": r.error.as_ref().map(|e| e.message.clone()),
+            })
+        })
+        .collect();
+    json!({"records": recs, "totalConverted": converted, "totalSubmitted": submitted})
+}
+
+/// `pubmed_convert_ids`.
+pub async fn convert(client: &Client, map: &JsonObject) -> Outcome {
+    let a = Args { tool: CONVERT, map };
+    a.only(&["ids", "idType"])?;
+    let ids = a.strings("ids")?;
+    let id_type = a.string("idType")?;
+    let checked = (|| {
+        let t = id_type
+            .as_deref()
+            .ok_or_else(|| limit("idType is required: pmid, pmcid or doi".into()))?;
+        let t = IdType::parse(t)
+            .ok_or_else(|| limit(format!("idType {t:?} is not pmid, pmcid or doi")))?;
+        if ids.is_empty() || ids.len() > MAX_CONVERT_IDS {
+            return Err(limit(format!(
+                "ids holds {} IDs; give 1 to {MAX_CONVERT_IDS}",
+                ids.len()
+            )));
+        }
+        Ok(t)
+    })();
+    let idtype = match checked {
+        Ok(t) => t,
+        Err(e) => return Ok(error_result(&e)),
+    };
+    Ok(finish(
+        convert::convert_ids(client, &ids, Some(idtype)).await,
+        |(records, totals)| {
+            let mut text = format!(
+                "Converted {} of {} IDs:",
+                totals.converted, totals.submitted
+            );
+            for r in &records {
+                match &r.error {
+                    None => text.push_str(&format!(
+                        "\n- {} → PMID {}, PMCID {}, DOI {}",
+                        r.requested,
+                        r.pmid.as_deref().unwrap_or("–"),
+                        r.pmcid.as_deref().unwrap_or("–"),
+                        r.doi.as_deref().unwrap_or("–")
+                    )),
+                    Some(e) => text.push_str(&format!("\n- {}: {}", r.requested, e.message)),
+                }
+            }
+            success(
+                convert_output(&records, totals.submitted, totals.converted),
+                text,
+            )
+        },
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn map(v: Value) -> JsonObject {
+        v.as_object().cloned().unwrap()
+    }
+
+    #[test]
+    fn lenient_arguments() {
+        let m = map(
+            json!({"query": "x", "maxResults": "5", "offset": null, "author": "", "hasAbstract": true, "sort": "author"}),
+        );
+        let r = search_request(&m).unwrap().unwrap();
+        assert_eq!(r.retmax, 5);
+        assert_eq!(r.retstart, 0);
+        assert_eq!(r.filters.author, None);
+        assert!(r.filters.has_abstract);
+        assert_eq!(r.sort, Some(Sort::Author));
+        assert_eq!(r.detail, Detail::Ids);
+    }
+
+    #[test]
+    fn wrong_types_are_json_rpc_errors() {
+        for bad in [
+            json!({"query": 5}),
+            json!({"query": "x", "maxResults": "five"}),
+            json!({"query": "x", "maxResults": 2.5}),
+            json!({"query": "x", "hasAbstract": 1}),
+            json!({"query": "x", "meshTerms": "Asthma"}),
+            json!({"query": "x", "dateRange": "2020"}),
+            json!({"query": "x", "bogus": 1}),
+            json!({"query": "x", "dateRange": {"from": "2020"}}),
+        ] {
+            let e = search_request(&map(bad.clone())).unwrap_err();
+            assert_eq!(e.code, rmcp::model::ErrorCode::INVALID_PARAMS, "{bad}");
+        }
+    }
+
+    #[test]
+    fn limits_are_tool_errors() {
+        for (bad, needle) in [
+            (json!({"query": "x", "maxResults": 1001}), "maxResults 1001"),
+            (json!({"query": "x", "offset": 9999}), "offset 9999"),
+            (json!({"query": "x", "summaryCount": 51}), "summaryCount 51"),
+            (json!({"query": "x", "sort": "date"}), "sort"),
+            (json!({"query": "x", "species": "plants"}), "species"),
+        ] {
+            let e = search_request(&map(bad)).unwrap().unwrap_err();
+            assert_eq!(e.reason, Reason::InvalidArgument);
+            assert!(e.message.contains(needle), "{}", e.message);
+        }
+    }
+
+    #[test]
+    fn error_result_shape() {
+        let r = error_result(&Error::new(Reason::BlankQuery, "blank").with_retry_after(2));
+        assert_eq!(r.is_error, Some(true));
+        let s = r.structured_content.unwrap();
+        assert_eq!(s["error"]["code"], -32007);
+        assert_eq!(s["error"]["data"]["reason"], "blank_query");
+        assert_eq!(s["error"]["data"]["retryable"], false);
+        assert_eq!(s["error"]["data"]["retryAfter"], 2);
+        assert!(s["error"]["data"]["recovery"]["hint"].is_string());
+        assert_eq!(r.content[0].as_text().unwrap().text, s.to_string());
+    }
+}
