@@ -51,7 +51,7 @@ fn examples_of_convert_md() {
         assert_eq!(rec["requested"], requested);
         assert_eq!(rec["pmid"], "23193287");
         assert_eq!(rec["pmcid"], "PMC3531190");
-        assert_eq!(rec["doi"], "10.1093/nar/gks1195");
+        assert_eq!(rec["doi"], "10.5555/example.23193287");
         assert!(rec.get("error").is_none());
     }
     let batches = fake.idconv_batches.lock().unwrap().clone();
@@ -361,12 +361,12 @@ fn formats_and_parameters() {
     assert_eq!(lines[0], "requested\tpmid\tpmcid\tdoi\terror\tmessage");
     assert_eq!(
         lines[1],
-        "23193287\t23193287\tPMC3531190\t10.1093/nar/gks1195\t\t"
+        "23193287\t23193287\tPMC3531190\t10.5555/example.23193287\t\t"
     );
     assert!(lines[2].starts_with("14\t\t\t\tnot_in_pmc\t"));
     assert_eq!(lines.len(), 3);
 
-    let run = convert(&server, &["-f", "csv", "10.1093/nar/gks1195"]);
+    let run = convert(&server, &["-f", "csv", "10.5555/example.23193287"]);
     let mut r = csv::Reader::from_reader(run.stdout.as_bytes());
     let row = r.records().next().unwrap().unwrap();
     assert_eq!(&row[1], "23193287");
@@ -377,7 +377,7 @@ fn formats_and_parameters() {
     let run = convert(&server, &["-f", "ids", "23193287"]);
     assert_eq!(run.code, 2, "ids needs --to");
     let run = convert(&server, &["--to", "doi", "PMC3531190"]);
-    assert_eq!(run.stdout, "10.1093/nar/gks1195\n");
+    assert_eq!(run.stdout, "10.5555/example.23193287\n");
     let run = convert(&server, &[]);
     assert_eq!(run.code, 2);
 }

@@ -13,11 +13,11 @@ Examples:
 const SEARCH_EXAMPLES: &str = "\
 Examples:
   pubmed search 'crispr[ti] AND 2023[pdat]'
-  pubmed search asthma --mesh Child --pubtype Review --mindate 2020 -f json | jq -r '.summaries[].title'
+  pubmed search asthma --mesh Child --mindate 2020 -f json | jq -r '.summaries[].title'
   pubmed search 'sepsis' --count
   pubmed search 'alzhiemer' --spell=apply
   pubmed search 'microbiome[mh]' --all > pmids.txt
-  pubmed search 'covid-19 vaccine' --retmax 200 | pubmed convert --input - --to pmcid";
+  pubmed search 'covid-19 vaccine' | pubmed convert --input - --to pmcid";
 
 const CONVERT_EXAMPLES: &str = "\
 Examples:
@@ -28,16 +28,39 @@ Examples:
 
 const MCP_EXAMPLES: &str = "\
 Examples:
-  pubmed mcp                                   # an MCP client starts this; it speaks JSON-RPC on stdin/stdout
+  pubmed mcp                  # started by an MCP client: JSON-RPC on stdin/stdout
   NCBI_API_KEY=… NCBI_EMAIL=me@example.org pubmed mcp
   Client configuration (e.g. claude_desktop_config.json):
     {\"mcpServers\": {\"pubmed\": {\"command\": \"pubmed\", \"args\": [\"mcp\"],
-                     \"env\": {\"NCBI_API_KEY\": \"…\"}}}}";
+                                \"env\": {\"NCBI_API_KEY\": \"…\"}}}}";
+
+const MAIN_EXAMPLES: &str = "\
+Examples:
+  pubmed spell \"alzhiemer diseese\"
+  pubmed search 'crispr[ti] AND 2023[pdat]' -f json | jq -r '.summaries[].title'
+  pubmed search 'microbiome[mh]' --all > pmids.txt
+  pubmed convert --input refs.txt --to pmcid > pmcids.txt
+  pubmed mcp                       # serve the same tools to an MCP client
+
+Exit status: 0 ok, 1 not found, 2 bad input, 69 NCBI unavailable, 75 rate limited (retry later).";
+
+const CONFIG_EXAMPLES: &str = "\
+Examples:
+  pubmed config path
+  pubmed config set api_key 0123456789abcdef0123456789abcdef01234
+  pubmed config set email me@example.org
+  pubmed config show -f json | jq .";
+
+const COMPLETIONS_EXAMPLES: &str = "\
+Examples:
+  pubmed completions bash > ~/.local/share/bash-completion/completions/pubmed
+  pubmed completions zsh > ~/.zfunc/_pubmed
+  pubmed completions fish > ~/.config/fish/completions/pubmed.fish";
 
 /// PubMed from the command line: search, spell-check and convert IDs with
 /// NCBI's E-utilities, or serve the same tools over MCP.
 #[derive(Debug, Parser)]
-#[command(name = "pubmed", version, about, propagate_version = true)]
+#[command(name = "pubmed", version, about, propagate_version = true, after_help = MAIN_EXAMPLES)]
 pub struct Cli {
     #[command(flatten)]
     pub global: GlobalArgs,
@@ -101,6 +124,37 @@ pub enum Command {
     /// Serve pubmed_search_articles, pubmed_spell_check and pubmed_convert_ids over MCP (stdio)
     #[command(after_help = MCP_EXAMPLES)]
     Mcp,
+    /// Show or change the configuration file (API key, e-mail, URLs, policy knobs)
+    #[command(after_help = CONFIG_EXAMPLES)]
+    Config {
+        #[command(subcommand)]
+        action: ConfigAction,
+    },
+    /// Print a shell completion script
+    #[command(after_help = COMPLETIONS_EXAMPLES)]
+    Completions {
+        /// The shell
+        #[arg(value_parser = ["bash", "zsh", "fish", "elvish", "powershell"])]
+        shell: String,
+    },
+}
+
+/// `pubmed config …`
+#[derive(Debug, Subcommand)]
+pub enum ConfigAction {
+    /// Print the config file's path
+    Path,
+    /// Print every setting, its value (API key masked) and where it comes from
+    Show,
+    /// Set KEY to VALUE in the config file (VALUE `-` reads stdin; empty unsets)
+    Set {
+        /// api_key, email, tool, eutils_url, idconv_url, request_gap_ms, max_retries, retry_base_ms, deadline_s
+        #[arg(value_parser = ["api_key", "email", "tool", "eutils_url", "idconv_url", "request_gap_ms", "max_retries", "retry_base_ms", "deadline_s"])]
+        key: String,
+        /// The value
+        #[arg(allow_hyphen_values = true)]
+        value: String,
+    },
 }
 
 /// `pubmed convert [ID…] [--from TYPE] [--input FILE|-] [--to TYPE]`

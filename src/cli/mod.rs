@@ -8,6 +8,8 @@ use std::sync::Arc;
 use clap::Parser;
 
 pub mod args;
+pub mod assets;
+mod config_cmd;
 mod convert;
 mod search;
 
@@ -130,6 +132,22 @@ impl Context {
             Some(p) => config::load_file(&p)?,
             None => None,
         };
+        if self.flags.api_key.is_some() {
+            self.note("warning: --api-key is visible to other users in the process list; prefer NCBI_API_KEY or `pubmed config set api_key -`");
+        }
+        #[cfg(unix)]
+        if let (Some(p), Some(f)) = (config::config_path(&env), &file)
+            && f.api_key.is_some()
+        {
+            use std::os::unix::fs::PermissionsExt;
+            if std::fs::metadata(&p).is_ok_and(|m| m.permissions().mode() & 0o077 != 0) {
+                self.note(&format!(
+                    "warning: {} holds an API key and others can read it; run `chmod 600 {}`",
+                    p.display(),
+                    p.display()
+                ));
+            }
+        }
         let settings = config::resolve(&self.flags, &env, file.as_ref())?;
         Ok(Arc::new(Client::new(settings)?))
     }
@@ -179,6 +197,8 @@ async fn run(cli: Cli, ctx: Context) -> Result<u8, Failure> {
         }
         Command::Search(a) => search::run(*a, &ctx).await,
         Command::Convert(a) => convert::run(a, &ctx).await,
+        Command::Config { action } => config_cmd::run(action, &ctx),
+        Command::Completions { shell } => config_cmd::completions(&shell),
         Command::Mcp => {
             crate::mcp::init_logging();
             let client = ctx.client()?;
@@ -190,13 +210,53 @@ async fn run(cli: Cli, ctx: Context) -> Result<u8, Failure> {
     }
 }
 
+/// Prints a clap usage error as one `pubmed: error:` line and a hint (or
+/// as the JSON error object when `--format json`/`ndjson` was asked for).
+fn usage_error(e: &clap::Error) {
+    let rendered = e.render().to_string();
+    let mut lines = rendered.lines().map(str::trim).filter(|l| !l.is_empty());
+    let first = lines.next().unwrap_or("invalid arguments");
+    let message = first.strip_prefix("error: ").unwrap_or(first).to_string();
+    let hint = rendered
+        .lines()
+        .map(str::trim)
+        .find_map(|l| l.strip_prefix("tip: "))
+        .map(str::to_string)
+        .or_else(|| {
+            rendered
+                .lines()
+                .map(str::trim)
+                .find_map(|l| l.strip_prefix("Usage: "))
+                .map(|u| format!("usage: {u} (see --help)"))
+        })
+        .unwrap_or_else(|| "see `pubmed --help`".to_string());
+    let args: Vec<String> = std::env::args().collect();
+    let json = args.windows(2).any(|w| {
+        matches!(w[0].as_str(), "-f" | "--format") && matches!(w[1].as_str(), "json" | "ndjson")
+    }) || args
+        .iter()
+        .any(|a| a == "--format=json" || a == "--format=ndjson");
+    if json {
+        let v = serde_json::json!({"error": {"reason": "invalid_argument", "message": message, "retryable": false, "hint": hint}});
+        eprintln!("{v}");
+    } else {
+        eprintln!("pubmed: error: {message}");
+        eprintln!("pubmed: hint: {hint}");
+    }
+}
+
 /// The whole program: parse, run, map the outcome to an exit code.
 pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
-        Err(e) => {
+        Err(e) if !e.use_stderr() => {
+            // --help and --version: clap prints them on stdout.
             let _ = e.print();
-            return ExitCode::from(e.exit_code().clamp(0, 255) as u8);
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            usage_error(&e);
+            return ExitCode::from(2);
         }
     };
     let ctx = Context::new(&cli.global);

@@ -44,9 +44,7 @@ impl IdType {
         match self {
             IdType::Pmid => "digits, e.g. 23193287",
             IdType::Pmcid => "PMC followed by digits (PMC optional, any case), e.g. PMC3531190",
-            IdType::Doi => {
-                "10.<registrant>/<suffix> with no spaces or commas, e.g. 10.1093/nar/gks1195"
-            }
+            IdType::Doi => "10.<registrant>/<suffix> with no spaces or commas, e.g. 10.1038/ng.590",
         }
     }
 }
@@ -200,8 +198,8 @@ mod tests {
         let sici = "10.1002/(SICI)1097-0258(19980815/30)17:15/16<1661::AID-SIM968>3.0.CO;2-2";
         assert_eq!(ok(IdType::Doi, sici).0, sici);
         assert_eq!(
-            ok(IdType::Doi, "10.1093/NAR/gks1195"),
-            ("10.1093/NAR/gks1195".into(), "10.1093/nar/gks1195".into())
+            ok(IdType::Doi, "10.1038/NG.590"),
+            ("10.1038/NG.590".into(), "10.1038/ng.590".into())
         );
         for bad in [
             "10.1093",

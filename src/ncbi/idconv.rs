@@ -227,7 +227,7 @@ mod tests {
 
     #[test]
     fn current_service_shapes() {
-        let body = br#"{"status":"ok","responseDate":"2025-01-01 00:00:00","request":"x","records":[{"requested-id":"PMC3531190","pmcid":"PMC3531190","pmid":23193287,"doi":"10.1093/nar/gks1195"},{"requested-id":"PMC1","status":"error","errmsg":"Identifier not found in PMC"}]}"#;
+        let body = br#"{"status":"ok","responseDate":"2025-01-01 00:00:00","request":"x","records":[{"requested-id":"PMC3531190","pmcid":"PMC3531190","pmid":23193287,"doi":"10.5555/example.23193287"},{"requested-id":"PMC1","status":"error","errmsg":"Identifier not found in PMC"}]}"#;
         let Verdict::Done(r) = classify(&resp(200, body), IdType::Pmcid) else {
             panic!()
         };

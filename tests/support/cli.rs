@@ -23,6 +23,8 @@ pub struct Run {
     pub stderr: String,
     /// Peak resident set size in KiB, when measured (`Pubmed::measure_rss`).
     pub peak_rss_kb: Option<u64>,
+    /// The run's HOME, kept until the `Run` is dropped.
+    pub home: tempfile::TempDir,
 }
 
 impl Run {
@@ -86,6 +88,25 @@ impl Pubmed {
         self
     }
 
+    /// Sends stdout to a file instead of a pipe.
+    pub fn stdout_to(mut self, file: std::fs::File) -> Self {
+        self.cmd.stdout(file);
+        self
+    }
+
+    /// The config file path inside this run's HOME.
+    pub fn config_file(&self) -> std::path::PathBuf {
+        self.home.path().join(".config/pubmed/config.toml")
+    }
+
+    /// Writes the config file inside this run's HOME.
+    pub fn with_config(self, toml: &str) -> Self {
+        let path = self.config_file();
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, toml).unwrap();
+        self
+    }
+
     /// Feeds `data` on stdin.
     pub fn stdin(mut self, data: impl Into<Vec<u8>>) -> Self {
         self.stdin = Some(data.into());
@@ -141,6 +162,7 @@ impl Pubmed {
             stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
             stderr,
             peak_rss_kb,
+            home: self.home,
         }
     }
 }

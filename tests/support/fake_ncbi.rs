@@ -225,10 +225,11 @@ impl FakeNcbi {
     }
 }
 
-/// Real ID triples (PMID, PMCID, DOI) the fake knows, from the captures and
-/// convert.md's examples.
+/// ID triples (PMID, PMCID, DOI) the fake knows: the last two are from the
+/// Converter captures; the first pairs convert.md's example IDs with a
+/// synthetic DOI (test data, not a claim about the real article).
 pub const KNOWN: &[(u64, &str, &str)] = &[
-    (23193287, "PMC3531190", "10.1093/nar/gks1195"),
+    (23193287, "PMC3531190", "10.5555/example.23193287"),
     (20495566, "PMC2883744", "10.1038/ng.590"),
     (22676651, "PMC3479421", "10.1186/1750-1172-7-35"),
 ];

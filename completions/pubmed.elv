@@ -1,0 +1,303 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[pubmed] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'pubmed'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'pubmed'= {
+            cand -f 'Output format [default: table on a terminal; text/ids/tsv in a pipe]'
+            cand --format 'Output format [default: table on a terminal; text/ids/tsv in a pipe]'
+            cand --color 'Colour: auto (terminal and no NO_COLOR), always, never'
+            cand --api-key 'NCBI API key (visible in the process list; prefer NCBI_API_KEY)'
+            cand --email 'Contact e-mail sent to NCBI [env: NCBI_EMAIL]'
+            cand --tool 'Tool name sent to NCBI [default: pubmed-cli]'
+            cand --eutils-url 'E-utilities base URL [env: PUBMED_EUTILS_URL]'
+            cand --idconv-url 'PMC ID Converter URL [env: PUBMED_IDCONV_URL]'
+            cand --timeout 'Deadline per NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]'
+            cand -q 'No warnings or notes on stderr'
+            cand --quiet 'No warnings or notes on stderr'
+            cand -v 'Log each request on stderr (API key redacted)'
+            cand --verbose 'Log each request on stderr (API key redacted)'
+            cand --no-progress 'No progress bar'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand spell 'Correct the spelling of a PubMed query with ESpell, in place'
+            cand search 'Search PubMed (ESearch + ESummary) and say what PubMed did to the query'
+            cand convert 'Convert between PMID, PMCID and DOI with the PMC ID Converter, one record per input'
+            cand mcp 'Serve pubmed_search_articles, pubmed_spell_check and pubmed_convert_ids over MCP (stdio)'
+            cand config 'Show or change the configuration file (API key, e-mail, URLs, policy knobs)'
+            cand completions 'Print a shell completion script'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'pubmed;spell'= {
+            cand -f 'Output format [default: table on a terminal; text/ids/tsv in a pipe]'
+            cand --format 'Output format [default: table on a terminal; text/ids/tsv in a pipe]'
+            cand --color 'Colour: auto (terminal and no NO_COLOR), always, never'
+            cand --api-key 'NCBI API key (visible in the process list; prefer NCBI_API_KEY)'
+            cand --email 'Contact e-mail sent to NCBI [env: NCBI_EMAIL]'
+            cand --tool 'Tool name sent to NCBI [default: pubmed-cli]'
+            cand --eutils-url 'E-utilities base URL [env: PUBMED_EUTILS_URL]'
+            cand --idconv-url 'PMC ID Converter URL [env: PUBMED_IDCONV_URL]'
+            cand --timeout 'Deadline per NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]'
+            cand -q 'No warnings or notes on stderr'
+            cand --quiet 'No warnings or notes on stderr'
+            cand -v 'Log each request on stderr (API key redacted)'
+            cand --verbose 'Log each request on stderr (API key redacted)'
+            cand --no-progress 'No progress bar'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'pubmed;search'= {
+            cand --field 'Limit untagged terms to one field (tag, long name or EInfo name: ti, title, TITL)'
+            cand --spell 'On zero hits, spell-check the query and print the suggestion (=apply: search it)'
+            cand --mindate 'Earliest date: YYYY, YYYY/MM or YYYY/MM/DD (also with - or .)'
+            cand --maxdate 'Latest date: YYYY, YYYY/MM or YYYY/MM/DD'
+            cand --datetype 'Which date the range applies to: publication, Entrez or modification'
+            cand --reldate 'Only the last N days (0 = no limit); combined with --mindate/--maxdate'
+            cand --author 'Author, e.g. "Smith J"'
+            cand --journal 'Journal title or abbreviation'
+            cand --pubtype 'Publication type, e.g. Review (repeatable; OR-ed)'
+            cand --mesh 'MeSH term (repeatable; AND-ed)'
+            cand --language 'Language, e.g. english'
+            cand --species 'Only humans or only animals'
+            cand --retmax 'Records per page [default: 20; ≤ 1,000 with summaries, ≤ 10,000 IDs; 0 = count only]'
+            cand --retstart 'First record, 0-based (PubMed serves records 0–9,998)'
+            cand --sort 'Sort order'
+            cand --detail 'Record detail [default: full; ids with -f ids and with --all]'
+            cand -f 'Output format [default: table on a terminal; text/ids/tsv in a pipe]'
+            cand --format 'Output format [default: table on a terminal; text/ids/tsv in a pipe]'
+            cand --color 'Colour: auto (terminal and no NO_COLOR), always, never'
+            cand --api-key 'NCBI API key (visible in the process list; prefer NCBI_API_KEY)'
+            cand --email 'Contact e-mail sent to NCBI [env: NCBI_EMAIL]'
+            cand --tool 'Tool name sent to NCBI [default: pubmed-cli]'
+            cand --eutils-url 'E-utilities base URL [env: PUBMED_EUTILS_URL]'
+            cand --idconv-url 'PMC ID Converter URL [env: PUBMED_IDCONV_URL]'
+            cand --timeout 'Deadline per NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]'
+            cand --has-abstract 'Only records with an abstract'
+            cand --free-full-text 'Only free full text'
+            cand --count 'Print the number of hits only'
+            cand --all 'Every PMID of the query, past PubMed''s 9,999-record window, streamed (formats ids, ndjson, csv, tsv; summaries with --detail brief|full)'
+            cand -q 'No warnings or notes on stderr'
+            cand --quiet 'No warnings or notes on stderr'
+            cand -v 'Log each request on stderr (API key redacted)'
+            cand --verbose 'Log each request on stderr (API key redacted)'
+            cand --no-progress 'No progress bar'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'pubmed;convert'= {
+            cand --from 'The type of every input ID [default: detected per ID]'
+            cand -i 'Read IDs from FILE, one per line (`-` = stdin; blank and # lines skipped)'
+            cand --input 'Read IDs from FILE, one per line (`-` = stdin; blank and # lines skipped)'
+            cand --to 'Print only this ID type, one line per input line (implies -f ids)'
+            cand -f 'Output format [default: table on a terminal; text/ids/tsv in a pipe]'
+            cand --format 'Output format [default: table on a terminal; text/ids/tsv in a pipe]'
+            cand --color 'Colour: auto (terminal and no NO_COLOR), always, never'
+            cand --api-key 'NCBI API key (visible in the process list; prefer NCBI_API_KEY)'
+            cand --email 'Contact e-mail sent to NCBI [env: NCBI_EMAIL]'
+            cand --tool 'Tool name sent to NCBI [default: pubmed-cli]'
+            cand --eutils-url 'E-utilities base URL [env: PUBMED_EUTILS_URL]'
+            cand --idconv-url 'PMC ID Converter URL [env: PUBMED_IDCONV_URL]'
+            cand --timeout 'Deadline per NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]'
+            cand -q 'No warnings or notes on stderr'
+            cand --quiet 'No warnings or notes on stderr'
+            cand -v 'Log each request on stderr (API key redacted)'
+            cand --verbose 'Log each request on stderr (API key redacted)'
+            cand --no-progress 'No progress bar'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'pubmed;mcp'= {
+            cand -f 'Output format [default: table on a terminal; text/ids/tsv in a pipe]'
+            cand --format 'Output format [default: table on a terminal; text/ids/tsv in a pipe]'
+            cand --color 'Colour: auto (terminal and no NO_COLOR), always, never'
+            cand --api-key 'NCBI API key (visible in the process list; prefer NCBI_API_KEY)'
+            cand --email 'Contact e-mail sent to NCBI [env: NCBI_EMAIL]'
+            cand --tool 'Tool name sent to NCBI [default: pubmed-cli]'
+            cand --eutils-url 'E-utilities base URL [env: PUBMED_EUTILS_URL]'
+            cand --idconv-url 'PMC ID Converter URL [env: PUBMED_IDCONV_URL]'
+            cand --timeout 'Deadline per NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]'
+            cand -q 'No warnings or notes on stderr'
+            cand --quiet 'No warnings or notes on stderr'
+            cand -v 'Log each request on stderr (API key redacted)'
+            cand --verbose 'Log each request on stderr (API key redacted)'
+            cand --no-progress 'No progress bar'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'pubmed;config'= {
+            cand -f 'Output format [default: table on a terminal; text/ids/tsv in a pipe]'
+            cand --format 'Output format [default: table on a terminal; text/ids/tsv in a pipe]'
+            cand --color 'Colour: auto (terminal and no NO_COLOR), always, never'
+            cand --api-key 'NCBI API key (visible in the process list; prefer NCBI_API_KEY)'
+            cand --email 'Contact e-mail sent to NCBI [env: NCBI_EMAIL]'
+            cand --tool 'Tool name sent to NCBI [default: pubmed-cli]'
+            cand --eutils-url 'E-utilities base URL [env: PUBMED_EUTILS_URL]'
+            cand --idconv-url 'PMC ID Converter URL [env: PUBMED_IDCONV_URL]'
+            cand --timeout 'Deadline per NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]'
+            cand -q 'No warnings or notes on stderr'
+            cand --quiet 'No warnings or notes on stderr'
+            cand -v 'Log each request on stderr (API key redacted)'
+            cand --verbose 'Log each request on stderr (API key redacted)'
+            cand --no-progress 'No progress bar'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand path 'Print the config file''s path'
+            cand show 'Print every setting, its value (API key masked) and where it comes from'
+            cand set 'Set KEY to VALUE in the config file (VALUE `-` reads stdin; empty unsets)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'pubmed;config;path'= {
+            cand -f 'Output format [default: table on a terminal; text/ids/tsv in a pipe]'
+            cand --format 'Output format [default: table on a terminal; text/ids/tsv in a pipe]'
+            cand --color 'Colour: auto (terminal and no NO_COLOR), always, never'
+            cand --api-key 'NCBI API key (visible in the process list; prefer NCBI_API_KEY)'
+            cand --email 'Contact e-mail sent to NCBI [env: NCBI_EMAIL]'
+            cand --tool 'Tool name sent to NCBI [default: pubmed-cli]'
+            cand --eutils-url 'E-utilities base URL [env: PUBMED_EUTILS_URL]'
+            cand --idconv-url 'PMC ID Converter URL [env: PUBMED_IDCONV_URL]'
+            cand --timeout 'Deadline per NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]'
+            cand -q 'No warnings or notes on stderr'
+            cand --quiet 'No warnings or notes on stderr'
+            cand -v 'Log each request on stderr (API key redacted)'
+            cand --verbose 'Log each request on stderr (API key redacted)'
+            cand --no-progress 'No progress bar'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'pubmed;config;show'= {
+            cand -f 'Output format [default: table on a terminal; text/ids/tsv in a pipe]'
+            cand --format 'Output format [default: table on a terminal; text/ids/tsv in a pipe]'
+            cand --color 'Colour: auto (terminal and no NO_COLOR), always, never'
+            cand --api-key 'NCBI API key (visible in the process list; prefer NCBI_API_KEY)'
+            cand --email 'Contact e-mail sent to NCBI [env: NCBI_EMAIL]'
+            cand --tool 'Tool name sent to NCBI [default: pubmed-cli]'
+            cand --eutils-url 'E-utilities base URL [env: PUBMED_EUTILS_URL]'
+            cand --idconv-url 'PMC ID Converter URL [env: PUBMED_IDCONV_URL]'
+            cand --timeout 'Deadline per NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]'
+            cand -q 'No warnings or notes on stderr'
+            cand --quiet 'No warnings or notes on stderr'
+            cand -v 'Log each request on stderr (API key redacted)'
+            cand --verbose 'Log each request on stderr (API key redacted)'
+            cand --no-progress 'No progress bar'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'pubmed;config;set'= {
+            cand -f 'Output format [default: table on a terminal; text/ids/tsv in a pipe]'
+            cand --format 'Output format [default: table on a terminal; text/ids/tsv in a pipe]'
+            cand --color 'Colour: auto (terminal and no NO_COLOR), always, never'
+            cand --api-key 'NCBI API key (visible in the process list; prefer NCBI_API_KEY)'
+            cand --email 'Contact e-mail sent to NCBI [env: NCBI_EMAIL]'
+            cand --tool 'Tool name sent to NCBI [default: pubmed-cli]'
+            cand --eutils-url 'E-utilities base URL [env: PUBMED_EUTILS_URL]'
+            cand --idconv-url 'PMC ID Converter URL [env: PUBMED_IDCONV_URL]'
+            cand --timeout 'Deadline per NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]'
+            cand -q 'No warnings or notes on stderr'
+            cand --quiet 'No warnings or notes on stderr'
+            cand -v 'Log each request on stderr (API key redacted)'
+            cand --verbose 'Log each request on stderr (API key redacted)'
+            cand --no-progress 'No progress bar'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'pubmed;config;help'= {
+            cand path 'Print the config file''s path'
+            cand show 'Print every setting, its value (API key masked) and where it comes from'
+            cand set 'Set KEY to VALUE in the config file (VALUE `-` reads stdin; empty unsets)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'pubmed;config;help;path'= {
+        }
+        &'pubmed;config;help;show'= {
+        }
+        &'pubmed;config;help;set'= {
+        }
+        &'pubmed;config;help;help'= {
+        }
+        &'pubmed;completions'= {
+            cand -f 'Output format [default: table on a terminal; text/ids/tsv in a pipe]'
+            cand --format 'Output format [default: table on a terminal; text/ids/tsv in a pipe]'
+            cand --color 'Colour: auto (terminal and no NO_COLOR), always, never'
+            cand --api-key 'NCBI API key (visible in the process list; prefer NCBI_API_KEY)'
+            cand --email 'Contact e-mail sent to NCBI [env: NCBI_EMAIL]'
+            cand --tool 'Tool name sent to NCBI [default: pubmed-cli]'
+            cand --eutils-url 'E-utilities base URL [env: PUBMED_EUTILS_URL]'
+            cand --idconv-url 'PMC ID Converter URL [env: PUBMED_IDCONV_URL]'
+            cand --timeout 'Deadline per NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]'
+            cand -q 'No warnings or notes on stderr'
+            cand --quiet 'No warnings or notes on stderr'
+            cand -v 'Log each request on stderr (API key redacted)'
+            cand --verbose 'Log each request on stderr (API key redacted)'
+            cand --no-progress 'No progress bar'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'pubmed;help'= {
+            cand spell 'Correct the spelling of a PubMed query with ESpell, in place'
+            cand search 'Search PubMed (ESearch + ESummary) and say what PubMed did to the query'
+            cand convert 'Convert between PMID, PMCID and DOI with the PMC ID Converter, one record per input'
+            cand mcp 'Serve pubmed_search_articles, pubmed_spell_check and pubmed_convert_ids over MCP (stdio)'
+            cand config 'Show or change the configuration file (API key, e-mail, URLs, policy knobs)'
+            cand completions 'Print a shell completion script'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'pubmed;help;spell'= {
+        }
+        &'pubmed;help;search'= {
+        }
+        &'pubmed;help;convert'= {
+        }
+        &'pubmed;help;mcp'= {
+        }
+        &'pubmed;help;config'= {
+            cand path 'Print the config file''s path'
+            cand show 'Print every setting, its value (API key masked) and where it comes from'
+            cand set 'Set KEY to VALUE in the config file (VALUE `-` reads stdin; empty unsets)'
+        }
+        &'pubmed;help;config;path'= {
+        }
+        &'pubmed;help;config;show'= {
+        }
+        &'pubmed;help;config;set'= {
+        }
+        &'pubmed;help;completions'= {
+        }
+        &'pubmed;help;help'= {
+        }
+    ]
+    $completions[$command]
+}

@@ -1,0 +1,297 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_pubmed_global_optspecs
+    string join \n f/format= color= q/quiet v/verbose no-progress api-key= email= tool= eutils-url= idconv-url= timeout= h/help V/version
+end
+
+function __fish_pubmed_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_pubmed_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_pubmed_using_subcommand
+    set -l cmd (__fish_pubmed_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c pubmed -n "__fish_pubmed_needs_command" -s f -l format -d 'Output format [default: table on a terminal; text/ids/tsv in a pipe]' -r -f -a "table\t''
+text\t''
+json\t''
+ndjson\t''
+csv\t''
+tsv\t''
+ids\t''"
+complete -c pubmed -n "__fish_pubmed_needs_command" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pubmed -n "__fish_pubmed_needs_command" -l api-key -d 'NCBI API key (visible in the process list; prefer NCBI_API_KEY)' -r
+complete -c pubmed -n "__fish_pubmed_needs_command" -l email -d 'Contact e-mail sent to NCBI [env: NCBI_EMAIL]' -r
+complete -c pubmed -n "__fish_pubmed_needs_command" -l tool -d 'Tool name sent to NCBI [default: pubmed-cli]' -r
+complete -c pubmed -n "__fish_pubmed_needs_command" -l eutils-url -d 'E-utilities base URL [env: PUBMED_EUTILS_URL]' -r
+complete -c pubmed -n "__fish_pubmed_needs_command" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL]' -r
+complete -c pubmed -n "__fish_pubmed_needs_command" -l timeout -d 'Deadline per NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
+complete -c pubmed -n "__fish_pubmed_needs_command" -s q -l quiet -d 'No warnings or notes on stderr'
+complete -c pubmed -n "__fish_pubmed_needs_command" -s v -l verbose -d 'Log each request on stderr (API key redacted)'
+complete -c pubmed -n "__fish_pubmed_needs_command" -l no-progress -d 'No progress bar'
+complete -c pubmed -n "__fish_pubmed_needs_command" -s h -l help -d 'Print help'
+complete -c pubmed -n "__fish_pubmed_needs_command" -s V -l version -d 'Print version'
+complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "spell" -d 'Correct the spelling of a PubMed query with ESpell, in place'
+complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "search" -d 'Search PubMed (ESearch + ESummary) and say what PubMed did to the query'
+complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "convert" -d 'Convert between PMID, PMCID and DOI with the PMC ID Converter, one record per input'
+complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "mcp" -d 'Serve pubmed_search_articles, pubmed_spell_check and pubmed_convert_ids over MCP (stdio)'
+complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "config" -d 'Show or change the configuration file (API key, e-mail, URLs, policy knobs)'
+complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "completions" -d 'Print a shell completion script'
+complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -s f -l format -d 'Output format [default: table on a terminal; text/ids/tsv in a pipe]' -r -f -a "table\t''
+text\t''
+json\t''
+ndjson\t''
+csv\t''
+tsv\t''
+ids\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -l api-key -d 'NCBI API key (visible in the process list; prefer NCBI_API_KEY)' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -l email -d 'Contact e-mail sent to NCBI [env: NCBI_EMAIL]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -l tool -d 'Tool name sent to NCBI [default: pubmed-cli]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -l eutils-url -d 'E-utilities base URL [env: PUBMED_EUTILS_URL]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -l timeout -d 'Deadline per NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -s q -l quiet -d 'No warnings or notes on stderr'
+complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -s v -l verbose -d 'Log each request on stderr (API key redacted)'
+complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -l no-progress -d 'No progress bar'
+complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -s h -l help -d 'Print help'
+complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -s V -l version -d 'Print version'
+complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l field -d 'Limit untagged terms to one field (tag, long name or EInfo name: ti, title, TITL)' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l spell -d 'On zero hits, spell-check the query and print the suggestion (=apply: search it)' -r -f -a "suggest\t''
+apply\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l mindate -d 'Earliest date: YYYY, YYYY/MM or YYYY/MM/DD (also with - or .)' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l maxdate -d 'Latest date: YYYY, YYYY/MM or YYYY/MM/DD' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l datetype -d 'Which date the range applies to: publication, Entrez or modification' -r -f -a "pdat\t''
+edat\t''
+mdat\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l reldate -d 'Only the last N days (0 = no limit); combined with --mindate/--maxdate' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l author -d 'Author, e.g. "Smith J"' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l journal -d 'Journal title or abbreviation' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l pubtype -d 'Publication type, e.g. Review (repeatable; OR-ed)' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l mesh -d 'MeSH term (repeatable; AND-ed)' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l language -d 'Language, e.g. english' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l species -d 'Only humans or only animals' -r -f -a "humans\t''
+animals\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l retmax -d 'Records per page [default: 20; ≤ 1,000 with summaries, ≤ 10,000 IDs; 0 = count only]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l retstart -d 'First record, 0-based (PubMed serves records 0–9,998)' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l sort -d 'Sort order' -r -f -a "relevance\t''
+pub_date\t''
+author\t''
+journal\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l detail -d 'Record detail [default: full; ids with -f ids and with --all]' -r -f -a "full\t''
+brief\t''
+ids\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand search" -s f -l format -d 'Output format [default: table on a terminal; text/ids/tsv in a pipe]' -r -f -a "table\t''
+text\t''
+json\t''
+ndjson\t''
+csv\t''
+tsv\t''
+ids\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l api-key -d 'NCBI API key (visible in the process list; prefer NCBI_API_KEY)' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l email -d 'Contact e-mail sent to NCBI [env: NCBI_EMAIL]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l tool -d 'Tool name sent to NCBI [default: pubmed-cli]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l eutils-url -d 'E-utilities base URL [env: PUBMED_EUTILS_URL]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l timeout -d 'Deadline per NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l has-abstract -d 'Only records with an abstract'
+complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l free-full-text -d 'Only free full text'
+complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l count -d 'Print the number of hits only'
+complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l all -d 'Every PMID of the query, past PubMed\'s 9,999-record window, streamed (formats ids, ndjson, csv, tsv; summaries with --detail brief|full)'
+complete -c pubmed -n "__fish_pubmed_using_subcommand search" -s q -l quiet -d 'No warnings or notes on stderr'
+complete -c pubmed -n "__fish_pubmed_using_subcommand search" -s v -l verbose -d 'Log each request on stderr (API key redacted)'
+complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l no-progress -d 'No progress bar'
+complete -c pubmed -n "__fish_pubmed_using_subcommand search" -s h -l help -d 'Print help'
+complete -c pubmed -n "__fish_pubmed_using_subcommand search" -s V -l version -d 'Print version'
+complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -l from -d 'The type of every input ID [default: detected per ID]' -r -f -a "pmid\t''
+pmcid\t''
+doi\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -s i -l input -d 'Read IDs from FILE, one per line (`-` = stdin; blank and # lines skipped)' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -l to -d 'Print only this ID type, one line per input line (implies -f ids)' -r -f -a "pmid\t''
+pmcid\t''
+doi\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -s f -l format -d 'Output format [default: table on a terminal; text/ids/tsv in a pipe]' -r -f -a "table\t''
+text\t''
+json\t''
+ndjson\t''
+csv\t''
+tsv\t''
+ids\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -l api-key -d 'NCBI API key (visible in the process list; prefer NCBI_API_KEY)' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -l email -d 'Contact e-mail sent to NCBI [env: NCBI_EMAIL]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -l tool -d 'Tool name sent to NCBI [default: pubmed-cli]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -l eutils-url -d 'E-utilities base URL [env: PUBMED_EUTILS_URL]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -l timeout -d 'Deadline per NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -s q -l quiet -d 'No warnings or notes on stderr'
+complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -s v -l verbose -d 'Log each request on stderr (API key redacted)'
+complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -l no-progress -d 'No progress bar'
+complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -s h -l help -d 'Print help'
+complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -s V -l version -d 'Print version'
+complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -s f -l format -d 'Output format [default: table on a terminal; text/ids/tsv in a pipe]' -r -f -a "table\t''
+text\t''
+json\t''
+ndjson\t''
+csv\t''
+tsv\t''
+ids\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l api-key -d 'NCBI API key (visible in the process list; prefer NCBI_API_KEY)' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l email -d 'Contact e-mail sent to NCBI [env: NCBI_EMAIL]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l tool -d 'Tool name sent to NCBI [default: pubmed-cli]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l eutils-url -d 'E-utilities base URL [env: PUBMED_EUTILS_URL]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l timeout -d 'Deadline per NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -s q -l quiet -d 'No warnings or notes on stderr'
+complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -s v -l verbose -d 'Log each request on stderr (API key redacted)'
+complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l no-progress -d 'No progress bar'
+complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -s h -l help -d 'Print help'
+complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -s V -l version -d 'Print version'
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -s f -l format -d 'Output format [default: table on a terminal; text/ids/tsv in a pipe]' -r -f -a "table\t''
+text\t''
+json\t''
+ndjson\t''
+csv\t''
+tsv\t''
+ids\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -l api-key -d 'NCBI API key (visible in the process list; prefer NCBI_API_KEY)' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -l email -d 'Contact e-mail sent to NCBI [env: NCBI_EMAIL]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -l tool -d 'Tool name sent to NCBI [default: pubmed-cli]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -l eutils-url -d 'E-utilities base URL [env: PUBMED_EUTILS_URL]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -l timeout -d 'Deadline per NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -s q -l quiet -d 'No warnings or notes on stderr'
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -s v -l verbose -d 'Log each request on stderr (API key redacted)'
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -l no-progress -d 'No progress bar'
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -s h -l help -d 'Print help'
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -s V -l version -d 'Print version'
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -f -a "path" -d 'Print the config file\'s path'
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -f -a "show" -d 'Print every setting, its value (API key masked) and where it comes from'
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -f -a "set" -d 'Set KEY to VALUE in the config file (VALUE `-` reads stdin; empty unsets)'
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -s f -l format -d 'Output format [default: table on a terminal; text/ids/tsv in a pipe]' -r -f -a "table\t''
+text\t''
+json\t''
+ndjson\t''
+csv\t''
+tsv\t''
+ids\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -l api-key -d 'NCBI API key (visible in the process list; prefer NCBI_API_KEY)' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -l email -d 'Contact e-mail sent to NCBI [env: NCBI_EMAIL]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -l tool -d 'Tool name sent to NCBI [default: pubmed-cli]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -l eutils-url -d 'E-utilities base URL [env: PUBMED_EUTILS_URL]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -l timeout -d 'Deadline per NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -s q -l quiet -d 'No warnings or notes on stderr'
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -s v -l verbose -d 'Log each request on stderr (API key redacted)'
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -l no-progress -d 'No progress bar'
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -s h -l help -d 'Print help'
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -s V -l version -d 'Print version'
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -s f -l format -d 'Output format [default: table on a terminal; text/ids/tsv in a pipe]' -r -f -a "table\t''
+text\t''
+json\t''
+ndjson\t''
+csv\t''
+tsv\t''
+ids\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -l api-key -d 'NCBI API key (visible in the process list; prefer NCBI_API_KEY)' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -l email -d 'Contact e-mail sent to NCBI [env: NCBI_EMAIL]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -l tool -d 'Tool name sent to NCBI [default: pubmed-cli]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -l eutils-url -d 'E-utilities base URL [env: PUBMED_EUTILS_URL]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -l timeout -d 'Deadline per NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -s q -l quiet -d 'No warnings or notes on stderr'
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -s v -l verbose -d 'Log each request on stderr (API key redacted)'
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -l no-progress -d 'No progress bar'
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -s f -l format -d 'Output format [default: table on a terminal; text/ids/tsv in a pipe]' -r -f -a "table\t''
+text\t''
+json\t''
+ndjson\t''
+csv\t''
+tsv\t''
+ids\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -l api-key -d 'NCBI API key (visible in the process list; prefer NCBI_API_KEY)' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -l email -d 'Contact e-mail sent to NCBI [env: NCBI_EMAIL]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -l tool -d 'Tool name sent to NCBI [default: pubmed-cli]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -l eutils-url -d 'E-utilities base URL [env: PUBMED_EUTILS_URL]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -l timeout -d 'Deadline per NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -s q -l quiet -d 'No warnings or notes on stderr'
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -s v -l verbose -d 'Log each request on stderr (API key redacted)'
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -l no-progress -d 'No progress bar'
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -s h -l help -d 'Print help'
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -s V -l version -d 'Print version'
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "path" -d 'Print the config file\'s path'
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "show" -d 'Print every setting, its value (API key masked) and where it comes from'
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "set" -d 'Set KEY to VALUE in the config file (VALUE `-` reads stdin; empty unsets)'
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -s f -l format -d 'Output format [default: table on a terminal; text/ids/tsv in a pipe]' -r -f -a "table\t''
+text\t''
+json\t''
+ndjson\t''
+csv\t''
+tsv\t''
+ids\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -l api-key -d 'NCBI API key (visible in the process list; prefer NCBI_API_KEY)' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -l email -d 'Contact e-mail sent to NCBI [env: NCBI_EMAIL]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -l tool -d 'Tool name sent to NCBI [default: pubmed-cli]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -l eutils-url -d 'E-utilities base URL [env: PUBMED_EUTILS_URL]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -l timeout -d 'Deadline per NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -s q -l quiet -d 'No warnings or notes on stderr'
+complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -s v -l verbose -d 'Log each request on stderr (API key redacted)'
+complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -l no-progress -d 'No progress bar'
+complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -s h -l help -d 'Print help'
+complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -s V -l version -d 'Print version'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert mcp config completions help" -f -a "spell" -d 'Correct the spelling of a PubMed query with ESpell, in place'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert mcp config completions help" -f -a "search" -d 'Search PubMed (ESearch + ESummary) and say what PubMed did to the query'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert mcp config completions help" -f -a "convert" -d 'Convert between PMID, PMCID and DOI with the PMC ID Converter, one record per input'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert mcp config completions help" -f -a "mcp" -d 'Serve pubmed_search_articles, pubmed_spell_check and pubmed_convert_ids over MCP (stdio)'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert mcp config completions help" -f -a "config" -d 'Show or change the configuration file (API key, e-mail, URLs, policy knobs)'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert mcp config completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert mcp config completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "path" -d 'Print the config file\'s path'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "show" -d 'Print every setting, its value (API key masked) and where it comes from'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "set" -d 'Set KEY to VALUE in the config file (VALUE `-` reads stdin; empty unsets)'

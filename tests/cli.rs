@@ -1,0 +1,327 @@
+//! Command-line conventions: configuration precedence and masking, pipes
+//! without colour or progress, terminal defaults, help, completions, errors.
+
+mod support;
+
+use std::io::Read;
+use std::process::Stdio;
+
+use support::cli::pubmed;
+use support::fake_ncbi::{Corpus, FakeNcbi};
+use support::server::{Reply, TestServer, fixture};
+
+fn espell_server() -> TestServer {
+    TestServer::start(|_| Reply::xml(fixture("espell_biopythooon.xml")))
+}
+
+#[test]
+fn flag_beats_env_beats_file() {
+    let server = espell_server();
+    let file =
+        "api_key = \"filekey0123456789\"\nemail = \"file@example.org\"\ntool = \"file-tool\"\n";
+    // file only
+    let run = pubmed(&["spell", "biopythooon"])
+        .server(&server)
+        .with_config(file)
+        .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    // env beats file
+    let run = pubmed(&["spell", "biopythooon"])
+        .server(&server)
+        .with_config(file)
+        .env("NCBI_EMAIL", "env@example.org")
+        .env("NCBI_API_KEY", "envkey0123456789")
+        .run();
+    assert_eq!(run.code, 0);
+    // flag beats env
+    let run = pubmed(&[
+        "spell",
+        "--email",
+        "flag@example.org",
+        "--tool",
+        "flag-tool",
+        "biopythooon",
+    ])
+    .server(&server)
+    .with_config(file)
+    .env("NCBI_EMAIL", "env@example.org")
+    .run();
+    assert_eq!(run.code, 0);
+    let reqs = server.requests();
+    let got: Vec<(Option<&str>, Option<&str>, Option<&str>)> = reqs
+        .iter()
+        .map(|r| (r.param("api_key"), r.param("email"), r.param("tool")))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            (
+                Some("filekey0123456789"),
+                Some("file@example.org"),
+                Some("file-tool")
+            ),
+            (
+                Some("envkey0123456789"),
+                Some("env@example.org"),
+                Some("file-tool")
+            ),
+            (
+                Some("filekey0123456789"),
+                Some("flag@example.org"),
+                Some("flag-tool")
+            ),
+        ]
+    );
+    // the URL from the file is used when no env/flag gives one
+    let run = pubmed(&["spell", "biopythooon"])
+        .with_config(&format!("eutils_url = \"{}\"\n", server.eutils_url()))
+        .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(server.count(), 4);
+}
+
+#[test]
+fn config_show_masks_the_key_and_names_sources() {
+    let run = pubmed(&["config", "show", "-f", "json", "--tool", "flagtool"])
+        .with_config("api_key = \"abcdef0123456789secret\"\nemail = \"file@example.org\"\n")
+        .env("NCBI_EMAIL", "env@example.org")
+        .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(!run.stdout.contains("abcdef0123456789secret"));
+    let v = run.json();
+    let s = &v["settings"];
+    assert_eq!(s["api_key"]["value"], "****cret");
+    assert_eq!(s["api_key"]["source"], "config file");
+    assert_eq!(s["email"]["value"], "env@example.org");
+    assert_eq!(s["email"]["source"], "env NCBI_EMAIL");
+    assert_eq!(s["tool"]["value"], "flagtool");
+    assert_eq!(s["tool"]["source"], "flag --tool");
+    assert_eq!(s["deadline_s"]["value"], "5");
+    assert_eq!(s["deadline_s"]["source"], "env PUBMED_DEADLINE_S");
+    assert_eq!(s["max_retries"]["value"], "2");
+    assert_eq!(v["exists"], true);
+    let run = pubmed(&["config", "show"])
+        .with_config("api_key = \"abcdef0123456789secret\"\n")
+        .run();
+    assert!(
+        run.stdout.contains("api_key = \"****cret\"  # config file"),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("0123456789secret"));
+}
+
+#[test]
+fn config_set_writes_a_private_file() {
+    let p = pubmed(&["config", "path"]);
+    let home = p.home.path().to_path_buf();
+    let run = p.run();
+    assert_eq!(
+        run.stdout.trim(),
+        home.join(".config/pubmed/config.toml").to_str().unwrap()
+    );
+    let cmd = pubmed(&["config", "set", "api_key", "-"]);
+    let path = cmd.config_file();
+    let run = cmd.stdin("feedface0123456789abc\n").run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        !run.stderr.contains("feedface0123456789abc"),
+        "{}",
+        run.stderr
+    );
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(text, "api_key = \"feedface0123456789abc\"\n");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
+    }
+    let run = pubmed(&["config", "set", "max_retries", "many"]).run();
+    assert_eq!(run.code, 2);
+    let run = pubmed(&["config", "set", "colour", "x"]).run();
+    assert_eq!(run.code, 2);
+}
+
+#[test]
+fn a_broken_config_file_is_exit_2_naming_file_and_line() {
+    let p = pubmed(&["spell", "-f", "json", "x"]).with_config("email = \"a@b\"\nmax_retries = [\n");
+    let path = p.config_file();
+    let run = p.run();
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    let e = run.error_json();
+    assert_eq!(e["reason"], "invalid_argument");
+    let msg = e["message"].as_str().unwrap();
+    assert!(msg.contains(path.to_str().unwrap()), "{msg}");
+    assert!(msg.contains("line 2") || msg.contains("line 3"), "{msg}");
+    let run = pubmed(&["spell", "x"])
+        .with_config("nonsense_key = 1\n")
+        .run();
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.starts_with("pubmed: error: config file "),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("line 1"), "{}", run.stderr);
+}
+
+#[test]
+fn pipes_get_no_colour_and_no_progress() {
+    let fake = FakeNcbi::new(Corpus::synthetic());
+    let f = fake.clone();
+    let server = TestServer::start(move |r| f.reply(r));
+    let dir = tempfile::tempdir().unwrap();
+    for args in [
+        vec!["search", "hits30000", "--all"],
+        vec!["search", "hits30000", "-f", "table", "--retmax", "3"],
+        vec!["convert", "23193287", "PMC3531190", "-f", "table"],
+        vec!["spell", "-f", "table", "hits1"],
+    ] {
+        let out = dir.path().join("out");
+        let file = std::fs::File::create(&out).unwrap();
+        let run = pubmed(&args).server(&server).stdout_to(file).run();
+        assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
+        let bytes = std::fs::read(&out).unwrap();
+        assert!(!bytes.is_empty(), "{args:?}");
+        assert!(!bytes.contains(&0x1b), "{args:?}: ANSI escape in a file");
+        assert!(
+            !run.stderr.contains('\x1b') && !run.stderr.contains('\r'),
+            "{args:?}: progress or colour on stderr: {:?}",
+            run.stderr
+        );
+    }
+    // --color always does colour (so the check above can fail)
+    let run = pubmed(&["spell", "-f", "table", "--color", "always", "hits1"])
+        .server(&server)
+        .run();
+    assert!(run.stdout.contains('\x1b'), "{}", run.stdout);
+}
+
+/// Under a pseudo-terminal (util-linux `script`): table by default,
+/// colour unless NO_COLOR.
+#[test]
+fn terminal_defaults_and_no_color() {
+    let server = TestServer::start(|_| Reply::xml(fixture("espell_asthmaa_alergies.xml")));
+    let bin = env!("CARGO_BIN_EXE_pubmed");
+    let tty = |no_color: bool| {
+        let mut p = pubmed(&[]).server(&server);
+        p.cmd = std::process::Command::new("script");
+        p.cmd
+            .args([
+                "-qec",
+                &format!("{bin} spell 'asthmaa OR alergies'"),
+                "/dev/null",
+            ])
+            .env_clear()
+            .env("HOME", p.home.path())
+            .env("PUBMED_EUTILS_URL", server.eutils_url())
+            .env("TERM", "xterm")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        if no_color {
+            p.cmd.env("NO_COLOR", "1");
+        }
+        p.run()
+    };
+    let run = tty(false);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("Corrected query:"),
+        "table on a terminal: {}",
+        run.stdout
+    );
+    assert!(run.stdout.contains('\x1b'), "colour on a terminal");
+    let run = tty(true);
+    assert!(run.stdout.contains("Corrected query:"));
+    assert!(!run.stdout.contains('\x1b'), "NO_COLOR: {:?}", run.stdout);
+}
+
+#[test]
+fn every_subcommand_help_shows_examples() {
+    for (sub, needle) in [
+        (
+            vec!["--help"],
+            "pubmed search 'microbiome[mh]' --all > pmids.txt",
+        ),
+        (vec!["spell", "--help"], "| jq -r .corrected"),
+        (
+            vec!["search", "--help"],
+            "-f json | jq -r '.summaries[].title'",
+        ),
+        (vec!["convert", "--help"], "--input refs.txt --to pmcid"),
+        (vec!["mcp", "--help"], "\"mcpServers\""),
+        (vec!["config", "--help"], "pubmed config set email"),
+        (vec!["completions", "--help"], "pubmed completions bash"),
+    ] {
+        let run = pubmed(&sub).run();
+        assert_eq!(run.code, 0, "{sub:?}");
+        assert!(run.stdout.contains("Examples:"), "{sub:?}");
+        assert!(run.stdout.contains(needle), "{sub:?}: {}", run.stdout);
+    }
+    let run = pubmed(&["search", "--help"]).run();
+    for heading in [
+        "Query:", "Dates:", "Filters:", "Paging:", "Output:", "NCBI:",
+    ] {
+        assert!(
+            run.stdout.contains(heading),
+            "search --help groups {heading}"
+        );
+    }
+}
+
+#[test]
+fn completions_subcommand_prints_the_committed_script() {
+    for (shell, file) in [
+        ("bash", "pubmed.bash"),
+        ("zsh", "_pubmed"),
+        ("fish", "pubmed.fish"),
+    ] {
+        let run = pubmed(&["completions", shell]).run();
+        assert_eq!(run.code, 0);
+        let committed =
+            std::fs::read_to_string(format!("{}/completions/{file}", env!("CARGO_MANIFEST_DIR")))
+                .unwrap();
+        assert_eq!(run.stdout, committed, "{shell}");
+    }
+}
+
+#[test]
+fn usage_errors_are_one_prefixed_line_and_a_hint() {
+    let run = pubmed(&["search", "x", "--retmax", "lots"]).run();
+    assert_eq!(run.code, 2);
+    let lines: Vec<&str> = run.stderr.lines().collect();
+    assert_eq!(lines.len(), 2, "{}", run.stderr);
+    assert!(
+        lines[0].starts_with("pubmed: error: invalid value 'lots'"),
+        "{}",
+        lines[0]
+    );
+    assert!(lines[1].starts_with("pubmed: hint: "));
+    let run = pubmed(&["frobnicate"]).run();
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr
+            .starts_with("pubmed: error: unrecognized subcommand 'frobnicate'")
+    );
+    let run = pubmed(&["search", "-f", "json", "x", "--retmax", "lots"]).run();
+    assert_eq!(run.error_json()["reason"], "invalid_argument");
+}
+
+#[test]
+fn a_closed_pipe_exits_0_quietly() {
+    let fake = FakeNcbi::new(Corpus::synthetic());
+    let f = fake.clone();
+    let server = TestServer::start(move |r| f.reply(r));
+    let mut p = pubmed(&["search", "hits250000", "--all"]).server(&server);
+    let mut child = p.cmd.stdin(Stdio::null()).spawn().unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut first = [0u8; 16];
+    stdout.read_exact(&mut first).unwrap();
+    drop(stdout);
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(!stderr.contains("error"), "{stderr}");
+}
