@@ -451,20 +451,29 @@ async fn a_call_that_cannot_start_before_its_deadline_is_shed_at_once() {
 
 #[tokio::test(start_paused = true)]
 async fn deadline_while_queued_is_deadline_exceeded() {
-    use pubmed::ncbi::pacer::{Pacer, PacerConfig};
+    use pubmed::ncbi::pacer::{Lane, Pacer, PacerConfig};
     let pacer = Pacer::new(PacerConfig {
         gap: Duration::ZERO,
+        idconv_gap: Duration::ZERO,
         max_in_flight: 1,
         max_waiting: 100,
         cooldown_base: secs(1.0),
         cooldown_cap: secs(15.0),
     });
     let t0 = Instant::now();
-    let held = pacer.acquire(t0 + secs(100.0)).await.unwrap();
-    let e = pacer.acquire(t0 + secs(10.0)).await.unwrap_err();
+    let held = pacer.acquire(t0 + secs(100.0), Lane::Eutils).await.unwrap();
+    let e = pacer
+        .acquire(t0 + secs(10.0), Lane::Eutils)
+        .await
+        .unwrap_err();
     assert_eq!(e.reason, Reason::NcbiDeadlineExceeded);
     assert_eq!(Instant::now() - t0, secs(10.0));
     assert!(e.message.contains("waited"), "{}", e.message);
     drop(held);
-    assert!(pacer.acquire(Instant::now() + secs(1.0)).await.is_ok());
+    assert!(
+        pacer
+            .acquire(Instant::now() + secs(1.0), Lane::Eutils)
+            .await
+            .is_ok()
+    );
 }

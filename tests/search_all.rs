@@ -148,7 +148,10 @@ fn summaries_stream_as_ndjson() {
     for l in run.stdout.lines() {
         let v: serde_json::Value = serde_json::from_str(l).unwrap();
         let pmid = v["pmid"].as_str().unwrap().to_string();
-        assert_eq!(v["title"], format!("Article {pmid}."));
+        assert_eq!(
+            v["title"],
+            format!("Synthetic article {pmid}: in vivo effects & outcomes.")
+        );
         assert!(v.get("authors").is_none(), "brief");
         assert!(seen.insert(pmid), "twice");
     }

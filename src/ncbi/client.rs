@@ -9,7 +9,7 @@ use backon::{BackoffBuilder, ExponentialBuilder};
 use tokio::time::Instant;
 
 use super::classify::{self, Verdict};
-use super::pacer::{Pacer, PacerConfig};
+use super::pacer::{Lane, Pacer, PacerConfig};
 use super::policy::Policy;
 use super::transport::{HttpRequest, HttpResponse, Method, ReqwestTransport, Transport};
 use super::xml::Element;
@@ -109,6 +109,7 @@ impl Client {
         let p = &settings.policy;
         let pacer = Pacer::new(PacerConfig {
             gap: p.gap(settings.api_key.is_some()),
+            idconv_gap: p.gap(false),
             max_in_flight: p.max_in_flight,
             max_waiting: p.max_waiting,
             cooldown_base: p.retry_base,
@@ -236,7 +237,12 @@ impl Client {
         let mut attempt = 0u32;
         loop {
             attempt += 1;
-            let permit = self.pacer.acquire(deadline).await?;
+            let lane = if req.url == self.settings.idconv_url {
+                Lane::Idconv
+            } else {
+                Lane::Eutils
+            };
+            let permit = self.pacer.acquire(deadline, lane).await?;
             self.log_request(req, attempt);
             let now = Instant::now();
             let budget = policy

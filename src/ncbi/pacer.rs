@@ -13,11 +13,24 @@ use tokio::time::Instant;
 
 use crate::error::{Error, Reason};
 
+/// Which service a request goes to. NCBI counts requests per API key, or
+/// per address without one; the ID Converter never receives the key, so its
+/// requests are always paced as keyless.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lane {
+    /// E-utilities (with the API key when configured).
+    Eutils,
+    /// The PMC ID Converter (never with the key).
+    Idconv,
+}
+
 /// Pacing numbers (from [`super::Policy`]).
 #[derive(Debug, Clone, Copy)]
 pub struct PacerConfig {
-    /// Minimum gap between starts.
+    /// Minimum gap between any two starts (the E-utilities gap).
     pub gap: Duration,
+    /// Minimum gap between two ID Converter starts (the keyless gap).
+    pub idconv_gap: Duration,
     /// Requests in flight at once.
     pub max_in_flight: usize,
     /// Calls allowed to wait before `queue_full`.
@@ -31,6 +44,7 @@ pub struct PacerConfig {
 #[derive(Debug, Default)]
 struct State {
     last_start: Option<Instant>,
+    last_idconv_start: Option<Instant>,
     cooldown_until: Option<Instant>,
     /// When the current cooldown was set: a 429 for a request started before
     /// it belongs to the same burst and does not lengthen the cooldown.
@@ -85,11 +99,16 @@ impl Pacer {
     }
 
     /// The earliest start a new request could get now, ignoring the queue.
-    fn next_free(&self, now: Instant) -> Instant {
+    fn next_free(&self, now: Instant, lane: Lane) -> Instant {
         let s = self.state();
         let mut t = now;
         if let Some(last) = s.last_start {
             t = t.max(last + self.cfg.gap);
+        }
+        if lane == Lane::Idconv
+            && let Some(last) = s.last_idconv_start
+        {
+            t = t.max(last + self.cfg.idconv_gap);
         }
         if let Some(c) = s.cooldown_until {
             t = t.max(c);
@@ -101,11 +120,15 @@ impl Pacer {
     /// `max_waiting` calls already wait or the call could not start before
     /// `deadline`; `ncbi_deadline_exceeded` when the deadline passes while
     /// it waits.
-    pub async fn acquire(&self, deadline: Instant) -> Result<Permit, Error> {
+    pub async fn acquire(&self, deadline: Instant, lane: Lane) -> Result<Permit, Error> {
         let ahead = self.waiting.fetch_add(1, Ordering::SeqCst);
         let _guard = WaitingGuard(&self.waiting);
         let now = Instant::now();
-        let estimate = self.next_free(now) + self.cfg.gap * ahead as u32;
+        let step = match lane {
+            Lane::Eutils => self.cfg.gap,
+            Lane::Idconv => self.cfg.gap.max(self.cfg.idconv_gap),
+        };
+        let estimate = self.next_free(now, lane) + step * ahead as u32;
         if ahead >= self.cfg.max_waiting {
             return Err(Error::new(
                 Reason::QueueFull,
@@ -133,9 +156,13 @@ impl Pacer {
                 .expect("the pacer never closes its semaphore");
             loop {
                 let now = Instant::now();
-                let at = self.next_free(now);
+                let at = self.next_free(now, lane);
                 if at <= now {
-                    self.state().last_start = Some(now);
+                    let mut s = self.state();
+                    s.last_start = Some(now);
+                    if lane == Lane::Idconv {
+                        s.last_idconv_start = Some(now);
+                    }
                     return Permit {
                         _slot: slot,
                         started: now,

@@ -121,9 +121,96 @@ pub struct FakeNcbi {
     /// ESearch terms containing one of these are answered with HTTP 500
     /// (e.g. `AND 1:` fails the lowest PMID range).
     pub failing_terms: Mutex<Vec<String>>,
+    /// Injected faults, when set.
+    pub faults: Option<Faults>,
+}
+
+/// Faults injected into a share of answers, reproducibly from a seed:
+/// HTTP 500/502/503, connection resets, slow answers and bodies cut short
+/// of their Content-Length, in equal parts.
+#[derive(Debug)]
+pub struct Faults {
+    /// Share of requests that get a fault (0.0–1.0).
+    pub rate: f64,
+    /// How long a slow answer waits.
+    pub slow: std::time::Duration,
+    rng: Mutex<rand::rngs::StdRng>,
+    /// Faults injected so far.
+    pub injected: AtomicUsize,
+}
+
+impl Faults {
+    /// Faults at `rate`, drawn from `seed`.
+    pub fn new(rate: f64, seed: u64) -> Faults {
+        Faults {
+            rate,
+            slow: std::time::Duration::from_millis(300),
+            rng: Mutex::new(rand::rngs::StdRng::seed_from_u64(seed)),
+            injected: AtomicUsize::new(0),
+        }
+    }
+
+    /// Applies a fault to `reply` (or not).
+    fn apply(&self, reply: Reply) -> Reply {
+        let (hit, kind) = {
+            let mut rng = self.rng.lock().unwrap();
+            (rng.random::<f64>() < self.rate, rng.random_range(0..6u8))
+        };
+        if !hit {
+            return reply;
+        }
+        self.injected.fetch_add(1, Ordering::SeqCst);
+        match kind {
+            0 => Reply::status(
+                500,
+                "text/html",
+                "<html><body>Internal Server Error</body></html>",
+            ),
+            1 => Reply::status(502, "text/plain", "Bad Gateway"),
+            2 => Reply::status(503, "text/plain", "Service Unavailable"),
+            3 => Reply::Reset,
+            4 => Reply::Slow(self.slow, Box::new(reply)),
+            _ => match reply {
+                Reply::Full { body, .. } if body.len() > 2 => Reply::CutShort {
+                    declared: body.len(),
+                    body: body[..body.len() / 2].to_vec(),
+                },
+                other => other,
+            },
+        }
+    }
+}
+
+/// The synthetic PubMed record of a PMID: dates, publication types, DOI and
+/// PMCID all derived from the number, consistent with the ID Converter.
+pub fn synthetic_doc(pmid: u64) -> Doc {
+    let mut d = Doc::new(&pmid.to_string());
+    let year = 1950 + (pmid / 550_000).min(76);
+    let month = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ][(pmid % 12) as usize];
+    d.pub_date = match pmid % 5 {
+        0 => format!("{year}"),
+        1 => format!("{year} {month}"),
+        2 => format!("{year} Winter"),
+        _ => format!("{year} {month} {}", 1 + pmid % 28),
+    };
+    d.title = format!("Synthetic article {pmid}: <i>in vivo</i> effects &amp; outcomes.");
+    d.pub_types = vec!["Journal Article".into()];
+    if pmid % 10 == 3 {
+        d.pub_types.push("Review".into());
+    }
+    if pmid % 97 == 0 {
+        d.pub_types.push("Retracted Publication".into());
+    }
+    d.doi = Some(format!("10.5555/pmid.{pmid}"));
+    d.pmc = (pmid % 7 != 0).then(|| format!("PMC{}", pmid + PMC_OFFSET));
+    d
 }
 
 impl FakeNcbi {
+    /// The most requests that arrived in any second is measured by the
+    /// server (`TestServer::max_per_second`); this fake counts per endpoint.
     pub fn new(corpus: Corpus) -> Arc<FakeNcbi> {
         Arc::new(FakeNcbi {
             corpus,
@@ -140,6 +227,14 @@ impl FakeNcbi {
     }
 
     pub fn reply(&self, req: &Request) -> Reply {
+        let reply = self.answer(req);
+        match &self.faults {
+            Some(f) if reply_is_data(&reply) => f.apply(reply),
+            _ => reply,
+        }
+    }
+
+    fn answer(&self, req: &Request) -> Reply {
         if let Some(limit) = &self.limit
             && limit.over(req)
         {
@@ -171,8 +266,8 @@ impl FakeNcbi {
                 .param("id")
                 .unwrap_or_default()
                 .split(',')
-                .filter(|s| !s.is_empty())
-                .map(Doc::new)
+                .filter_map(|s| s.parse::<u64>().ok())
+                .map(synthetic_doc)
                 .collect();
             return Reply::xml(ncbi::esummary(&docs, &[]));
         }
@@ -334,4 +429,9 @@ impl FakeNcbi {
         });
         Reply::json(200, serde_json::to_vec_pretty(&body).unwrap())
     }
+}
+
+/// Faults go on answers, never on the 429s of the rate limit.
+fn reply_is_data(r: &Reply) -> bool {
+    !matches!(r, Reply::Full { status: 429, .. })
 }
