@@ -143,7 +143,7 @@ fn convert_10000_ids_under_faults_keeps_every_id_once() {
             None => assert_eq!(r["pmid"], pmid.to_string()),
             Some(e) => {
                 let reason = e["reason"].as_str().unwrap();
-                if pmid % 7 == 0 {
+                if pmid.is_multiple_of(7) {
                     assert_eq!(reason, "not_in_pmc");
                 } else {
                     assert!(

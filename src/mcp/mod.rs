@@ -94,21 +94,46 @@ impl ServerHandler for PubmedServer {
 ///
 /// Errors: a transport or protocol failure, as a message.
 pub async fn serve(client: Arc<Client>) -> Result<(), String> {
+    // Listen for SIGINT before the first message, so an early one ends the
+    // server cleanly too.
+    let interrupted = interrupt_listener()?;
+    tokio::pin!(interrupted);
     let transport = transport::LineTransport::new(tokio::io::stdin(), tokio::io::stdout());
-    let running = match PubmedServer::new(client).serve(transport).await {
-        Ok(r) => r,
-        // stdin closed (or no client) before `initialize`: nothing to serve.
-        Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => return Ok(()),
-        Err(e) => return Err(e.to_string()),
+    let running = tokio::select! {
+        started = PubmedServer::new(client).serve(transport) => match started {
+            Ok(r) => r,
+            // stdin closed (or no client) before `initialize`: nothing to serve.
+            Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => return Ok(()),
+            Err(e) => return Err(e.to_string()),
+        },
+        _ = &mut interrupted => return Ok(()),
     };
     let token = running.cancellation_token();
     tokio::select! {
         quit = running.waiting() => quit.map(|_| ()).map_err(|e| e.to_string()),
-        _ = tokio::signal::ctrl_c() => {
+        _ = &mut interrupted => {
             token.cancel();
             Ok(())
         }
     }
+}
+
+/// A future that resolves on SIGINT; the handler is installed at once.
+#[cfg(unix)]
+fn interrupt_listener() -> Result<impl std::future::Future<Output = ()>, String> {
+    let mut sig = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt())
+        .map_err(|e| format!("cannot listen for SIGINT: {e}"))?;
+    Ok(async move {
+        sig.recv().await;
+    })
+}
+
+/// A future that resolves on Ctrl-C.
+#[cfg(not(unix))]
+fn interrupt_listener() -> Result<impl std::future::Future<Output = ()>, String> {
+    Ok(async {
+        let _ = tokio::signal::ctrl_c().await;
+    })
 }
 
 /// Sends rmcp's `tracing` logs to stderr (never stdout), filtered by

@@ -200,11 +200,11 @@ pub fn synthetic_doc(pmid: u64) -> Doc {
     if pmid % 10 == 3 {
         d.pub_types.push("Review".into());
     }
-    if pmid % 97 == 0 {
+    if pmid.is_multiple_of(97) {
         d.pub_types.push("Retracted Publication".into());
     }
     d.doi = Some(format!("10.5555/pmid.{pmid}"));
-    d.pmc = (pmid % 7 != 0).then(|| format!("PMC{}", pmid + PMC_OFFSET));
+    d.pmc = (!pmid.is_multiple_of(7)).then(|| format!("PMC{}", pmid + PMC_OFFSET));
     d
 }
 
