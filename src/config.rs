@@ -425,9 +425,19 @@ pub fn resolve(
         policy.deadline = seconds("deadline_s", s)?;
     }
     policy.request_timeout = policy.request_timeout.min(policy.deadline);
+    let url = |k: &str, default: &str| -> Result<String> {
+        let v = get(k).unwrap_or_else(|| default.into());
+        match url::Url::parse(&v) {
+            Ok(u) if matches!(u.scheme(), "http" | "https") && u.host().is_some() => Ok(v),
+            _ => Err(Error::new(
+                Reason::InvalidArgument,
+                format!("{k} {v:?} is not an http(s) URL"),
+            )),
+        }
+    };
     Ok(ClientSettings {
-        eutils_url: get("eutils_url").unwrap_or_else(|| DEFAULT_EUTILS_URL.into()),
-        idconv_url: get("idconv_url").unwrap_or_else(|| DEFAULT_IDCONV_URL.into()),
+        eutils_url: url("eutils_url", DEFAULT_EUTILS_URL)?,
+        idconv_url: url("idconv_url", DEFAULT_IDCONV_URL)?,
         tool: get("tool").unwrap_or_else(|| DEFAULT_TOOL.into()),
         email: get("email"),
         api_key: get("api_key"),
@@ -511,6 +521,7 @@ mod tests {
             ("PUBMED_MAX_RETRIES", "-1"),
             ("PUBMED_DEADLINE_S", "-1"),
             ("PUBMED_DEADLINE_S", "1e999"),
+            ("PUBMED_DEADLINE_S", "1e19"),
             ("PUBMED_DEADLINE_S", "NaN"),
         ] {
             let e = resolve(&Flags::default(), &env_of(&[(k, v)]), None).unwrap_err();
@@ -527,6 +538,48 @@ mod tests {
         )
         .unwrap_err();
         assert!(e.message.contains("--timeout"));
+    }
+
+    #[test]
+    fn empty_values_do_not_hide_lower_layers() {
+        let file = FileConfig {
+            api_key: Some("filekey".into()),
+            email: Some("file@example.org".into()),
+            ..Default::default()
+        };
+        let env = env_of(&[
+            ("NCBI_API_KEY", ""),
+            ("NCBI_EMAIL", " "),
+            ("PUBMED_EUTILS_URL", "http://env/"),
+        ]);
+        let flags = Flags {
+            eutils_url: Some(String::new()),
+            ..Default::default()
+        };
+        let s = resolve(&flags, &env, Some(&file)).unwrap();
+        assert_eq!(s.api_key.as_deref(), Some("filekey"));
+        assert_eq!(s.email.as_deref(), Some("file@example.org"));
+        assert_eq!(s.eutils_url, "http://env/");
+    }
+
+    #[test]
+    fn urls_must_be_http() {
+        for bad in ["not a url", "ftp://host/x/", "file:///tmp/x", "http://"] {
+            let flags = Flags {
+                eutils_url: Some(bad.into()),
+                ..Default::default()
+            };
+            let e = resolve(&flags, &env_of(&[]), None).unwrap_err();
+            assert_eq!(e.reason, Reason::InvalidArgument, "{bad}");
+            assert!(e.message.contains("eutils_url"), "{}", e.message);
+        }
+        let e = resolve(
+            &Flags::default(),
+            &env_of(&[("PUBMED_IDCONV_URL", "localhost:8080")]),
+            None,
+        )
+        .unwrap_err();
+        assert!(e.message.contains("idconv_url"));
     }
 
     #[test]

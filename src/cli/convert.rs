@@ -10,31 +10,42 @@ use crate::error::{Error, Reason};
 use crate::ops::convert::{self, InputLine, Output, Stop};
 use crate::output::{self, Format};
 
-/// Lines of a file (or stdin) read on their own thread, so a slow producer
+/// Opens the input (`-` = stdin) before anything is written, so a missing
+/// file or a directory is an error naming it, with nothing on stdout.
+fn open_input(path: &str) -> Result<Box<dyn BufRead + Send>, Error> {
+    if path == "-" {
+        return Ok(Box::new(io::BufReader::new(io::stdin())));
+    }
+    let cannot = |why: String| {
+        Error::new(
+            Reason::InvalidArgument,
+            format!("cannot read {path}: {why}"),
+        )
+    };
+    let meta = std::fs::metadata(path).map_err(|e| cannot(e.to_string()))?;
+    if meta.is_dir() {
+        return Err(cannot("it is a directory".into()));
+    }
+    let f = std::fs::File::open(path).map_err(|e| cannot(e.to_string()))?;
+    Ok(Box::new(io::BufReader::new(f)))
+}
+
+/// Lines of the input read on their own thread, so a slow producer
 /// upstream never stalls answers already in flight.
-fn read_lines(path: String) -> tokio::sync::mpsc::Receiver<io::Result<InputLine>> {
+fn read_lines(
+    reader: Box<dyn BufRead + Send>,
+    path: String,
+) -> tokio::sync::mpsc::Receiver<io::Result<InputLine>> {
     let (tx, rx) = tokio::sync::mpsc::channel(1024);
-    std::thread::spawn(move || {
-        let reader: Box<dyn BufRead> = if path == "-" {
-            Box::new(io::BufReader::new(io::stdin()))
-        } else {
-            match std::fs::File::open(&path) {
-                Ok(f) => Box::new(io::BufReader::new(f)),
-                Err(e) => {
-                    let _ = tx.blocking_send(Err(io::Error::new(
-                        e.kind(),
-                        format!("cannot read {path}: {e}"),
-                    )));
-                    return;
-                }
-            }
-        };
-        read_into(reader, &tx);
-    });
+    std::thread::spawn(move || read_into(reader, &path, &tx));
     rx
 }
 
-fn read_into(mut reader: Box<dyn BufRead>, tx: &tokio::sync::mpsc::Sender<io::Result<InputLine>>) {
+fn read_into(
+    mut reader: Box<dyn BufRead + Send>,
+    path: &str,
+    tx: &tokio::sync::mpsc::Sender<io::Result<InputLine>>,
+) {
     let mut buf = Vec::new();
     let mut first = true;
     loop {
@@ -53,7 +64,11 @@ fn read_into(mut reader: Box<dyn BufRead>, tx: &tokio::sync::mpsc::Sender<io::Re
                 first = false;
             }
             Err(e) => {
-                let _ = tx.blocking_send(Err(e));
+                let name = if path == "-" { "stdin" } else { path };
+                let _ = tx.blocking_send(Err(io::Error::new(
+                    e.kind(),
+                    format!("cannot read {name}: {e}"),
+                )));
                 return;
             }
         }
@@ -113,9 +128,13 @@ pub(super) async fn run(a: ConvertArgs, ctx: &Context) -> Result<u8, Failure> {
         }
         (None, _) => None,
     };
-    if input.is_none() {
-        convert::check_ids(&a.ids, from)?;
-    }
+    let reader = match &input {
+        None => {
+            convert::check_ids(&a.ids, from)?;
+            None
+        }
+        Some(path) => Some(open_input(path)?),
+    };
     let client = ctx.client()?;
     let total = input.as_deref().and_then(count_lines);
     let bar = (ctx.progress && !ctx.quiet).then(|| {
@@ -135,28 +154,21 @@ pub(super) async fn run(a: ConvertArgs, ctx: &Context) -> Result<u8, Failure> {
     let stdout = io::stdout();
     let mut lock = io::BufWriter::new(stdout.lock());
     let mut writer = output::convert::Writer::begin(&mut lock, format, to, ctx.style)?;
-    let mut since_flush = 0usize;
     let mut sink = |item: Output<'_>| -> io::Result<()> {
-        writer.item(item)?;
-        if let Some(pb) = &bar {
+        if let (Some(pb), Output::Record(_) | Output::Skipped) = (&bar, &item) {
             pb.inc(1);
         }
-        since_flush += 1;
-        if since_flush >= 200 {
-            since_flush = 0;
-            writer.flush()?;
-        }
-        Ok(())
+        writer.item(item)
     };
-    let result = match input {
-        Some(path) => {
-            let rx = read_lines(path);
+    let result = match (input, reader) {
+        (Some(path), Some(reader)) => {
+            let rx = read_lines(reader, path);
             let lines = Box::pin(futures::stream::unfold(rx, |mut rx| async move {
                 rx.recv().await.map(|item| (item, rx))
             }));
             convert::convert_stream(&client, lines, from, &mut sink).await
         }
-        None => {
+        _ => {
             let lines = futures::stream::iter(
                 a.ids
                     .iter()

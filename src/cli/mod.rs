@@ -156,8 +156,14 @@ impl Context {
 /// Joins query words with one space; a lone `-` reads the query from stdin.
 pub fn read_query(words: &[String]) -> Result<String, Failure> {
     if words.len() == 1 && words[0] == "-" {
-        let mut s = String::new();
-        io::stdin().read_to_string(&mut s)?;
+        let mut bytes = Vec::new();
+        io::stdin().read_to_end(&mut bytes)?;
+        let s = String::from_utf8(bytes).map_err(|_| {
+            Error::new(
+                Reason::InvalidArgument,
+                "the query on stdin is not valid UTF-8",
+            )
+        })?;
         return Ok(s.trim_end_matches(['\n', '\r']).to_string());
     }
     Ok(words.join(" "))

@@ -130,7 +130,8 @@ async fn run_all(a: &SearchArgs, ctx: &Context) -> Result<u8, Failure> {
     };
     let query = read_query(&a.query)?;
     let mut req = search_request(a, query, format);
-    if a.detail.is_none() {
+    // PMIDs alone need no summaries (and none can then be missing).
+    if a.detail.is_none() || format == Format::Ids {
         req.detail = Detail::Ids;
     }
     let today = search::today_utc();
@@ -152,11 +153,20 @@ async fn run_all(a: &SearchArgs, ctx: &Context) -> Result<u8, Failure> {
     });
     let mut out = io::BufWriter::new(io::stdout().lock());
     let detail = req.detail;
-    if matches!(format, Format::Csv | Format::Tsv) {
-        output::search::write_delimited(&mut out, format, &output::search::header(detail), &[])?;
-    }
+    // The CSV/TSV header goes out with the first rows, so a run that fails
+    // before any data leaves stdout empty.
+    let mut header_due = matches!(format, Format::Csv | Format::Tsv);
     let mut sink = |event: search_all::Event<'_>| -> io::Result<()> {
         use search_all::Event;
+        if header_due && matches!(event, Event::Pmids(_) | Event::Summaries(..)) {
+            header_due = false;
+            output::search::write_delimited(
+                &mut out,
+                format,
+                &output::search::header(detail),
+                &[],
+            )?;
+        }
         match event {
             Event::Pmids(ids) => {
                 match format {
@@ -182,34 +192,46 @@ async fn run_all(a: &SearchArgs, ctx: &Context) -> Result<u8, Failure> {
                             .collect();
                         output::search::write_rows(&mut out, format, &rows)?;
                     }
-                    Format::Ids => {
-                        let ids: Vec<String> = summaries.iter().map(|s| s.pmid.clone()).collect();
-                        output::search::write_ids(&mut out, &ids)?;
-                    }
                     _ => output::search::write_ndjson(&mut out, summaries, detail)?,
                 }
                 for m in missing {
-                    if format == Format::Ndjson {
-                        output::write_json_line(
+                    match format {
+                        Format::Ndjson => {
+                            output::write_json_line(&mut out, &output::search::missing_json(m))?
+                        }
+                        Format::Csv | Format::Tsv => output::search::write_rows(
                             &mut out,
-                            &serde_json::json!({"pmid": m.pmid, "error": {"reason": "ncbi_resource_not_found", "message": m.message}}),
-                        )?;
-                    } else if !ctx.quiet {
-                        eprintln!(
-                            "pubmed: warning: no summary for PMID {}: {}",
-                            m.pmid, m.message
-                        );
+                            format,
+                            &[output::search::missing_row(m, detail)],
+                        )?,
+                        _ => {}
                     }
+                    ctx.note(&format!(
+                        "warning: no summary for PMID {}: {}",
+                        m.pmid, m.message
+                    ));
                 }
                 out.flush()
             }
             Event::SummariesFailed(ids, e) => {
-                if format == Format::Ndjson {
-                    for p in ids {
-                        output::write_json_line(
+                for p in ids {
+                    match format {
+                        Format::Ndjson => output::write_json_line(
                             &mut out,
                             &serde_json::json!({"pmid": p, "error": {"reason": e.reason.as_str(), "message": e.message}}),
-                        )?;
+                        )?,
+                        Format::Csv | Format::Tsv => {
+                            let m = crate::ops::search::Missing {
+                                pmid: p.clone(),
+                                message: format!("{} [{}]", e.message, e.reason),
+                            };
+                            output::search::write_rows(
+                                &mut out,
+                                format,
+                                &[output::search::missing_row(&m, detail)],
+                            )?
+                        }
+                        _ => {}
                     }
                 }
                 eprintln!(
@@ -251,6 +273,10 @@ async fn run_all(a: &SearchArgs, ctx: &Context) -> Result<u8, Failure> {
         Err(search_all::Stop::Failed(e)) => return Err(e.into()),
         Err(search_all::Stop::Output(e)) => return Err(e.into()),
     };
+    if header_due && outcome.first_failure.is_none() {
+        output::search::write_delimited(&mut out, format, &output::search::header(detail), &[])?;
+    }
+    out.flush()?;
     for w in &outcome.warnings {
         ctx.note(&format!("warning: {}", w.message));
     }

@@ -114,6 +114,13 @@ pub fn parse_bound(which: &str, given: &str) -> Result<DateBound> {
             .flatten()
     };
     let year = num(parts[0], 4..=4).ok_or_else(form)? as i32;
+    if year < 1000 {
+        return Err(invalid(
+            which,
+            given,
+            format_args!("year {year:04} is before 1000"),
+        ));
+    }
     let month = match parts.get(1) {
         None => None,
         Some(p) => {
@@ -258,9 +265,14 @@ pub fn resolve(req: &DateRequest, today: DateBound) -> Result<DateRange> {
     }
     if let Some(n) = req.reldate.filter(|n| *n > 0) {
         let (y, m, d) = (today.year, today.month.unwrap_or(1), today.day.unwrap_or(1));
+        // Reaching back before the year 1000 is no limit at all.
         let since = jiff::civil::Date::new(y as i16, m as i8, d as i8)
             .ok()
-            .and_then(|t| t.checked_sub(jiff::Span::new().days(i64::from(n))).ok())
+            .and_then(|t| {
+                let span = jiff::Span::new().try_days(i64::from(n)).ok()?;
+                t.checked_sub(span).ok()
+            })
+            .filter(|s| s.year() >= 1000)
             .map(|s| DateBound::ymd(i32::from(s.year()), s.month() as u8, s.day() as u8))
             .unwrap_or(DateBound {
                 year: 1000,
@@ -325,11 +337,12 @@ pub fn pubdate_iso(text: &str) -> Option<String> {
         return Some(year.to_string());
     };
     let month = m + 1;
+    let y: i32 = year.parse().ok()?;
     let day = words
         .next()
         .filter(|d| (1..=2).contains(&d.len()) && d.bytes().all(|b| b.is_ascii_digit()))
         .and_then(|d| d.parse::<u8>().ok())
-        .filter(|d| *d >= 1 && *d <= 31);
+        .filter(|d| *d >= 1 && *d <= days_in_month(y, month as u8));
     Some(match day {
         Some(d) => format!("{year}-{month:02}-{d:02}"),
         None => format!("{year}-{month:02}"),
@@ -384,6 +397,7 @@ mod tests {
         assert!(msg("2020/01/01/01").contains("YYYY"));
         assert!(msg("yesterday").contains("YYYY"));
         assert!(msg("2020//01").contains("YYYY"));
+        assert!(msg("0000").contains("before 1000"));
         assert!(msg("2023/02/29").starts_with("maxdate"));
         assert!(parse_bound("mindate", "2000/02/29").is_ok());
     }
@@ -448,6 +462,15 @@ mod tests {
         let e = resolve(&req(Some("2010"), Some("2011"), Some(7)), today()).unwrap_err();
         assert_eq!(e.reason, Reason::InvalidDateRange);
         assert!(e.message.contains("does not overlap"));
+        // reaching back past the year 1000 is no limit (and never panics)
+        for n in [800_000, 7_304_485, u32::MAX] {
+            let r = resolve(&req(None, None, Some(n)), today()).unwrap();
+            let (a, b) = r.bounds.unwrap();
+            assert_eq!(
+                (a.to_string(), b.to_string()),
+                ("1000".into(), "2026/12/01".into())
+            );
+        }
         // leap-day arithmetic
         let r = resolve(&req(None, None, Some(1)), DateBound::ymd(2024, 3, 1)).unwrap();
         assert_eq!(r.bounds.unwrap().0.to_string(), "2024/02/29");
@@ -465,6 +488,8 @@ mod tests {
             ("2011 Dec 5", Some("2011-12-05")),
             ("2017 Aug 15-21", Some("2017-08-15")),
             ("2019 Sept", Some("2019-09")),
+            ("2017 Feb 31", Some("2017-02")),
+            ("2016 Feb 29", Some("2016-02-29")),
             ("", None),
             ("Spring 2012", None),
         ] {

@@ -121,6 +121,20 @@ fn filter_value(field: &str, value: &str) -> Result<String> {
     Ok(clean)
 }
 
+/// A bare value for an unquoted clause (`X[Author]`, `X[Language]`), quoted
+/// when it holds what would change the query around it: parentheses,
+/// brackets or a Boolean operator.
+fn bare_or_quoted(v: String) -> String {
+    let operator = v
+        .split_whitespace()
+        .any(|w| matches!(w, "AND" | "OR" | "NOT"));
+    if operator || v.contains(['(', ')', '[', ']']) {
+        format!("\"{v}\"")
+    } else {
+        v
+    }
+}
+
 /// Composes the ESearch `term`: the (normalized) query followed by each
 /// filter clause joined with ` AND ` (search.md §2b). With filters the query
 /// is parenthesised so its own operators keep their meaning. Errors:
@@ -142,7 +156,10 @@ pub fn compose(query: &str, filters: &Filters) -> Result<String> {
         });
     }
     if let Some(a) = &filters.author {
-        clauses.push(format!("{}[Author]", filter_value("author", a)?));
+        clauses.push(format!(
+            "{}[Author]",
+            bare_or_quoted(filter_value("author", a)?)
+        ));
     }
     if let Some(j) = &filters.journal {
         clauses.push(format!("\"{}\"[Journal]", filter_value("journal", j)?));
@@ -151,7 +168,10 @@ pub fn compose(query: &str, filters: &Filters) -> Result<String> {
         clauses.push(format!("\"{}\"[MeSH Terms]", filter_value("MeSH term", m)?));
     }
     if let Some(l) = &filters.language {
-        clauses.push(format!("{}[Language]", filter_value("language", l)?));
+        clauses.push(format!(
+            "{}[Language]",
+            bare_or_quoted(filter_value("language", l)?)
+        ));
     }
     if filters.has_abstract {
         clauses.push("hasabstract[text word]".into());
@@ -180,7 +200,8 @@ pub fn compose(query: &str, filters: &Filters) -> Result<String> {
     }
 }
 
-fn blank_query() -> Error {
+/// The `blank_query` error.
+pub fn blank_query() -> Error {
     Error::new(
         Reason::BlankQuery,
         "the query has no search term (only blanks, field tags or parentheses); give a term or a filter",
@@ -318,6 +339,19 @@ mod tests {
         }
         .without_empty();
         assert!(f.is_empty());
+    }
+
+    #[test]
+    fn unquoted_values_cannot_break_out_of_their_clause() {
+        let f = Filters {
+            author: Some("smith) OR (cancer".into()),
+            language: Some("eng OR fre".into()),
+            ..filters()
+        };
+        assert_eq!(
+            compose("x", &f).unwrap(),
+            "(x) AND \"smith) OR (cancer\"[Author] AND \"eng OR fre\"[Language]"
+        );
     }
 
     #[test]

@@ -65,17 +65,23 @@ pub fn error_text_kind(text: &str) -> ErrorTextKind {
     }
 }
 
-/// Parses `Retry-After`: delta seconds or an HTTP date (a past date is 0).
+/// The longest `Retry-After` taken literally; longer ones count as this
+/// (the call stops as `ncbi_rate_limited` either way).
+const MAX_RETRY_AFTER: Duration = Duration::from_secs(86_400);
+
+/// Parses `Retry-After`: delta seconds or an HTTP date (a past date is 0),
+/// at most one day.
 pub fn parse_retry_after(value: &str) -> Option<Duration> {
     let v = value.trim();
-    if let Ok(secs) = v.parse::<u64>() {
-        return Some(Duration::from_secs(secs));
-    }
-    let when = httpdate::parse_http_date(v).ok()?;
-    Some(
-        when.duration_since(SystemTime::now())
-            .unwrap_or(Duration::ZERO),
-    )
+    let wait = if let Ok(secs) = v.parse::<u64>() {
+        Duration::from_secs(secs)
+    } else {
+        httpdate::parse_http_date(v)
+            .ok()?
+            .duration_since(SystemTime::now())
+            .unwrap_or(Duration::ZERO)
+    };
+    Some(wait.min(MAX_RETRY_AFTER))
 }
 
 /// True for an HTML page where XML or JSON was expected.
@@ -172,8 +178,17 @@ pub fn classify_xml<T>(
         return v;
     }
     let body = String::from_utf8_lossy(&resp.body);
-    let doc = xml::parse(&body);
     let status_ok = resp.status == 200;
+    // E-utilities answer some failures with JSON (`{"error": "…"}`) even
+    // when XML was asked for: classify the text (step 4).
+    if body.trim_start().starts_with('{')
+        && let Ok(v) = serde_json::from_str::<serde_json::Value>(&body)
+        && let Some(text) = v.get("error").and_then(serde_json::Value::as_str)
+        && (status_ok || resp.status == 400)
+    {
+        return verdict_for_error_texts(&[text.to_string()], endpoint);
+    }
+    let doc = xml::parse(&body);
     match doc {
         Err(XmlError::NoRoot) if status_ok || resp.status == 400 => Verdict::Transient {
             text: format!("{endpoint} answered with no document (XML prolog only)"),
@@ -237,6 +252,33 @@ mod tests {
         assert_eq!(error_text_kind("something new"), Transient);
     }
 
+    fn resp(status: u16, body: &str) -> HttpResponse {
+        HttpResponse {
+            status,
+            retry_after: None,
+            content_type: Some("text/xml".into()),
+            body: bytes::Bytes::copy_from_slice(body.as_bytes()),
+        }
+    }
+
+    #[test]
+    fn json_error_bodies_are_classified_by_text() {
+        let v: Verdict<()> = classify_xml(
+            &resp(200, r#"{"error":"Invalid db name specified: x"}"#),
+            "ESearch",
+            |_| Ok(()),
+        );
+        assert!(matches!(v, Verdict::Fatal(e) if e.reason == Reason::InvalidArgument));
+        let v: Verdict<()> =
+            classify_xml(&resp(200, r#"{"error":"Backend busy"}"#), "ESearch", |_| {
+                Ok(())
+            });
+        assert!(matches!(v, Verdict::Transient { .. }));
+        let v: Verdict<()> =
+            classify_xml(&resp(200, r#"{"esearchresult":{}}"#), "ESearch", |_| Ok(()));
+        assert!(matches!(v, Verdict::Fatal(e) if e.reason == Reason::NcbiInvalidResponse));
+    }
+
     #[test]
     fn retry_after_forms() {
         assert_eq!(parse_retry_after("3"), Some(Duration::from_secs(3)));
@@ -244,6 +286,10 @@ mod tests {
         assert_eq!(
             parse_retry_after("Wed, 21 Oct 2015 07:28:00 GMT"),
             Some(Duration::ZERO)
+        );
+        assert_eq!(
+            parse_retry_after("18446744073709551615"),
+            Some(Duration::from_secs(86_400))
         );
         let future = httpdate::fmt_http_date(SystemTime::now() + Duration::from_secs(100));
         let d = parse_retry_after(&future).unwrap();

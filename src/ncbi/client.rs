@@ -11,7 +11,9 @@ use tokio::time::Instant;
 use super::classify::{self, Verdict};
 use super::pacer::{Lane, Pacer, PacerConfig};
 use super::policy::Policy;
-use super::transport::{HttpRequest, HttpResponse, Method, ReqwestTransport, Transport};
+use super::transport::{
+    HttpRequest, HttpResponse, Method, ReqwestTransport, Transport, TransportError,
+};
 use super::xml::Element;
 use crate::error::{Error, Reason, Result};
 
@@ -218,7 +220,9 @@ impl Client {
         classify: impl Fn(HttpResponse) -> Verdict<T>,
     ) -> Result<T> {
         let policy = &self.settings.policy;
-        let deadline = Instant::now() + policy.deadline;
+        let deadline = Instant::now()
+            .checked_add(policy.deadline)
+            .unwrap_or_else(|| Instant::now() + std::time::Duration::from_secs(86_400));
         let mut backoff = ExponentialBuilder::default()
             .with_min_delay(policy.retry_base)
             .with_max_delay(policy.retry_cap)
@@ -257,6 +261,12 @@ impl Client {
                     text: format!("{endpoint} gave no answer within {}s", budget.as_secs_f64()),
                     retry_after: None,
                 },
+                Ok(Err(TransportError::TooLarge)) => {
+                    return Err(Error::new(
+                        Reason::NcbiInvalidResponse,
+                        format!("{endpoint}: {}", TransportError::TooLarge),
+                    ));
+                }
                 Ok(Err(e)) => Verdict::Transient {
                     text: format!("{endpoint}: {e}"),
                     retry_after: None,
@@ -278,7 +288,8 @@ impl Client {
                         e
                     };
                     if let Some(ra) = retry_after
-                        && (ra > policy.max_retry_after || Instant::now() + ra > deadline)
+                        && (ra > policy.max_retry_after
+                            || Instant::now().checked_add(ra).is_none_or(|t| t > deadline))
                     {
                         return Err(limited(format!(
                             "{endpoint} answered HTTP 429 asking to wait {}s",
@@ -305,7 +316,10 @@ impl Client {
                         ));
                     };
                     let delay = retry_after.unwrap_or_else(|| jitter(step).min(policy.retry_cap));
-                    if Instant::now() + delay >= deadline {
+                    if Instant::now()
+                        .checked_add(delay)
+                        .is_none_or(|t| t >= deadline)
+                    {
                         return Err(Error::new(
                             Reason::NcbiUnreachable,
                             format!(

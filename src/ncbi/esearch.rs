@@ -64,7 +64,7 @@ pub fn parse(root: &Element) -> Result<EsearchAnswer, String> {
     if root.name != "eSearchResult" {
         return Err(format!("expected <eSearchResult>, found <{}>", root.name));
     }
-    let ids = root
+    let ids: Vec<String> = root
         .child("IdList")
         .map(|l| {
             l.children_named("Id")
@@ -72,6 +72,12 @@ pub fn parse(root: &Element) -> Result<EsearchAnswer, String> {
                 .collect()
         })
         .unwrap_or_default();
+    if let Some(bad) = ids
+        .iter()
+        .find(|i| i.is_empty() || !i.bytes().all(|b| b.is_ascii_digit()))
+    {
+        return Err(format!("<Id> {bad:?} is not a PMID"));
+    }
     let translations = root
         .child("TranslationSet")
         .map(|s| {
@@ -213,6 +219,20 @@ mod tests {
                 .unwrap()
                 .starts_with("((\"neoplasms\"[TIAB]")
         );
+    }
+
+    #[test]
+    fn ids_must_be_pmids() {
+        for bad in [
+            "<Id>abc</Id>",
+            "<Id></Id>",
+            "<Id>1&#10;2</Id>",
+            "<Id>-5</Id>",
+        ] {
+            let body =
+                format!("<eSearchResult><Count>1</Count><IdList>{bad}</IdList></eSearchResult>");
+            assert!(parse(&xml::parse(&body).unwrap()).is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -37,6 +37,23 @@ fn string_field(v: &Value, name: &str) -> Option<String> {
     }
 }
 
+/// A PMID as NCBI may send it: a JSON integer, a digit string, or a
+/// float with no fraction (`23193287.0`); anything else is no PMID.
+fn pmid_field(v: &Value) -> Option<String> {
+    match v.get("pmid")? {
+        Value::Number(n) => n.as_u64().map(|p| p.to_string()).or_else(|| {
+            n.as_f64()
+                .filter(|f| f.fract() == 0.0 && *f >= 1.0 && *f < 1e15)
+                .map(|f| (f as u64).to_string())
+        }),
+        Value::String(s) => {
+            let t = s.trim().strip_suffix(".0").unwrap_or(s.trim());
+            (!t.is_empty() && t.bytes().all(|b| b.is_ascii_digit())).then(|| t.to_string())
+        }
+        _ => None,
+    }
+}
+
 fn percent_decode(s: &str) -> String {
     url::form_urlencoded::parse(format!("m={}", s.replace('+', "%2B")).as_bytes())
         .next()
@@ -53,16 +70,21 @@ fn top_level_error(v: &Value) -> Option<String> {
         return Some(percent_decode(m));
     }
     let msgs: Vec<String> = v
-        .get("errors")?
-        .as_array()?
-        .iter()
+        .get("errors")
+        .into_iter()
+        .filter_map(Value::as_array)
+        .flatten()
         .filter_map(|e| e.get("message").and_then(Value::as_str).map(percent_decode))
         .collect();
-    Some(if msgs.is_empty() {
-        "the ID Converter reported an error".into()
-    } else {
-        msgs.join("; ")
-    })
+    Some(msgs.join("; ")).filter(|m| !m.is_empty())
+}
+
+/// A top-level `{"status": "error"}`, with its message when there is one.
+fn top_level_error_or_bare(v: &Value) -> Option<String> {
+    if v.get("status").and_then(Value::as_str) != Some("error") {
+        return None;
+    }
+    Some(top_level_error(v).unwrap_or_else(|| "no message".into()))
 }
 
 /// Parses a successful answer's records.
@@ -75,7 +97,7 @@ pub fn parse_records(v: &Value) -> Result<Vec<IdconvRecord>, String> {
         .iter()
         .map(|r| IdconvRecord {
             requested_id: string_field(r, "requested-id"),
-            pmid: string_field(r, "pmid"),
+            pmid: pmid_field(r),
             pmcid: string_field(r, "pmcid"),
             doi: string_field(r, "doi"),
             error: (r.get("status").and_then(Value::as_str) == Some("error"))
@@ -103,7 +125,7 @@ pub fn classify(resp: &HttpResponse, idtype: IdType) -> Verdict<Vec<IdconvRecord
         }
         Err(_) => return classify::other_status(resp, ENDPOINT),
     };
-    if let Some(msg) = top_level_error(&v) {
+    if let Some(msg) = top_level_error_or_bare(&v) {
         return Verdict::Fatal(Error::new(
             Reason::InvalidArgument,
             format!(
@@ -241,6 +263,17 @@ mod tests {
         assert_eq!(e.reason, Reason::InvalidArgument);
         assert!(e.message.contains("Invalid value for ids"));
         assert!(e.message.contains("pmid batch"));
+        let Verdict::Fatal(e) = classify(&resp(200, br#"{"status":"error"}"#), IdType::Pmid) else {
+            panic!()
+        };
+        assert_eq!(e.reason, Reason::InvalidArgument);
+        let body = br#"{"status":"ok","records":[{"pmid":23193287.0,"pmcid":"PMC1"},{"pmid":"20495566.0"},{"pmid":"x1"}]}"#;
+        let Verdict::Done(r) = classify(&resp(200, body), IdType::Pmid) else {
+            panic!()
+        };
+        assert_eq!(r[0].pmid.as_deref(), Some("23193287"));
+        assert_eq!(r[1].pmid.as_deref(), Some("20495566"));
+        assert_eq!(r[2].pmid, None);
         let Verdict::Fatal(e) = classify(&resp(200, b"{\"status\":\"ok\",\"rec"), IdType::Pmid)
         else {
             panic!()

@@ -194,7 +194,9 @@ impl Pacer {
             .cooldown_base
             .saturating_mul(1u32 << (s.streak.saturating_sub(1)).min(20));
         let cooldown = retry_after.unwrap_or(doubling.min(self.cfg.cooldown_cap));
-        let until = now + cooldown;
+        let until = now
+            .checked_add(cooldown)
+            .unwrap_or(now + Duration::from_secs(86_400));
         if s.cooldown_until.is_none_or(|c| c < until) {
             s.cooldown_until = Some(until);
         }

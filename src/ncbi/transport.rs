@@ -41,13 +41,19 @@ pub struct HttpResponse {
     pub body: Bytes,
 }
 
-/// A failure below HTTP semantics; all of these are transient.
+/// The largest body read; a larger one is not an E-utilities answer (the
+/// biggest, 500 ESummary records, is a few MB).
+pub const MAX_BODY: usize = 64 * 1024 * 1024;
+
+/// A failure below HTTP semantics.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TransportError {
-    /// Could not connect (refused, DNS, TLS).
+    /// Could not connect (refused, DNS, TLS); transient.
     Connect(String),
-    /// The connection broke or the body ended before its Content-Length.
+    /// The connection broke or the body ended before its Content-Length; transient.
     Broken(String),
+    /// The body is larger than [`MAX_BODY`]; not retried.
+    TooLarge,
 }
 
 impl std::fmt::Display for TransportError {
@@ -55,6 +61,9 @@ impl std::fmt::Display for TransportError {
         match self {
             TransportError::Connect(m) => write!(f, "cannot connect: {m}"),
             TransportError::Broken(m) => write!(f, "connection broken: {m}"),
+            TransportError::TooLarge => {
+                write!(f, "the answer is larger than {} MB", MAX_BODY >> 20)
+            }
         }
     }
 }
@@ -128,10 +137,19 @@ impl Transport for ReqwestTransport {
             let status = resp.status().as_u16();
             let retry_after = header(reqwest::header::RETRY_AFTER);
             let content_type = header(reqwest::header::CONTENT_TYPE);
-            let body = resp
-                .bytes()
+            let mut resp = resp;
+            let mut body = Vec::new();
+            while let Some(chunk) = resp
+                .chunk()
                 .await
-                .map_err(|e| TransportError::Broken(root_cause(&e)))?;
+                .map_err(|e| TransportError::Broken(root_cause(&e)))?
+            {
+                if body.len() + chunk.len() > MAX_BODY {
+                    return Err(TransportError::TooLarge);
+                }
+                body.extend_from_slice(&chunk);
+            }
+            let body = Bytes::from(body);
             Ok(HttpResponse {
                 status,
                 retry_after,

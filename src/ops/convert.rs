@@ -13,7 +13,7 @@ use futures::{Stream, StreamExt};
 use serde::Serialize;
 
 use crate::core::ids::{self, Canonical, IdType};
-use crate::error::{Error, Result};
+use crate::error::{Error, Reason, Result};
 use crate::ncbi::Client;
 use crate::ncbi::idconv::{IDCONV_MAX_IDS, IdconvRecord};
 
@@ -23,6 +23,12 @@ const MAX_IDS_CHARS: usize = 7000;
 pub const MAX_PENDING: usize = 4000;
 /// With input idle this long, partial chunks are sent rather than held.
 const IDLE_FLUSH: Duration = Duration::from_millis(250);
+/// A partial chunk is sent at the latest this long after its first ID.
+const MAX_CHUNK_AGE: Duration = Duration::from_secs(1);
+
+/// Per-record reasons that leave the exit status at 0 (client.md, batch
+/// commands).
+pub const PER_ID_REASONS: [&str; 3] = ["malformed_id", "not_in_pmc", "no_record_returned"];
 
 /// A per-record failure: `reason` is `malformed_id`, `not_in_pmc`,
 /// `no_record_returned`, or the failing chunk's reason (`ncbi_unreachable`, …).
@@ -122,6 +128,8 @@ pub enum Output<'a> {
     Record(&'a ConvertRecord),
     /// A skipped line (blank or comment).
     Skipped,
+    /// The engine is about to wait: a good moment to flush what was written.
+    Flush,
 }
 
 /// Counts for the summary line and JSON totals.
@@ -196,6 +204,21 @@ fn index_answer(idtype: IdType, records: Vec<IdconvRecord>) -> HashMap<String, I
     map
 }
 
+/// The reason for a per-record `errmsg`: the Converter's "not in PMC"
+/// answers (`Identifier not found in PMC`, `invalid article id`) are
+/// `not_in_pmc`; other texts are classified like any NCBI error text.
+fn errmsg_reason(errmsg: &str) -> Reason {
+    let t = errmsg.to_lowercase();
+    if t.contains("not found") || t.contains("invalid article id") {
+        return Reason::NcbiResourceNotFound;
+    }
+    match crate::ncbi::classify::error_text_kind(errmsg) {
+        crate::ncbi::classify::ErrorTextKind::Caller => Reason::InvalidArgument,
+        crate::ncbi::classify::ErrorTextKind::NotFound => Reason::NcbiResourceNotFound,
+        crate::ncbi::classify::ErrorTextKind::Transient => Reason::NcbiUnreachable,
+    }
+}
+
 /// The record for one input: `key` is its canonical form, used in the
 /// "look in PubMed" hint.
 fn record_from(
@@ -211,6 +234,17 @@ fn record_from(
             "the ID Converter returned no record for this ID",
         ),
         Some(r) if r.error.is_some() => {
+            let errmsg = r.error.as_deref().unwrap_or("error");
+            match errmsg_reason(errmsg) {
+                Reason::NcbiResourceNotFound => {}
+                other => {
+                    return ConvertRecord::failed(
+                        requested,
+                        other.as_str(),
+                        format!("the ID Converter answered this ID with an error: {errmsg}"),
+                    );
+                }
+            }
             let how = match idtype {
                 IdType::Pmid => format!("; it may still be in PubMed: pubmed search '{key}[pmid]'"),
                 IdType::Doi => format!("; it may still be in PubMed: pubmed search '{key}[doi]'"),
@@ -380,12 +414,35 @@ impl Engine<'_> {
                             *self.totals.by_reason.entry(e.reason.clone()).or_default() += 1;
                         }
                     }
+                    if let Some(err) = &r.error
+                        && !PER_ID_REASONS.contains(&err.reason.as_str())
+                        && self.totals.first_chunk_failure.is_none()
+                    {
+                        let reason = reason_named(&err.reason).unwrap_or(Reason::NcbiUnreachable);
+                        self.totals.first_chunk_failure =
+                            Some(Error::new(reason, err.message.clone()));
+                    }
                     sink(Output::Record(&r))?;
                 }
             }
         }
         Ok(())
     }
+}
+
+/// The [`Reason`] called `name`, if any.
+fn reason_named(name: &str) -> Option<Reason> {
+    [
+        Reason::InvalidArgument,
+        Reason::QueueFull,
+        Reason::NcbiRateLimited,
+        Reason::NcbiUnreachable,
+        Reason::NcbiDeadlineExceeded,
+        Reason::NcbiInvalidResponse,
+        Reason::NcbiResourceNotFound,
+    ]
+    .into_iter()
+    .find(|r| r.as_str() == name)
 }
 
 /// Converts a stream of input lines, handing each record to `sink` in input
@@ -417,9 +474,15 @@ where
     let limit = client.settings().policy.max_in_flight.max(1);
     let mut running = FuturesUnordered::new();
     let mut eof = false;
+    let mut open_since: Option<tokio::time::Instant> = None;
     loop {
         if eof || e.pending.len() >= MAX_PENDING {
             e.close_all();
+        }
+        if e.open.is_empty() {
+            open_since = None;
+        } else if open_since.is_none() {
+            open_since = Some(tokio::time::Instant::now());
         }
         while running.len() < limit {
             let Some(id) = e.ready.pop_front() else { break };
@@ -438,7 +501,8 @@ where
             break;
         }
         let can_read = !eof && e.pending.len() < MAX_PENDING;
-        let idle_flush = can_read && !e.open.is_empty();
+        let partial = can_read && !e.open.is_empty();
+        let too_old = open_since.map_or_else(tokio::time::Instant::now, |t| t + MAX_CHUNK_AGE);
         tokio::select! {
             line = input.next(), if can_read => match line {
                 None => eof = true,
@@ -454,8 +518,15 @@ where
                 if let Some(ch) = e.chunks.get_mut(&id) {
                     ch.result = Some(result);
                 }
+                e.drain(sink).map_err(Stop::Output)?;
+                sink(Output::Flush).map_err(Stop::Output)?;
             },
-            _ = tokio::time::sleep(IDLE_FLUSH), if idle_flush => e.close_all(),
+            // Input is idle, or a partial chunk has waited long enough: send it.
+            _ = tokio::time::sleep(IDLE_FLUSH), if partial => {
+                e.close_all();
+                sink(Output::Flush).map_err(Stop::Output)?;
+            },
+            _ = tokio::time::sleep_until(too_old), if partial => e.close_all(),
         }
     }
     Ok(e.totals)
@@ -565,5 +636,23 @@ mod tests {
         assert!(e.message.contains("pubmed search '23193287[pmid]'"));
         let rec = record_from("x", IdType::Doi, "x", None);
         assert_eq!(rec.error.unwrap().reason, "no_record_returned");
+        let r = IdconvRecord {
+            error: Some("invalid article id".into()),
+            ..Default::default()
+        };
+        assert_eq!(
+            record_from("10.1/x", IdType::Doi, "10.1/x", Some(&r))
+                .error
+                .unwrap()
+                .reason,
+            "not_in_pmc"
+        );
+        let r = IdconvRecord {
+            error: Some("Internal server error, try again later".into()),
+            ..Default::default()
+        };
+        let e = record_from("1", IdType::Pmid, "1", Some(&r)).error.unwrap();
+        assert_eq!(e.reason, "ncbi_unreachable");
+        assert!(e.message.contains("Internal server error"));
     }
 }

@@ -361,8 +361,10 @@ pub fn prepare(req: &SearchRequest, today: DateBound) -> Result<Prepared> {
     } else {
         query::normalize(&req.query)
     };
-    if !req.query.is_empty() && normalized.is_empty() && req.filters.is_empty() {
-        return Err(query::compose("", &req.filters).unwrap_err());
+    // Only an exactly empty query means "filters only"; one that is blank
+    // after clean-up (`<b></b>`, `&nbsp;`, `[ti]`) is an error.
+    if !req.query.is_empty() && query::is_blank(&normalized) {
+        return Err(query::blank_query());
     }
     let filters = req.filters.clone().without_empty();
     let term = query::compose(&normalized, &filters)?;
@@ -565,7 +567,17 @@ pub async fn search(
     let mut out = outcome_from(req, &prepared, answer);
     fill_summaries(client, req, &mut out).await?;
     if out.count == 0 && req.spell != SpellMode::Off && !prepared.normalized_query.is_empty() {
-        let s = super::spell::spell(client, &prepared.normalized_query).await?;
+        // The search succeeded; a failing spell check only costs the hint.
+        let s = match super::spell::spell(client, &prepared.normalized_query).await {
+            Ok(s) => s,
+            Err(e) => {
+                out.warnings.push(Warning::new(
+                    "spell_failed",
+                    format!("the spelling check failed: {} [{}]", e.message, e.reason),
+                ));
+                return Ok(out);
+            }
+        };
         let note = SpellNote {
             original: s.original.clone(),
             corrected: s.corrected.clone(),
@@ -693,6 +705,19 @@ mod tests {
     fn markup_only_query_is_blank() {
         let e = prepare(&req("<b></b>"), today()).unwrap_err();
         assert_eq!(e.reason, Reason::BlankQuery);
+        // even with a filter: only an exactly empty query means "filters only"
+        for q in ["<b></b>", "&nbsp;", "[ti]", "()"] {
+            let mut r = req(q);
+            r.filters.author = Some("smith".into());
+            assert_eq!(
+                prepare(&r, today()).unwrap_err().reason,
+                Reason::BlankQuery,
+                "{q}"
+            );
+        }
+        let mut r = req("");
+        r.filters.author = Some("smith".into());
+        assert_eq!(prepare(&r, today()).unwrap().params.term, "smith[Author]");
     }
 
     #[test]

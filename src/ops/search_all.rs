@@ -13,7 +13,7 @@ use futures::stream::FuturesUnordered;
 
 use super::search::{self, Detail, Missing, SearchRequest, Summary, Warning};
 use crate::core::dates::DateBound;
-use crate::error::{Error, Result};
+use crate::error::{Error, Reason, Result};
 use crate::ncbi::Client;
 use crate::ncbi::esearch::{EsearchAnswer, EsearchParams};
 
@@ -42,7 +42,8 @@ impl std::fmt::Display for PmidRange {
     }
 }
 
-/// Plans ranges covering PMIDs 1..=[`TOP_BOUND`] for a query of `total`
+/// Plans ranges covering PMIDs from 1 to [`TOP_BOUND`] (or twice the newest
+/// sampled PMID, if higher) for a query of `total`
 /// hits whose first page is `sample`. The top range starts at the lowest
 /// sampled PMID (the first page is the newest hits); below it the remaining
 /// hits are assumed as dense as the sample (with a 5% margin) and split
@@ -57,7 +58,7 @@ pub fn plan(total: u64, sample: &[u64]) -> Vec<PmidRange> {
     };
     let mut ranges = vec![PmidRange {
         lo: min,
-        hi: TOP_BOUND,
+        hi: TOP_BOUND.max(max.saturating_mul(2)),
     }];
     if min <= 1 {
         ranges[0].lo = 1;
@@ -90,7 +91,10 @@ pub fn plan(total: u64, sample: &[u64]) -> Vec<PmidRange> {
 /// request returned (the newest first): peel `[min(ids), hi]` (the window
 /// it just saw) from `[lo, min(ids) - 1]`, or halve it when that would not
 /// shrink it. Pure.
-pub fn split(r: PmidRange, ids: &[u64]) -> Vec<PmidRange> {
+pub fn split(r: PmidRange, ids: &[u64]) -> Option<Vec<PmidRange>> {
+    if r.lo >= r.hi {
+        return None;
+    }
     let seen_min = ids
         .iter()
         .copied()
@@ -99,13 +103,13 @@ pub fn split(r: PmidRange, ids: &[u64]) -> Vec<PmidRange> {
     if let Some(p) = seen_min
         && p > r.lo
     {
-        return vec![
+        return Some(vec![
             PmidRange { lo: p, hi: r.hi },
             PmidRange {
                 lo: r.lo,
                 hi: p - 1,
             },
-        ];
+        ]);
     }
     let top = ids
         .iter()
@@ -113,14 +117,14 @@ pub fn split(r: PmidRange, ids: &[u64]) -> Vec<PmidRange> {
         .filter(|p| (r.lo..=r.hi).contains(p))
         .max()
         .unwrap_or(r.hi);
-    let mid = r.lo + (top.max(r.lo + 1) - r.lo) / 2;
-    vec![
+    let mid = r.lo + (top.max(r.lo + 1).min(r.hi) - r.lo) / 2;
+    Some(vec![
         PmidRange { lo: r.lo, hi: mid },
         PmidRange {
             lo: mid + 1,
             hi: r.hi,
         },
-    ]
+    ])
 }
 
 /// What `search --all` reports as it goes.
@@ -263,9 +267,12 @@ pub async fn search_all(
     emit(&first.ids, &mut seen, &mut queue, &mut out, sink).map_err(Stop::Output)?;
     let mut leaf_sum: u64 = 0;
     let mut planned = 0usize;
+    // Bisection is bounded: a healthy query needs about ⌈count / 8,000⌉ ranges.
+    let mut max_ranges = 0usize;
     let mut done = 0usize;
     if first.count > WINDOW {
         let sample: Vec<u64> = first.ids.iter().filter_map(|p| p.parse().ok()).collect();
+        max_ranges = 16 + 4 * first.count.div_ceil(WINDOW) as usize;
         for r in plan(first.count, &sample) {
             queue.push_back(Job::Range(r));
             planned += 1;
@@ -306,9 +313,27 @@ pub async fn search_all(
             Done::Range(r, Ok(a)) if a.count > WINDOW => {
                 done += 1;
                 let ids: Vec<u64> = a.ids.iter().filter_map(|p| p.parse().ok()).collect();
-                for part in split(r, &ids) {
-                    queue.push_back(Job::Range(part));
-                    planned += 1;
+                // A range that cannot shrink, or too many splits, means the
+                // counts are not what PubMed gives: stop splitting.
+                match split(r, &ids).filter(|_| planned + 2 <= max_ranges) {
+                    Some(parts) => {
+                        for part in parts {
+                            queue.push_back(Job::Range(part));
+                            planned += 1;
+                        }
+                    }
+                    None => {
+                        let e = Error::new(
+                            Reason::NcbiInvalidResponse,
+                            format!(
+                                "ESearch counts {} hits in PMID range {r}, which cannot be split further ({planned} ranges so far); the counts are inconsistent",
+                                a.count
+                            ),
+                        );
+                        range_failed = true;
+                        sink(Event::RangeFailed(r, &e)).map_err(Stop::Output)?;
+                        out.first_failure.get_or_insert(e);
+                    }
                 }
             }
             Done::Range(_, Ok(a)) => {
@@ -376,7 +401,7 @@ mod tests {
         let mut sorted = ranges.to_vec();
         sorted.sort_by_key(|r| r.lo);
         assert_eq!(sorted[0].lo, 1);
-        assert_eq!(sorted.last().unwrap().hi, TOP_BOUND);
+        assert!(sorted.last().unwrap().hi >= TOP_BOUND);
         for w in sorted.windows(2) {
             assert_eq!(w[0].hi + 1, w[1].lo, "gap or overlap: {w:?}");
         }
@@ -401,23 +426,51 @@ mod tests {
         covers_everything(&plan(50_000, &[]));
         covers_everything(&plan(50_000, &[1, 2, 3]));
         covers_everything(&plan(50_000, &[5]));
+        // PMIDs past the usual top bound still get a valid top range
+        let big = plan(20_000, &[1_000_000_001, 1_000_000_500]);
+        assert!(big.iter().all(|r| r.lo <= r.hi), "{big:?}");
     }
 
     #[test]
     fn split_peels_the_window_or_halves() {
         let r = PmidRange { lo: 1, hi: 100 };
         assert_eq!(
-            split(r, &[90, 80, 70]),
+            split(r, &[90, 80, 70]).unwrap(),
             vec![PmidRange { lo: 70, hi: 100 }, PmidRange { lo: 1, hi: 69 }]
         );
         // the window starts at lo: halve up to the highest PMID seen
         assert_eq!(
-            split(r, &[1, 41]),
+            split(r, &[1, 41]).unwrap(),
             vec![PmidRange { lo: 1, hi: 21 }, PmidRange { lo: 22, hi: 100 }]
         );
         assert_eq!(
-            split(r, &[]),
+            split(r, &[]).unwrap(),
             vec![PmidRange { lo: 1, hi: 50 }, PmidRange { lo: 51, hi: 100 }]
         );
+        // never an inverted range; a single PMID cannot be split
+        assert_eq!(
+            split(PmidRange { lo: 5, hi: 6 }, &[5]).unwrap(),
+            vec![PmidRange { lo: 5, hi: 5 }, PmidRange { lo: 6, hi: 6 }]
+        );
+        assert_eq!(split(PmidRange { lo: 7, hi: 7 }, &[7]), None);
+        for lo in 1..20u64 {
+            for hi in lo + 1..25 {
+                for ids in [
+                    vec![],
+                    vec![lo],
+                    vec![hi],
+                    vec![lo, hi],
+                    vec![(lo + hi) / 2],
+                ] {
+                    let parts = split(PmidRange { lo, hi }, &ids).unwrap();
+                    assert!(
+                        parts.iter().all(|p| p.lo <= p.hi),
+                        "{lo}:{hi} {ids:?} → {parts:?}"
+                    );
+                    let covered: u64 = parts.iter().map(|p| p.hi - p.lo + 1).sum();
+                    assert_eq!(covered, hi - lo + 1);
+                }
+            }
+        }
     }
 }

@@ -74,6 +74,7 @@ impl<'a> Writer<'a> {
     /// Writes one output item.
     pub fn item(&mut self, item: Output<'_>) -> io::Result<()> {
         let r = match item {
+            Output::Flush => return self.out.flush(),
             Output::Skipped => {
                 if self.format == Format::Ids {
                     writeln!(self.out)?;

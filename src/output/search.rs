@@ -4,7 +4,9 @@
 use std::io::{self, Write};
 
 use super::{Format, Style, write_json, write_json_line};
-use crate::ops::search::{Detail, SearchOutcome, Summary};
+use std::collections::HashMap;
+
+use crate::ops::search::{Detail, Missing, SearchOutcome, Summary};
 use comfy_table::{Cell, Color};
 
 /// Writes the outcome's data to `out`. Count-only searches (`retmax` 0)
@@ -39,14 +41,26 @@ pub fn render(
                 }
                 Ok(())
             } else {
-                write_ndjson(out, &o.summaries, detail)
+                for item in in_order(o) {
+                    match item {
+                        Item::Summary(s) => write_ndjson(out, std::slice::from_ref(s), detail)?,
+                        Item::Missing(m) => write_json_line(out, &missing_json(m))?,
+                    }
+                }
+                Ok(())
             }
         }
         Format::Csv | Format::Tsv => {
             let rows: Vec<Vec<String>> = if detail == Detail::Ids {
                 o.pmids.iter().map(|p| vec![p.clone()]).collect()
             } else {
-                o.summaries.iter().map(|s| row(s, detail)).collect()
+                in_order(o)
+                    .into_iter()
+                    .map(|item| match item {
+                        Item::Summary(s) => row(s, detail),
+                        Item::Missing(m) => missing_row(m, detail),
+                    })
+                    .collect()
             };
             write_delimited(out, format, &header(detail), &rows)
         }
@@ -74,11 +88,58 @@ pub fn write_ndjson(out: &mut dyn Write, summaries: &[Summary], detail: Detail) 
     Ok(())
 }
 
-/// Column names for CSV/TSV.
+/// A record of the page: its summary, or why it has none.
+pub enum Item<'a> {
+    /// An ESummary record.
+    Summary(&'a Summary),
+    /// A PMID ESummary answered with an error.
+    Missing(&'a Missing),
+}
+
+/// The page's summaries and missing PMIDs in ESearch order, so no PMID
+/// drops out of a format that shows records.
+pub fn in_order(o: &SearchOutcome) -> Vec<Item<'_>> {
+    let summaries: HashMap<&str, &Summary> =
+        o.summaries.iter().map(|s| (s.pmid.as_str(), s)).collect();
+    let missing: HashMap<&str, &Missing> = o.missing.iter().map(|m| (m.pmid.as_str(), m)).collect();
+    o.pmids
+        .iter()
+        .filter_map(|p| {
+            summaries
+                .get(p.as_str())
+                .map(|s| Item::Summary(s))
+                .or_else(|| missing.get(p.as_str()).map(|m| Item::Missing(m)))
+        })
+        .collect()
+}
+
+/// The NDJSON line for a PMID without a summary.
+pub fn missing_json(m: &Missing) -> serde_json::Value {
+    serde_json::json!({"pmid": m.pmid, "error": {"reason": "ncbi_resource_not_found", "message": m.message}})
+}
+
+/// The CSV/TSV row for a PMID without a summary: the PMID and the `error`
+/// column.
+pub fn missing_row(m: &Missing, detail: Detail) -> Vec<String> {
+    let n = header(detail).len();
+    let mut r = vec![String::new(); n];
+    r[0] = m.pmid.clone();
+    r[n - 1] = format!("no summary: {}", m.message);
+    r
+}
+
+/// Column names for CSV/TSV; `error` is set only for a PMID without a summary.
 pub fn header(detail: Detail) -> Vec<&'static str> {
     match detail {
         Detail::Ids => vec!["pmid"],
-        Detail::Brief => vec!["pmid", "pub_date", "title", "pub_types", "retracted"],
+        Detail::Brief => vec![
+            "pmid",
+            "pub_date",
+            "title",
+            "pub_types",
+            "retracted",
+            "error",
+        ],
         Detail::Full => vec![
             "pmid",
             "pub_date",
@@ -93,6 +154,7 @@ pub fn header(detail: Detail) -> Vec<&'static str> {
             "retracted",
             "retraction_notice",
             "pubmed_url",
+            "error",
         ],
     }
 }
@@ -108,6 +170,7 @@ pub fn row(s: &Summary, detail: Detail) -> Vec<String> {
             s.title.clone(),
             s.pub_types.join("; "),
             s.retracted.to_string(),
+            String::new(),
         ],
         Detail::Full => vec![
             s.pmid.clone(),
@@ -123,6 +186,7 @@ pub fn row(s: &Summary, detail: Detail) -> Vec<String> {
             s.retracted.to_string(),
             s.retraction_notice.to_string(),
             s.pubmed_url.clone(),
+            String::new(),
         ],
     }
 }
@@ -199,7 +263,20 @@ fn write_table(
             } else {
                 t.set_header(vec!["PMID", "Date", "Title", "Types"]);
             }
-            for s in &o.summaries {
+            for item in in_order(o) {
+                let s = match item {
+                    Item::Summary(s) => s,
+                    Item::Missing(m) => {
+                        let note = format!("(no summary: {})", m.message);
+                        let mut row = vec![Cell::new(&m.pmid), Cell::new(""), Cell::new(note)];
+                        row.insert(if detail == Detail::Full { 2 } else { 3 }, Cell::new(""));
+                        if detail == Detail::Full {
+                            row.push(Cell::new(""));
+                        }
+                        t.add_row(row);
+                        continue;
+                    }
+                };
                 let mut title = Cell::new(marked_title(s));
                 if style.color && (s.retracted || s.retraction_notice) {
                     title = title.fg(Color::Red);
