@@ -15,7 +15,7 @@ use support::fake_ncbi::{Corpus, FakeNcbi};
 use support::server::TestServer;
 
 /// A named benchmark producing one row.
-type Bench = (&'static str, Box<dyn Fn() -> Row>);
+type Bench = (&'static str, Box<dyn Fn() -> Vec<Row>>);
 
 /// One row of the table.
 struct Row {
@@ -126,20 +126,108 @@ fn convert_1m_rss() -> Row {
     }
 }
 
+/// The median wall time of `runs` runs of `f`.
+fn median(runs: usize, mut f: impl FnMut() -> bool) -> (Duration, bool) {
+    let mut times = Vec::with_capacity(runs);
+    let mut ok = true;
+    for _ in 0..runs {
+        let t0 = Instant::now();
+        ok &= f();
+        times.push(t0.elapsed());
+    }
+    times.sort();
+    (times[runs / 2], ok)
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+/// Per-invocation overhead with pacing off: spell, search, convert of one
+/// ID (median of 20 runs), and EDirect's `esearch` on the same server when
+/// it is installed.
+fn overhead() -> Vec<Row> {
+    let mut corpus = Corpus::default();
+    corpus.add_uniform("hits300", 300, 1_000_000, 41_000_000, 5);
+    let fake = FakeNcbi::new(corpus);
+    fake.espell.lock().unwrap().insert(
+        "asthmaa OR alergies".into(),
+        support::server::fixture("espell_asthmaa_alergies.xml"),
+    );
+    let server = start(&fake);
+    let mut rows = Vec::new();
+    let mut search_ms = None;
+    for (what, args) in [
+        ("spell", vec!["spell", "asthmaa OR alergies"]),
+        ("search (ids)", vec!["search", "hits300"]),
+        ("convert 1 ID", vec!["convert", "22676651"]),
+    ] {
+        let (m, ok) = median(20, || pubmed(&args).server(&server).run().code == 0);
+        if what.starts_with("search") {
+            search_ms = Some(m);
+        }
+        rows.push(Row {
+            what: format!("overhead: {what}, pacing off"),
+            figures: format!("median {:.1} ms of 20 runs", ms(m)),
+            target: "–".into(),
+            met: ok.then_some(true),
+        });
+    }
+    let edirect = std::process::Command::new("esearch")
+        .arg("-version")
+        .output();
+    match (edirect, search_ms) {
+        (Ok(out), Some(ours)) if out.status.success() => {
+            let base = server.eutils_url();
+            let (theirs, ok) = median(20, || {
+                std::process::Command::new("esearch")
+                    .args(["-base", &base, "-db", "pubmed", "-query", "hits300"])
+                    .env("NO_PROXY", "127.0.0.1")
+                    .output()
+                    .is_ok_and(|o| o.status.success() && !o.stdout.is_empty())
+            });
+            let ratio = theirs.as_secs_f64() / ours.as_secs_f64();
+            rows.push(Row {
+                what: format!(
+                    "overhead: EDirect esearch {} on the same server",
+                    String::from_utf8_lossy(&out.stdout).trim()
+                ),
+                figures: format!(
+                    "median {:.1} ms of 20 runs; pubmed search is {ratio:.1}× faster",
+                    ms(theirs)
+                ),
+                target: "pubmed ≥ 10× faster".into(),
+                met: Some(ok && ratio >= 10.0),
+            });
+        }
+        _ => rows.push(Row {
+            what: "overhead: EDirect esearch".into(),
+            figures: "not installed (Debian package ncbi-entrez-direct)".into(),
+            target: "pubmed ≥ 10× faster".into(),
+            met: None,
+        }),
+    }
+    rows
+}
+
 fn main() {
     let filter: Option<String> = std::env::args().skip(1).find(|a| !a.starts_with('-'));
     let corpus = Corpus::synthetic();
     let benches: Vec<Bench> = vec![
-        ("search_all", Box::new(move || search_all_30k(&corpus))),
-        ("convert_10k", Box::new(convert_10k)),
-        ("convert_1m", Box::new(convert_1m_rss)),
+        ("overhead", Box::new(overhead)),
+        (
+            "search_all",
+            Box::new(move || vec![search_all_30k(&corpus)]),
+        ),
+        ("convert_10k", Box::new(|| vec![convert_10k()])),
+        ("convert_1m", Box::new(|| vec![convert_1m_rss()])),
     ];
     let mut rows = Vec::new();
     for (name, f) in &benches {
         if filter.as_deref().is_some_and(|f| !name.contains(f)) {
             continue;
         }
-        rows.push(f());
+        rows.extend(f());
     }
     println!("| benchmark | figures | target | met |");
     println!("| --- | --- | --- | --- |");

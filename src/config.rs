@@ -122,7 +122,7 @@ pub fn config_path(env: &dyn Fn(&str) -> Option<String>) -> Option<PathBuf> {
 
 /// The 1-based line of byte `offset` in `text`.
 fn line_of(text: &str, offset: usize) -> usize {
-    text[..offset.min(text.len())].matches('\n').count() + 1
+    text.get(..offset).unwrap_or(text).matches('\n').count() + 1
 }
 
 /// Reads the config file if it exists. Errors (`invalid_argument`, exit 2)

@@ -378,3 +378,12 @@ async fn an_endless_body_is_cut_off() {
     assert!(e.message.contains("larger than"), "{}", e.message);
     assert_eq!(server.count(), 1, "not retried");
 }
+
+#[test]
+fn a_pmcid_with_multibyte_letters_is_malformed_not_a_panic() {
+    for id in ["éé1", "🫧R.", "ñmc1"] {
+        let run = pubmed(&["convert", "--from", "pmcid", "-f", "json", id]).run();
+        assert_eq!(run.code, 2, "{id}: {}", run.stderr);
+        assert_eq!(run.error_json()["reason"], "malformed_id");
+    }
+}

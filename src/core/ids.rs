@@ -72,10 +72,9 @@ fn strip_zeros(s: &str) -> String {
 
 /// The digits of a PMCID (`PMC123`, `pmc123`, `123`), if it is one.
 fn pmcid_digits(s: &str) -> Option<&str> {
-    let d = if s.len() >= 3 && s[..3].eq_ignore_ascii_case("pmc") {
-        &s[3..]
-    } else {
-        s
+    let d = match s.get(..3) {
+        Some(p) if p.eq_ignore_ascii_case("pmc") => &s[3..],
+        _ => s,
     };
     digits(d).then_some(d)
 }
@@ -188,7 +187,16 @@ mod tests {
         assert_eq!(ok(IdType::Pmcid, "pmc3531190").0, "PMC3531190");
         assert_eq!(ok(IdType::Pmcid, "3531190").0, "PMC3531190");
         assert_eq!(ok(IdType::Pmcid, "Pmc003531190").0, "PMC3531190");
-        for bad in ["PMC", "PMCX1", "PMC 1", "PMC1,PMC2", "PMID1"] {
+        for bad in [
+            "PMC",
+            "PMCX1",
+            "PMC 1",
+            "PMC1,PMC2",
+            "PMID1",
+            "éé1",
+            "🫧R.",
+            "p\u{301}mc1",
+        ] {
             assert!(validate(IdType::Pmcid, bad).is_err(), "{bad:?}");
         }
     }

@@ -309,14 +309,23 @@ impl FakeNcbi {
             .map(u64::to_string)
             .collect();
         let translation = format!("{term}[All Fields]");
-        Reply::xml(ncbi::esearch(
+        let mut body = ncbi::esearch(
             hits.len() as u64,
             retstart as u64,
             &ids,
             &translation,
             &[],
             &[],
-        ))
+        );
+        if req.param("usehistory") == Some("y") {
+            // As ESearch does with usehistory=y (EDirect relies on it).
+            let at = body.find("<IdList").unwrap_or(body.len());
+            body.insert_str(
+                at,
+                "<QueryKey>1</QueryKey><WebEnv>MCID_fake0000000000000000000</WebEnv>",
+            );
+        }
+        Reply::xml(body)
     }
 }
 
