@@ -173,6 +173,9 @@ struct Slot {
 #[derive(Default)]
 struct Chunk {
     idtype: Option<IdType>,
+    /// When its first ID arrived (a partial chunk waits at most
+    /// [`MAX_CHUNK_AGE`]).
+    opened: Option<tokio::time::Instant>,
     ids: Vec<String>,
     keys: HashMap<String, ()>,
     chars: usize,
@@ -352,6 +355,7 @@ impl Engine<'_> {
                     id,
                     Chunk {
                         idtype: Some(c.idtype),
+                        opened: Some(tokio::time::Instant::now()),
                         ..Default::default()
                     },
                 );
@@ -474,16 +478,11 @@ where
     let limit = client.settings().policy.max_in_flight.max(1);
     let mut running = FuturesUnordered::new();
     let mut eof = false;
-    let mut open_since: Option<tokio::time::Instant> = None;
     loop {
         if eof || e.pending.len() >= MAX_PENDING {
             e.close_all();
         }
-        if e.open.is_empty() {
-            open_since = None;
-        } else if open_since.is_none() {
-            open_since = Some(tokio::time::Instant::now());
-        }
+        let oldest_open = e.open.values().filter_map(|id| e.chunks[id].opened).min();
         while running.len() < limit {
             let Some(id) = e.ready.pop_front() else { break };
             let ch = &e.chunks[&id];
@@ -502,7 +501,7 @@ where
         }
         let can_read = !eof && e.pending.len() < MAX_PENDING;
         let partial = can_read && !e.open.is_empty();
-        let too_old = open_since.map_or_else(tokio::time::Instant::now, |t| t + MAX_CHUNK_AGE);
+        let too_old = oldest_open.map_or_else(tokio::time::Instant::now, |t| t + MAX_CHUNK_AGE);
         tokio::select! {
             line = input.next(), if can_read => match line {
                 None => eof = true,
