@@ -30,6 +30,26 @@ fn start(fake: &Arc<FakeNcbi>) -> TestServer {
     TestServer::start(move |r| f.reply(r))
 }
 
+/// What a paced run cost: requests, 429s received, and wall time against
+/// the floor (requests × the 400 ms keyless gap).
+struct Paced {
+    requests: usize,
+    limited: usize,
+    floor: Duration,
+    ratio: f64,
+}
+
+fn paced(server: &TestServer, fake: &FakeNcbi, wall: Duration) -> Paced {
+    let requests = server.count();
+    let floor = Duration::from_millis(400) * requests as u32;
+    Paced {
+        requests,
+        limited: fake.counters.rate_limited.load(Ordering::SeqCst),
+        floor,
+        ratio: wall.as_secs_f64() / floor.as_secs_f64(),
+    }
+}
+
 /// `search --all` of 30,000 hits, default pacing (400 ms gap), against a
 /// server answering 429 above 3 requests per second.
 fn search_all_30k(corpus: &Corpus) -> Row {
@@ -40,12 +60,13 @@ fn search_all_30k(corpus: &Corpus) -> Row {
         .server(&server)
         .env("PUBMED_REQUEST_GAP_MS", "")
         .run();
-    let wall = t0.elapsed();
-    let lines = run.stdout.lines().count();
-    let requests = server.count();
-    let limited = fake.counters.rate_limited.load(Ordering::SeqCst);
-    let floor = Duration::from_millis(400) * requests as u32;
-    let ratio = wall.as_secs_f64() / floor.as_secs_f64();
+    let (wall, lines) = (t0.elapsed(), run.stdout.lines().count());
+    let Paced {
+        requests,
+        limited,
+        floor,
+        ratio,
+    } = paced(&server, &fake, wall);
     Row {
         what: "search --all, 30,000 hits, 3 req/s server".into(),
         figures: format!(
@@ -79,12 +100,13 @@ fn convert_10k() -> Row {
         .env("PUBMED_REQUEST_GAP_MS", "")
         .measure_rss()
         .run();
-    let wall = t0.elapsed();
-    let lines = run.stdout.lines().count();
-    let requests = server.count();
-    let limited = fake.counters.rate_limited.load(Ordering::SeqCst);
-    let floor = Duration::from_millis(400) * requests as u32;
-    let ratio = wall.as_secs_f64() / floor.as_secs_f64();
+    let (wall, lines) = (t0.elapsed(), run.stdout.lines().count());
+    let Paced {
+        requests,
+        limited,
+        floor,
+        ratio,
+    } = paced(&server, &fake, wall);
     Row {
         what: "convert 10,000 PMIDs, 3 req/s server".into(),
         figures: format!(

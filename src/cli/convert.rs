@@ -96,18 +96,7 @@ pub(super) async fn run(a: ConvertArgs, ctx: &Context) -> Result<u8, Failure> {
     let from = a.from.as_deref().and_then(IdType::parse);
     let format = match (ctx.format, to) {
         (None, Some(_)) => Format::Ids,
-        _ => ctx.format_for(
-            "convert",
-            &[
-                Format::Table,
-                Format::Json,
-                Format::Ndjson,
-                Format::Csv,
-                Format::Tsv,
-                Format::Ids,
-            ],
-            Format::Tsv,
-        )?,
+        _ => ctx.format_for("convert", &Format::RECORDS, Format::Tsv)?,
     };
     if format == Format::Ids && to.is_none() {
         return Err(Error::new(

@@ -70,18 +70,7 @@ pub(super) async fn run(a: SearchArgs, ctx: &Context) -> Result<u8, Failure> {
     if a.all {
         return run_all(&a, ctx).await;
     }
-    let format = ctx.format_for(
-        "search",
-        &[
-            Format::Table,
-            Format::Json,
-            Format::Ndjson,
-            Format::Csv,
-            Format::Tsv,
-            Format::Ids,
-        ],
-        Format::Ids,
-    )?;
+    let format = ctx.format_for("search", &Format::RECORDS, Format::Ids)?;
     let query = read_query(&a.query)?;
     let req = search_request(&a, query, format);
     let today = search::today_utc();

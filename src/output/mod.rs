@@ -29,6 +29,16 @@ pub enum Format {
 }
 
 impl Format {
+    /// The formats of commands that print records (`search`, `convert`).
+    pub const RECORDS: [Format; 6] = [
+        Format::Table,
+        Format::Json,
+        Format::Ndjson,
+        Format::Csv,
+        Format::Tsv,
+        Format::Ids,
+    ];
+
     /// The name used on the command line.
     pub fn name(self) -> &'static str {
         match self {
