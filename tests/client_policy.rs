@@ -477,3 +477,31 @@ async fn deadline_while_queued_is_deadline_exceeded() {
             .is_ok()
     );
 }
+
+/// The ID Converter never gets the API key, so with a key E-utilities
+/// calls start 110 ms apart while Converter calls stay 400 ms apart.
+#[tokio::test(start_paused = true)]
+async fn the_id_converter_is_paced_as_keyless() {
+    use pubmed::core::ids::IdType;
+    let fake = Fake::new(|_| status(200, br#"{"status":"ok","records":[]}"#));
+    let c = client(&fake, Some("k"), Policy::default());
+    let calls: Vec<_> = (0..6)
+        .map(|_| {
+            let c = c.clone();
+            tokio::spawn(async move { c.idconv(IdType::Pmid, &["1".to_string()]).await })
+        })
+        .collect();
+    for h in calls {
+        assert_eq!(h.await.unwrap().unwrap(), vec![]);
+    }
+    assert!(
+        fake.gaps().iter().all(|g| *g == Duration::from_millis(400)),
+        "{:?}",
+        fake.gaps()
+    );
+    let reqs = fake.methods.lock().unwrap().clone();
+    assert!(
+        reqs.iter()
+            .all(|r| r.params.iter().all(|(k, _)| k != "api_key"))
+    );
+}

@@ -174,7 +174,7 @@ impl Client {
         req: HttpRequest,
         parse: impl Fn(&Element) -> Result<T, String>,
     ) -> Result<T> {
-        self.execute(endpoint, &req, |resp| {
+        self.execute(endpoint, Lane::Eutils, &req, |resp| {
             classify::classify_xml(&resp, endpoint, &parse)
         })
         .await
@@ -210,12 +210,13 @@ impl Client {
         );
     }
 
-    /// Sends `req` under the pacer with retries and one total deadline
-    /// (client.md "Retries and deadlines"); `classify` turns each answer into
-    /// a [`Verdict`].
+    /// Sends `req` under the pacer (in `lane`) with retries and one total
+    /// deadline (client.md "Retries and deadlines"); `classify` turns each
+    /// answer into a [`Verdict`].
     pub(crate) async fn execute<T>(
         &self,
         endpoint: &str,
+        lane: Lane,
         req: &HttpRequest,
         classify: impl Fn(HttpResponse) -> Verdict<T>,
     ) -> Result<T> {
@@ -241,11 +242,6 @@ impl Client {
         let mut attempt = 0u32;
         loop {
             attempt += 1;
-            let lane = if req.url == self.settings.idconv_url {
-                Lane::Idconv
-            } else {
-                Lane::Eutils
-            };
             let permit = self.pacer.acquire(deadline, lane).await?;
             self.log_request(req, attempt);
             let now = Instant::now();

@@ -171,8 +171,10 @@ impl Client {
             url: self.settings().idconv_url.clone(),
             params,
         };
-        self.execute("ID Converter", &req, |resp| classify(&resp, idtype))
-            .await
+        self.execute("ID Converter", super::pacer::Lane::Idconv, &req, |resp| {
+            classify(&resp, idtype)
+        })
+        .await
     }
 }
 
