@@ -5,6 +5,8 @@
 //! client that talks to NCBI; [`ops`] has one module per operation;
 //! [`output`] renders results; [`cli`] is the thin command-line adapter.
 
+#![warn(missing_docs)]
+
 pub mod cli;
 pub mod config;
 pub mod core;

@@ -62,8 +62,10 @@ Examples:
 #[derive(Debug, Parser)]
 #[command(name = "pubmed", version, about, propagate_version = true, after_help = MAIN_EXAMPLES)]
 pub struct Cli {
+    /// Options every subcommand takes.
     #[command(flatten)]
     pub global: GlobalArgs,
+    /// The subcommand.
     #[command(subcommand)]
     pub command: Command,
 }
@@ -127,6 +129,7 @@ pub enum Command {
     /// Show or change the configuration file (API key, e-mail, URLs, policy knobs)
     #[command(after_help = CONFIG_EXAMPLES)]
     Config {
+        /// What to do with the configuration.
         #[command(subcommand)]
         action: ConfigAction,
     },
