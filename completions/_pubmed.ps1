@@ -21,10 +21,10 @@ Register-ArgumentCompleter -Native -CommandName 'pubmed' -ScriptBlock {
 
     $completions = @(switch ($command) {
         'pubmed' {
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal; text/ids/tsv in a pipe]')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal; text/ids/tsv in a pipe]')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (terminal and no NO_COLOR), always, never')
-            [CompletionResult]::new('--api-key', '--api-key', [CompletionResultType]::ParameterName, 'NCBI API key (visible in the process list; prefer NCBI_API_KEY)')
+            [CompletionResult]::new('--api-key', '--api-key', [CompletionResultType]::ParameterName, 'NCBI API key (visible in the process list; prefer NCBI_API_KEY or the config file) [env: NCBI_API_KEY]')
             [CompletionResult]::new('--email', '--email', [CompletionResultType]::ParameterName, 'Contact e-mail sent to NCBI [env: NCBI_EMAIL]')
             [CompletionResult]::new('--tool', '--tool', [CompletionResultType]::ParameterName, 'Tool name sent to NCBI [default: pubmed-cli]')
             [CompletionResult]::new('--eutils-url', '--eutils-url', [CompletionResultType]::ParameterName, 'E-utilities base URL [env: PUBMED_EUTILS_URL]')
@@ -49,10 +49,10 @@ Register-ArgumentCompleter -Native -CommandName 'pubmed' -ScriptBlock {
             break
         }
         'pubmed;spell' {
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal; text/ids/tsv in a pipe]')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal; text/ids/tsv in a pipe]')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (terminal and no NO_COLOR), always, never')
-            [CompletionResult]::new('--api-key', '--api-key', [CompletionResultType]::ParameterName, 'NCBI API key (visible in the process list; prefer NCBI_API_KEY)')
+            [CompletionResult]::new('--api-key', '--api-key', [CompletionResultType]::ParameterName, 'NCBI API key (visible in the process list; prefer NCBI_API_KEY or the config file) [env: NCBI_API_KEY]')
             [CompletionResult]::new('--email', '--email', [CompletionResultType]::ParameterName, 'Contact e-mail sent to NCBI [env: NCBI_EMAIL]')
             [CompletionResult]::new('--tool', '--tool', [CompletionResultType]::ParameterName, 'Tool name sent to NCBI [default: pubmed-cli]')
             [CompletionResult]::new('--eutils-url', '--eutils-url', [CompletionResultType]::ParameterName, 'E-utilities base URL [env: PUBMED_EUTILS_URL]')
@@ -86,10 +86,10 @@ Register-ArgumentCompleter -Native -CommandName 'pubmed' -ScriptBlock {
             [CompletionResult]::new('--retstart', '--retstart', [CompletionResultType]::ParameterName, 'First record, 0-based (PubMed serves records 0–9,998)')
             [CompletionResult]::new('--sort', '--sort', [CompletionResultType]::ParameterName, 'Sort order')
             [CompletionResult]::new('--detail', '--detail', [CompletionResultType]::ParameterName, 'Record detail [default: full; ids with -f ids and with --all]')
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal; text/ids/tsv in a pipe]')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal; text/ids/tsv in a pipe]')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (terminal and no NO_COLOR), always, never')
-            [CompletionResult]::new('--api-key', '--api-key', [CompletionResultType]::ParameterName, 'NCBI API key (visible in the process list; prefer NCBI_API_KEY)')
+            [CompletionResult]::new('--api-key', '--api-key', [CompletionResultType]::ParameterName, 'NCBI API key (visible in the process list; prefer NCBI_API_KEY or the config file) [env: NCBI_API_KEY]')
             [CompletionResult]::new('--email', '--email', [CompletionResultType]::ParameterName, 'Contact e-mail sent to NCBI [env: NCBI_EMAIL]')
             [CompletionResult]::new('--tool', '--tool', [CompletionResultType]::ParameterName, 'Tool name sent to NCBI [default: pubmed-cli]')
             [CompletionResult]::new('--eutils-url', '--eutils-url', [CompletionResultType]::ParameterName, 'E-utilities base URL [env: PUBMED_EUTILS_URL]')
@@ -115,10 +115,10 @@ Register-ArgumentCompleter -Native -CommandName 'pubmed' -ScriptBlock {
             [CompletionResult]::new('-i', '-i', [CompletionResultType]::ParameterName, 'Read IDs from FILE, one per line (`-` = stdin; blank and # lines skipped)')
             [CompletionResult]::new('--input', '--input', [CompletionResultType]::ParameterName, 'Read IDs from FILE, one per line (`-` = stdin; blank and # lines skipped)')
             [CompletionResult]::new('--to', '--to', [CompletionResultType]::ParameterName, 'Print only this ID type, one line per input line (implies -f ids)')
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal; text/ids/tsv in a pipe]')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal; text/ids/tsv in a pipe]')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (terminal and no NO_COLOR), always, never')
-            [CompletionResult]::new('--api-key', '--api-key', [CompletionResultType]::ParameterName, 'NCBI API key (visible in the process list; prefer NCBI_API_KEY)')
+            [CompletionResult]::new('--api-key', '--api-key', [CompletionResultType]::ParameterName, 'NCBI API key (visible in the process list; prefer NCBI_API_KEY or the config file) [env: NCBI_API_KEY]')
             [CompletionResult]::new('--email', '--email', [CompletionResultType]::ParameterName, 'Contact e-mail sent to NCBI [env: NCBI_EMAIL]')
             [CompletionResult]::new('--tool', '--tool', [CompletionResultType]::ParameterName, 'Tool name sent to NCBI [default: pubmed-cli]')
             [CompletionResult]::new('--eutils-url', '--eutils-url', [CompletionResultType]::ParameterName, 'E-utilities base URL [env: PUBMED_EUTILS_URL]')
@@ -136,10 +136,10 @@ Register-ArgumentCompleter -Native -CommandName 'pubmed' -ScriptBlock {
             break
         }
         'pubmed;mcp' {
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal; text/ids/tsv in a pipe]')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal; text/ids/tsv in a pipe]')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (terminal and no NO_COLOR), always, never')
-            [CompletionResult]::new('--api-key', '--api-key', [CompletionResultType]::ParameterName, 'NCBI API key (visible in the process list; prefer NCBI_API_KEY)')
+            [CompletionResult]::new('--api-key', '--api-key', [CompletionResultType]::ParameterName, 'NCBI API key (visible in the process list; prefer NCBI_API_KEY or the config file) [env: NCBI_API_KEY]')
             [CompletionResult]::new('--email', '--email', [CompletionResultType]::ParameterName, 'Contact e-mail sent to NCBI [env: NCBI_EMAIL]')
             [CompletionResult]::new('--tool', '--tool', [CompletionResultType]::ParameterName, 'Tool name sent to NCBI [default: pubmed-cli]')
             [CompletionResult]::new('--eutils-url', '--eutils-url', [CompletionResultType]::ParameterName, 'E-utilities base URL [env: PUBMED_EUTILS_URL]')
@@ -157,10 +157,10 @@ Register-ArgumentCompleter -Native -CommandName 'pubmed' -ScriptBlock {
             break
         }
         'pubmed;config' {
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal; text/ids/tsv in a pipe]')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal; text/ids/tsv in a pipe]')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (terminal and no NO_COLOR), always, never')
-            [CompletionResult]::new('--api-key', '--api-key', [CompletionResultType]::ParameterName, 'NCBI API key (visible in the process list; prefer NCBI_API_KEY)')
+            [CompletionResult]::new('--api-key', '--api-key', [CompletionResultType]::ParameterName, 'NCBI API key (visible in the process list; prefer NCBI_API_KEY or the config file) [env: NCBI_API_KEY]')
             [CompletionResult]::new('--email', '--email', [CompletionResultType]::ParameterName, 'Contact e-mail sent to NCBI [env: NCBI_EMAIL]')
             [CompletionResult]::new('--tool', '--tool', [CompletionResultType]::ParameterName, 'Tool name sent to NCBI [default: pubmed-cli]')
             [CompletionResult]::new('--eutils-url', '--eutils-url', [CompletionResultType]::ParameterName, 'E-utilities base URL [env: PUBMED_EUTILS_URL]')
@@ -182,10 +182,10 @@ Register-ArgumentCompleter -Native -CommandName 'pubmed' -ScriptBlock {
             break
         }
         'pubmed;config;path' {
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal; text/ids/tsv in a pipe]')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal; text/ids/tsv in a pipe]')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (terminal and no NO_COLOR), always, never')
-            [CompletionResult]::new('--api-key', '--api-key', [CompletionResultType]::ParameterName, 'NCBI API key (visible in the process list; prefer NCBI_API_KEY)')
+            [CompletionResult]::new('--api-key', '--api-key', [CompletionResultType]::ParameterName, 'NCBI API key (visible in the process list; prefer NCBI_API_KEY or the config file) [env: NCBI_API_KEY]')
             [CompletionResult]::new('--email', '--email', [CompletionResultType]::ParameterName, 'Contact e-mail sent to NCBI [env: NCBI_EMAIL]')
             [CompletionResult]::new('--tool', '--tool', [CompletionResultType]::ParameterName, 'Tool name sent to NCBI [default: pubmed-cli]')
             [CompletionResult]::new('--eutils-url', '--eutils-url', [CompletionResultType]::ParameterName, 'E-utilities base URL [env: PUBMED_EUTILS_URL]')
@@ -203,10 +203,10 @@ Register-ArgumentCompleter -Native -CommandName 'pubmed' -ScriptBlock {
             break
         }
         'pubmed;config;show' {
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal; text/ids/tsv in a pipe]')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal; text/ids/tsv in a pipe]')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (terminal and no NO_COLOR), always, never')
-            [CompletionResult]::new('--api-key', '--api-key', [CompletionResultType]::ParameterName, 'NCBI API key (visible in the process list; prefer NCBI_API_KEY)')
+            [CompletionResult]::new('--api-key', '--api-key', [CompletionResultType]::ParameterName, 'NCBI API key (visible in the process list; prefer NCBI_API_KEY or the config file) [env: NCBI_API_KEY]')
             [CompletionResult]::new('--email', '--email', [CompletionResultType]::ParameterName, 'Contact e-mail sent to NCBI [env: NCBI_EMAIL]')
             [CompletionResult]::new('--tool', '--tool', [CompletionResultType]::ParameterName, 'Tool name sent to NCBI [default: pubmed-cli]')
             [CompletionResult]::new('--eutils-url', '--eutils-url', [CompletionResultType]::ParameterName, 'E-utilities base URL [env: PUBMED_EUTILS_URL]')
@@ -224,10 +224,10 @@ Register-ArgumentCompleter -Native -CommandName 'pubmed' -ScriptBlock {
             break
         }
         'pubmed;config;set' {
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal; text/ids/tsv in a pipe]')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal; text/ids/tsv in a pipe]')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (terminal and no NO_COLOR), always, never')
-            [CompletionResult]::new('--api-key', '--api-key', [CompletionResultType]::ParameterName, 'NCBI API key (visible in the process list; prefer NCBI_API_KEY)')
+            [CompletionResult]::new('--api-key', '--api-key', [CompletionResultType]::ParameterName, 'NCBI API key (visible in the process list; prefer NCBI_API_KEY or the config file) [env: NCBI_API_KEY]')
             [CompletionResult]::new('--email', '--email', [CompletionResultType]::ParameterName, 'Contact e-mail sent to NCBI [env: NCBI_EMAIL]')
             [CompletionResult]::new('--tool', '--tool', [CompletionResultType]::ParameterName, 'Tool name sent to NCBI [default: pubmed-cli]')
             [CompletionResult]::new('--eutils-url', '--eutils-url', [CompletionResultType]::ParameterName, 'E-utilities base URL [env: PUBMED_EUTILS_URL]')
@@ -264,10 +264,10 @@ Register-ArgumentCompleter -Native -CommandName 'pubmed' -ScriptBlock {
             break
         }
         'pubmed;completions' {
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal; text/ids/tsv in a pipe]')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal; text/ids/tsv in a pipe]')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (terminal and no NO_COLOR), always, never')
-            [CompletionResult]::new('--api-key', '--api-key', [CompletionResultType]::ParameterName, 'NCBI API key (visible in the process list; prefer NCBI_API_KEY)')
+            [CompletionResult]::new('--api-key', '--api-key', [CompletionResultType]::ParameterName, 'NCBI API key (visible in the process list; prefer NCBI_API_KEY or the config file) [env: NCBI_API_KEY]')
             [CompletionResult]::new('--email', '--email', [CompletionResultType]::ParameterName, 'Contact e-mail sent to NCBI [env: NCBI_EMAIL]')
             [CompletionResult]::new('--tool', '--tool', [CompletionResultType]::ParameterName, 'Tool name sent to NCBI [default: pubmed-cli]')
             [CompletionResult]::new('--eutils-url', '--eutils-url', [CompletionResultType]::ParameterName, 'E-utilities base URL [env: PUBMED_EUTILS_URL]')

@@ -18,10 +18,10 @@ set edit:completion:arg-completer[pubmed] = {|@words|
     }
     var completions = [
         &'pubmed'= {
-            cand -f 'Output format [default: table on a terminal; text/ids/tsv in a pipe]'
-            cand --format 'Output format [default: table on a terminal; text/ids/tsv in a pipe]'
+            cand -f 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]'
+            cand --format 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]'
             cand --color 'Colour: auto (terminal and no NO_COLOR), always, never'
-            cand --api-key 'NCBI API key (visible in the process list; prefer NCBI_API_KEY)'
+            cand --api-key 'NCBI API key (visible in the process list; prefer NCBI_API_KEY or the config file) [env: NCBI_API_KEY]'
             cand --email 'Contact e-mail sent to NCBI [env: NCBI_EMAIL]'
             cand --tool 'Tool name sent to NCBI [default: pubmed-cli]'
             cand --eutils-url 'E-utilities base URL [env: PUBMED_EUTILS_URL]'
@@ -45,10 +45,10 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'pubmed;spell'= {
-            cand -f 'Output format [default: table on a terminal; text/ids/tsv in a pipe]'
-            cand --format 'Output format [default: table on a terminal; text/ids/tsv in a pipe]'
+            cand -f 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]'
+            cand --format 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]'
             cand --color 'Colour: auto (terminal and no NO_COLOR), always, never'
-            cand --api-key 'NCBI API key (visible in the process list; prefer NCBI_API_KEY)'
+            cand --api-key 'NCBI API key (visible in the process list; prefer NCBI_API_KEY or the config file) [env: NCBI_API_KEY]'
             cand --email 'Contact e-mail sent to NCBI [env: NCBI_EMAIL]'
             cand --tool 'Tool name sent to NCBI [default: pubmed-cli]'
             cand --eutils-url 'E-utilities base URL [env: PUBMED_EUTILS_URL]'
@@ -81,10 +81,10 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand --retstart 'First record, 0-based (PubMed serves records 0–9,998)'
             cand --sort 'Sort order'
             cand --detail 'Record detail [default: full; ids with -f ids and with --all]'
-            cand -f 'Output format [default: table on a terminal; text/ids/tsv in a pipe]'
-            cand --format 'Output format [default: table on a terminal; text/ids/tsv in a pipe]'
+            cand -f 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]'
+            cand --format 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]'
             cand --color 'Colour: auto (terminal and no NO_COLOR), always, never'
-            cand --api-key 'NCBI API key (visible in the process list; prefer NCBI_API_KEY)'
+            cand --api-key 'NCBI API key (visible in the process list; prefer NCBI_API_KEY or the config file) [env: NCBI_API_KEY]'
             cand --email 'Contact e-mail sent to NCBI [env: NCBI_EMAIL]'
             cand --tool 'Tool name sent to NCBI [default: pubmed-cli]'
             cand --eutils-url 'E-utilities base URL [env: PUBMED_EUTILS_URL]'
@@ -109,10 +109,10 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand -i 'Read IDs from FILE, one per line (`-` = stdin; blank and # lines skipped)'
             cand --input 'Read IDs from FILE, one per line (`-` = stdin; blank and # lines skipped)'
             cand --to 'Print only this ID type, one line per input line (implies -f ids)'
-            cand -f 'Output format [default: table on a terminal; text/ids/tsv in a pipe]'
-            cand --format 'Output format [default: table on a terminal; text/ids/tsv in a pipe]'
+            cand -f 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]'
+            cand --format 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]'
             cand --color 'Colour: auto (terminal and no NO_COLOR), always, never'
-            cand --api-key 'NCBI API key (visible in the process list; prefer NCBI_API_KEY)'
+            cand --api-key 'NCBI API key (visible in the process list; prefer NCBI_API_KEY or the config file) [env: NCBI_API_KEY]'
             cand --email 'Contact e-mail sent to NCBI [env: NCBI_EMAIL]'
             cand --tool 'Tool name sent to NCBI [default: pubmed-cli]'
             cand --eutils-url 'E-utilities base URL [env: PUBMED_EUTILS_URL]'
@@ -129,10 +129,10 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand --version 'Print version'
         }
         &'pubmed;mcp'= {
-            cand -f 'Output format [default: table on a terminal; text/ids/tsv in a pipe]'
-            cand --format 'Output format [default: table on a terminal; text/ids/tsv in a pipe]'
+            cand -f 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]'
+            cand --format 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]'
             cand --color 'Colour: auto (terminal and no NO_COLOR), always, never'
-            cand --api-key 'NCBI API key (visible in the process list; prefer NCBI_API_KEY)'
+            cand --api-key 'NCBI API key (visible in the process list; prefer NCBI_API_KEY or the config file) [env: NCBI_API_KEY]'
             cand --email 'Contact e-mail sent to NCBI [env: NCBI_EMAIL]'
             cand --tool 'Tool name sent to NCBI [default: pubmed-cli]'
             cand --eutils-url 'E-utilities base URL [env: PUBMED_EUTILS_URL]'
@@ -149,10 +149,10 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand --version 'Print version'
         }
         &'pubmed;config'= {
-            cand -f 'Output format [default: table on a terminal; text/ids/tsv in a pipe]'
-            cand --format 'Output format [default: table on a terminal; text/ids/tsv in a pipe]'
+            cand -f 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]'
+            cand --format 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]'
             cand --color 'Colour: auto (terminal and no NO_COLOR), always, never'
-            cand --api-key 'NCBI API key (visible in the process list; prefer NCBI_API_KEY)'
+            cand --api-key 'NCBI API key (visible in the process list; prefer NCBI_API_KEY or the config file) [env: NCBI_API_KEY]'
             cand --email 'Contact e-mail sent to NCBI [env: NCBI_EMAIL]'
             cand --tool 'Tool name sent to NCBI [default: pubmed-cli]'
             cand --eutils-url 'E-utilities base URL [env: PUBMED_EUTILS_URL]'
@@ -173,10 +173,10 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'pubmed;config;path'= {
-            cand -f 'Output format [default: table on a terminal; text/ids/tsv in a pipe]'
-            cand --format 'Output format [default: table on a terminal; text/ids/tsv in a pipe]'
+            cand -f 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]'
+            cand --format 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]'
             cand --color 'Colour: auto (terminal and no NO_COLOR), always, never'
-            cand --api-key 'NCBI API key (visible in the process list; prefer NCBI_API_KEY)'
+            cand --api-key 'NCBI API key (visible in the process list; prefer NCBI_API_KEY or the config file) [env: NCBI_API_KEY]'
             cand --email 'Contact e-mail sent to NCBI [env: NCBI_EMAIL]'
             cand --tool 'Tool name sent to NCBI [default: pubmed-cli]'
             cand --eutils-url 'E-utilities base URL [env: PUBMED_EUTILS_URL]'
@@ -193,10 +193,10 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand --version 'Print version'
         }
         &'pubmed;config;show'= {
-            cand -f 'Output format [default: table on a terminal; text/ids/tsv in a pipe]'
-            cand --format 'Output format [default: table on a terminal; text/ids/tsv in a pipe]'
+            cand -f 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]'
+            cand --format 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]'
             cand --color 'Colour: auto (terminal and no NO_COLOR), always, never'
-            cand --api-key 'NCBI API key (visible in the process list; prefer NCBI_API_KEY)'
+            cand --api-key 'NCBI API key (visible in the process list; prefer NCBI_API_KEY or the config file) [env: NCBI_API_KEY]'
             cand --email 'Contact e-mail sent to NCBI [env: NCBI_EMAIL]'
             cand --tool 'Tool name sent to NCBI [default: pubmed-cli]'
             cand --eutils-url 'E-utilities base URL [env: PUBMED_EUTILS_URL]'
@@ -213,10 +213,10 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand --version 'Print version'
         }
         &'pubmed;config;set'= {
-            cand -f 'Output format [default: table on a terminal; text/ids/tsv in a pipe]'
-            cand --format 'Output format [default: table on a terminal; text/ids/tsv in a pipe]'
+            cand -f 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]'
+            cand --format 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]'
             cand --color 'Colour: auto (terminal and no NO_COLOR), always, never'
-            cand --api-key 'NCBI API key (visible in the process list; prefer NCBI_API_KEY)'
+            cand --api-key 'NCBI API key (visible in the process list; prefer NCBI_API_KEY or the config file) [env: NCBI_API_KEY]'
             cand --email 'Contact e-mail sent to NCBI [env: NCBI_EMAIL]'
             cand --tool 'Tool name sent to NCBI [default: pubmed-cli]'
             cand --eutils-url 'E-utilities base URL [env: PUBMED_EUTILS_URL]'
@@ -247,10 +247,10 @@ set edit:completion:arg-completer[pubmed] = {|@words|
         &'pubmed;config;help;help'= {
         }
         &'pubmed;completions'= {
-            cand -f 'Output format [default: table on a terminal; text/ids/tsv in a pipe]'
-            cand --format 'Output format [default: table on a terminal; text/ids/tsv in a pipe]'
+            cand -f 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]'
+            cand --format 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]'
             cand --color 'Colour: auto (terminal and no NO_COLOR), always, never'
-            cand --api-key 'NCBI API key (visible in the process list; prefer NCBI_API_KEY)'
+            cand --api-key 'NCBI API key (visible in the process list; prefer NCBI_API_KEY or the config file) [env: NCBI_API_KEY]'
             cand --email 'Contact e-mail sent to NCBI [env: NCBI_EMAIL]'
             cand --tool 'Tool name sent to NCBI [default: pubmed-cli]'
             cand --eutils-url 'E-utilities base URL [env: PUBMED_EUTILS_URL]'

@@ -24,7 +24,7 @@ function __fish_pubmed_using_subcommand
     contains -- $cmd[1] $argv
 end
 
-complete -c pubmed -n "__fish_pubmed_needs_command" -s f -l format -d 'Output format [default: table on a terminal; text/ids/tsv in a pipe]' -r -f -a "table\t''
+complete -c pubmed -n "__fish_pubmed_needs_command" -s f -l format -d 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]' -r -f -a "table\t''
 text\t''
 json\t''
 ndjson\t''
@@ -34,7 +34,7 @@ ids\t''"
 complete -c pubmed -n "__fish_pubmed_needs_command" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c pubmed -n "__fish_pubmed_needs_command" -l api-key -d 'NCBI API key (visible in the process list; prefer NCBI_API_KEY)' -r
+complete -c pubmed -n "__fish_pubmed_needs_command" -l api-key -d 'NCBI API key (visible in the process list; prefer NCBI_API_KEY or the config file) [env: NCBI_API_KEY]' -r
 complete -c pubmed -n "__fish_pubmed_needs_command" -l email -d 'Contact e-mail sent to NCBI [env: NCBI_EMAIL]' -r
 complete -c pubmed -n "__fish_pubmed_needs_command" -l tool -d 'Tool name sent to NCBI [default: pubmed-cli]' -r
 complete -c pubmed -n "__fish_pubmed_needs_command" -l eutils-url -d 'E-utilities base URL [env: PUBMED_EUTILS_URL]' -r
@@ -52,7 +52,7 @@ complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "mcp" -d 'Serve pubmed
 complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "config" -d 'Show or change the configuration file (API key, e-mail, URLs, policy knobs)'
 complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -s f -l format -d 'Output format [default: table on a terminal; text/ids/tsv in a pipe]' -r -f -a "table\t''
+complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -s f -l format -d 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]' -r -f -a "table\t''
 text\t''
 json\t''
 ndjson\t''
@@ -62,7 +62,7 @@ ids\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -l api-key -d 'NCBI API key (visible in the process list; prefer NCBI_API_KEY)' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -l api-key -d 'NCBI API key (visible in the process list; prefer NCBI_API_KEY or the config file) [env: NCBI_API_KEY]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -l email -d 'Contact e-mail sent to NCBI [env: NCBI_EMAIL]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -l tool -d 'Tool name sent to NCBI [default: pubmed-cli]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -l eutils-url -d 'E-utilities base URL [env: PUBMED_EUTILS_URL]' -r
@@ -98,7 +98,7 @@ journal\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l detail -d 'Record detail [default: full; ids with -f ids and with --all]' -r -f -a "full\t''
 brief\t''
 ids\t''"
-complete -c pubmed -n "__fish_pubmed_using_subcommand search" -s f -l format -d 'Output format [default: table on a terminal; text/ids/tsv in a pipe]' -r -f -a "table\t''
+complete -c pubmed -n "__fish_pubmed_using_subcommand search" -s f -l format -d 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]' -r -f -a "table\t''
 text\t''
 json\t''
 ndjson\t''
@@ -108,7 +108,7 @@ ids\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l api-key -d 'NCBI API key (visible in the process list; prefer NCBI_API_KEY)' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l api-key -d 'NCBI API key (visible in the process list; prefer NCBI_API_KEY or the config file) [env: NCBI_API_KEY]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l email -d 'Contact e-mail sent to NCBI [env: NCBI_EMAIL]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l tool -d 'Tool name sent to NCBI [default: pubmed-cli]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l eutils-url -d 'E-utilities base URL [env: PUBMED_EUTILS_URL]' -r
@@ -130,7 +130,7 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -s i -l input -d 
 complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -l to -d 'Print only this ID type, one line per input line (implies -f ids)' -r -f -a "pmid\t''
 pmcid\t''
 doi\t''"
-complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -s f -l format -d 'Output format [default: table on a terminal; text/ids/tsv in a pipe]' -r -f -a "table\t''
+complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -s f -l format -d 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]' -r -f -a "table\t''
 text\t''
 json\t''
 ndjson\t''
@@ -140,7 +140,7 @@ ids\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -l api-key -d 'NCBI API key (visible in the process list; prefer NCBI_API_KEY)' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -l api-key -d 'NCBI API key (visible in the process list; prefer NCBI_API_KEY or the config file) [env: NCBI_API_KEY]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -l email -d 'Contact e-mail sent to NCBI [env: NCBI_EMAIL]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -l tool -d 'Tool name sent to NCBI [default: pubmed-cli]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -l eutils-url -d 'E-utilities base URL [env: PUBMED_EUTILS_URL]' -r
@@ -151,7 +151,7 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -s v -l verbose -
 complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -l no-progress -d 'No progress bar'
 complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -s h -l help -d 'Print help'
 complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -s V -l version -d 'Print version'
-complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -s f -l format -d 'Output format [default: table on a terminal; text/ids/tsv in a pipe]' -r -f -a "table\t''
+complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -s f -l format -d 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]' -r -f -a "table\t''
 text\t''
 json\t''
 ndjson\t''
@@ -161,7 +161,7 @@ ids\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l api-key -d 'NCBI API key (visible in the process list; prefer NCBI_API_KEY)' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l api-key -d 'NCBI API key (visible in the process list; prefer NCBI_API_KEY or the config file) [env: NCBI_API_KEY]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l email -d 'Contact e-mail sent to NCBI [env: NCBI_EMAIL]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l tool -d 'Tool name sent to NCBI [default: pubmed-cli]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l eutils-url -d 'E-utilities base URL [env: PUBMED_EUTILS_URL]' -r
@@ -172,7 +172,7 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -s v -l verbose -d 'L
 complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l no-progress -d 'No progress bar'
 complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -s h -l help -d 'Print help'
 complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -s V -l version -d 'Print version'
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -s f -l format -d 'Output format [default: table on a terminal; text/ids/tsv in a pipe]' -r -f -a "table\t''
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -s f -l format -d 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]' -r -f -a "table\t''
 text\t''
 json\t''
 ndjson\t''
@@ -182,7 +182,7 @@ ids\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -l api-key -d 'NCBI API key (visible in the process list; prefer NCBI_API_KEY)' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -l api-key -d 'NCBI API key (visible in the process list; prefer NCBI_API_KEY or the config file) [env: NCBI_API_KEY]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -l email -d 'Contact e-mail sent to NCBI [env: NCBI_EMAIL]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -l tool -d 'Tool name sent to NCBI [default: pubmed-cli]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -l eutils-url -d 'E-utilities base URL [env: PUBMED_EUTILS_URL]' -r
@@ -197,7 +197,7 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_see
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -f -a "show" -d 'Print every setting, its value (API key masked) and where it comes from'
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -f -a "set" -d 'Set KEY to VALUE in the config file (VALUE `-` reads stdin; empty unsets)'
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -s f -l format -d 'Output format [default: table on a terminal; text/ids/tsv in a pipe]' -r -f -a "table\t''
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -s f -l format -d 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]' -r -f -a "table\t''
 text\t''
 json\t''
 ndjson\t''
@@ -207,7 +207,7 @@ ids\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -l api-key -d 'NCBI API key (visible in the process list; prefer NCBI_API_KEY)' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -l api-key -d 'NCBI API key (visible in the process list; prefer NCBI_API_KEY or the config file) [env: NCBI_API_KEY]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -l email -d 'Contact e-mail sent to NCBI [env: NCBI_EMAIL]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -l tool -d 'Tool name sent to NCBI [default: pubmed-cli]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -l eutils-url -d 'E-utilities base URL [env: PUBMED_EUTILS_URL]' -r
@@ -218,7 +218,7 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_su
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -l no-progress -d 'No progress bar'
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -s h -l help -d 'Print help'
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -s V -l version -d 'Print version'
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -s f -l format -d 'Output format [default: table on a terminal; text/ids/tsv in a pipe]' -r -f -a "table\t''
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -s f -l format -d 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]' -r -f -a "table\t''
 text\t''
 json\t''
 ndjson\t''
@@ -228,7 +228,7 @@ ids\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -l api-key -d 'NCBI API key (visible in the process list; prefer NCBI_API_KEY)' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -l api-key -d 'NCBI API key (visible in the process list; prefer NCBI_API_KEY or the config file) [env: NCBI_API_KEY]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -l email -d 'Contact e-mail sent to NCBI [env: NCBI_EMAIL]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -l tool -d 'Tool name sent to NCBI [default: pubmed-cli]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -l eutils-url -d 'E-utilities base URL [env: PUBMED_EUTILS_URL]' -r
@@ -239,7 +239,7 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_su
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -l no-progress -d 'No progress bar'
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -s f -l format -d 'Output format [default: table on a terminal; text/ids/tsv in a pipe]' -r -f -a "table\t''
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -s f -l format -d 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]' -r -f -a "table\t''
 text\t''
 json\t''
 ndjson\t''
@@ -249,7 +249,7 @@ ids\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -l api-key -d 'NCBI API key (visible in the process list; prefer NCBI_API_KEY)' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -l api-key -d 'NCBI API key (visible in the process list; prefer NCBI_API_KEY or the config file) [env: NCBI_API_KEY]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -l email -d 'Contact e-mail sent to NCBI [env: NCBI_EMAIL]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -l tool -d 'Tool name sent to NCBI [default: pubmed-cli]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -l eutils-url -d 'E-utilities base URL [env: PUBMED_EUTILS_URL]' -r
@@ -264,7 +264,7 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_su
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "show" -d 'Print every setting, its value (API key masked) and where it comes from'
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "set" -d 'Set KEY to VALUE in the config file (VALUE `-` reads stdin; empty unsets)'
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -s f -l format -d 'Output format [default: table on a terminal; text/ids/tsv in a pipe]' -r -f -a "table\t''
+complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -s f -l format -d 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]' -r -f -a "table\t''
 text\t''
 json\t''
 ndjson\t''
@@ -274,7 +274,7 @@ ids\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -l api-key -d 'NCBI API key (visible in the process list; prefer NCBI_API_KEY)' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -l api-key -d 'NCBI API key (visible in the process list; prefer NCBI_API_KEY or the config file) [env: NCBI_API_KEY]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -l email -d 'Contact e-mail sent to NCBI [env: NCBI_EMAIL]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -l tool -d 'Tool name sent to NCBI [default: pubmed-cli]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -l eutils-url -d 'E-utilities base URL [env: PUBMED_EUTILS_URL]' -r

@@ -148,6 +148,10 @@ pub fn load_file(path: &Path) -> Result<Option<FileConfig>> {
                 e.message()
             ),
         )
+        .with_hint(format!(
+            "fix that line, or see `pubmed config show`; keys: {}",
+            FILE_KEYS.join(", ")
+        ))
     })
 }
 
@@ -200,7 +204,15 @@ pub fn set_key(cfg: &mut FileConfig, key: &str, value: &str) -> Result<()> {
     }
     let text = Some(value.to_string()).filter(|v| !v.is_empty());
     match key {
-        "api_key" => cfg.api_key = text,
+        "api_key" => {
+            if value.chars().any(|c| !c.is_ascii_alphanumeric()) {
+                return Err(Error::new(
+                    Reason::InvalidArgument,
+                    "an NCBI API key is letters and digits only",
+                ));
+            }
+            cfg.api_key = text
+        }
         "email" => cfg.email = text,
         "tool" => cfg.tool = text,
         "eutils_url" => cfg.eutils_url = text,
@@ -443,6 +455,7 @@ pub fn resolve(
         api_key: get("api_key"),
         policy,
         verbose: flags.verbose,
+        notes: false,
     })
 }
 

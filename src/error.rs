@@ -141,6 +141,8 @@ pub struct Error {
     pub message: String,
     /// Seconds to wait before retrying, when known.
     pub retry_after: Option<u64>,
+    /// A hint that fits this failure better than the reason's own.
+    pub hint: Option<String>,
 }
 
 impl Error {
@@ -150,7 +152,19 @@ impl Error {
             reason,
             message: message.into(),
             retry_after: None,
+            hint: None,
         }
+    }
+
+    /// Replaces the reason's generic hint.
+    pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
+        self.hint = Some(hint.into());
+        self
+    }
+
+    /// The recovery hint: this error's own, else the reason's.
+    pub fn hint(&self) -> &str {
+        self.hint.as_deref().unwrap_or(self.reason.hint())
     }
 
     /// Sets `retry_after` (seconds).
@@ -166,7 +180,7 @@ impl Error {
             "reason": self.reason.as_str(),
             "message": self.message,
             "retryable": self.reason.retryable(),
-            "hint": self.reason.hint(),
+            "hint": self.hint(),
         });
         if let Some(s) = self.retry_after {
             v["retryAfter"] = s.into();

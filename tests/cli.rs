@@ -325,3 +325,45 @@ fn a_closed_pipe_exits_0_quietly() {
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert!(!stderr.contains("error"), "{stderr}");
 }
+
+#[test]
+fn missing_arguments_and_subcommands() {
+    let run = pubmed(&[]).run();
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("Usage: pubmed"), "{}", run.stderr);
+    let run = pubmed(&["config"]).run();
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.contains("Usage: pubmed config"),
+        "{}",
+        run.stderr
+    );
+    let run = pubmed(&["spell"]).run();
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.starts_with(
+            "pubmed: error: the following required arguments were not provided: <QUERY>..."
+        ),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn config_set_checks_the_key_and_says_when_it_unsets() {
+    let run = pubmed(&["config", "set", "api_key", "abc def"]).run();
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("letters and digits"), "{}", run.stderr);
+    let p = pubmed(&["config", "set", "email", ""]).with_config("email = \"a@b.c\"\n");
+    let path = p.config_file();
+    let run = p.run();
+    assert_eq!(run.code, 0);
+    assert!(run.stderr.contains("unset email"), "{}", run.stderr);
+    assert_eq!(std::fs::read_to_string(path).unwrap(), "");
+    let run = pubmed(&["spell", "x"]).with_config("colour = 1\n").run();
+    assert!(
+        run.stderr.contains("pubmed: hint: fix that line"),
+        "{}",
+        run.stderr
+    );
+}

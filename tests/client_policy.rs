@@ -116,6 +116,7 @@ impl Transport for Fake {
                 } => {
                     tokio::time::sleep(after).await;
                     Ok(HttpResponse {
+                        url: "http://fake.invalid/".into(),
                         status,
                         retry_after,
                         content_type: Some("text/xml".into()),

@@ -387,3 +387,68 @@ fn a_pmcid_with_multibyte_letters_is_malformed_not_a_panic() {
         assert_eq!(run.error_json()["reason"], "malformed_id");
     }
 }
+
+#[test]
+fn a_wrong_server_url_fails_at_once_and_names_the_url() {
+    for (status, body) in [
+        (404, "<!DOCTYPE html><html><body>Not Found</body></html>"),
+        (501, "<html><body>Unsupported method ('POST')</body></html>"),
+        (405, "method not allowed"),
+    ] {
+        let server = TestServer::start(move |_| Reply::status(status, "text/html", body));
+        let t0 = Instant::now();
+        let run = pubmed(&["spell", "-f", "json", "x"])
+            .server(&server)
+            .env("PUBMED_RETRY_BASE_MS", "1000")
+            .run();
+        assert_eq!(run.code, 2, "HTTP {status}: {}", run.stderr);
+        assert!(
+            t0.elapsed() < Duration::from_secs(2),
+            "HTTP {status} is not retried"
+        );
+        let e = run.error_json();
+        assert_eq!(e["reason"], "invalid_argument");
+        let msg = e["message"].as_str().unwrap();
+        assert!(msg.contains(&format!("HTTP {status}")), "{msg}");
+        assert!(msg.contains("/entrez/eutils/espell.fcgi"), "{msg}");
+        assert!(!msg.contains("term="), "no query string in messages: {msg}");
+        assert_eq!(server.count(), 1);
+    }
+}
+
+#[test]
+fn retries_are_reported_on_stderr_unless_quiet() {
+    let server = TestServer::start(|_| Reply::status(503, "text/plain", "busy"));
+    let run = pubmed(&["spell", "x"]).server(&server).run();
+    assert_eq!(run.code, 69);
+    assert!(run.stderr.contains("retrying in"), "{}", run.stderr);
+    assert!(run.stderr.contains("attempt 2 of 3"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("gave up after 3 attempts"),
+        "{}",
+        run.stderr
+    );
+    let run = pubmed(&["spell", "-q", "x"]).server(&server).run();
+    assert!(!run.stderr.contains("retrying"), "{}", run.stderr);
+    let refused = pubmed(&["spell", "-f", "json", "x"])
+        .env("PUBMED_EUTILS_URL", "http://127.0.0.1:9/eutils/")
+        .env("PUBMED_MAX_RETRIES", "0")
+        .run();
+    assert!(
+        refused.error_json()["message"]
+            .as_str()
+            .unwrap()
+            .contains("127.0.0.1"),
+        "the host is named"
+    );
+    let one = pubmed(&["spell", "-f", "json", "x"])
+        .env("PUBMED_EUTILS_URL", "http://127.0.0.1:9/eutils/")
+        .env("PUBMED_MAX_RETRIES", "0")
+        .run();
+    assert!(
+        one.error_json()["message"]
+            .as_str()
+            .unwrap()
+            .contains("after 1 attempt:")
+    );
+}

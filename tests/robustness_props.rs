@@ -32,6 +32,7 @@ const JSON_CAPTURES: &[&[u8]] = &[
 
 fn resp(status: u16, body: Vec<u8>) -> HttpResponse {
     HttpResponse {
+        url: String::new(),
         status,
         retry_after: None,
         content_type: None,

@@ -70,8 +70,11 @@ fn every_pmid_once_in_a_bounded_number_of_requests() {
             run.stderr
         );
         assert!(
-            run.stderr
-                .contains(&format!("{n} PMIDs written; the query has {n} hits")),
+            run.stderr.contains(&if n == 1 {
+                "1 PMID written; the query has 1 hit".to_string()
+            } else {
+                format!("{n} PMIDs written; the query has {n} hits")
+            }),
             "{}",
             run.stderr
         );

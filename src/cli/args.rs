@@ -47,7 +47,7 @@ Exit status: 0 ok, 1 not found, 2 bad input, 69 NCBI unavailable, 75 rate limite
 const CONFIG_EXAMPLES: &str = "\
 Examples:
   pubmed config path
-  pubmed config set api_key 0123456789abcdef0123456789abcdef01234
+  echo \"$NCBI_API_KEY\" | pubmed config set api_key -
   pubmed config set email me@example.org
   pubmed config show -f json | jq .";
 
@@ -73,7 +73,8 @@ pub struct Cli {
 /// Options every subcommand takes.
 #[derive(Debug, Args)]
 pub struct GlobalArgs {
-    /// Output format [default: table on a terminal; text/ids/tsv in a pipe]
+    /// Output format: spell takes text|json|table; search and convert take
+    /// table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]
     #[arg(short = 'f', long, global = true, value_name = "FORMAT",
           value_parser = ["table", "text", "json", "ndjson", "csv", "tsv", "ids"],
           help_heading = "Output")]
@@ -91,7 +92,7 @@ pub struct GlobalArgs {
     /// No progress bar
     #[arg(long, global = true, help_heading = "Output")]
     pub no_progress: bool,
-    /// NCBI API key (visible in the process list; prefer NCBI_API_KEY)
+    /// NCBI API key (visible in the process list; prefer NCBI_API_KEY or the config file) [env: NCBI_API_KEY]
     #[arg(long, global = true, value_name = "KEY", help_heading = "NCBI")]
     pub api_key: Option<String>,
     /// Contact e-mail sent to NCBI [env: NCBI_EMAIL]

@@ -95,9 +95,13 @@ pub(super) fn run(action: ConfigAction, ctx: &Context) -> Result<u8, Failure> {
             let shown = if key == "api_key" {
                 config::mask(&value)
             } else {
-                value
+                value.clone()
             };
-            ctx.note(&format!("set {key} = {shown:?} in {}", path.display()));
+            if value.is_empty() {
+                ctx.note(&format!("unset {key} in {}", path.display()));
+            } else {
+                ctx.note(&format!("set {key} = {shown:?} in {}", path.display()));
+            }
         }
     }
     out.flush()?;

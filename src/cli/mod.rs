@@ -148,7 +148,8 @@ impl Context {
                 ));
             }
         }
-        let settings = config::resolve(&self.flags, &env, file.as_ref())?;
+        let mut settings = config::resolve(&self.flags, &env, file.as_ref())?;
+        settings.notes = !self.quiet;
         Ok(Arc::new(Client::new(settings)?))
     }
 }
@@ -177,7 +178,7 @@ pub fn report(e: &Error, json: bool) {
         eprintln!("{v}");
     } else {
         eprintln!("pubmed: error: {} [{}]", e.message, e.reason);
-        eprintln!("pubmed: hint: {}", e.reason.hint());
+        eprintln!("pubmed: hint: {}", e.hint());
     }
 }
 
@@ -220,9 +221,22 @@ async fn run(cli: Cli, ctx: Context) -> Result<u8, Failure> {
 /// as the JSON error object when `--format json`/`ndjson` was asked for).
 fn usage_error(e: &clap::Error) {
     let rendered = e.render().to_string();
-    let mut lines = rendered.lines().map(str::trim).filter(|l| !l.is_empty());
-    let first = lines.next().unwrap_or("invalid arguments");
-    let message = first.strip_prefix("error: ").unwrap_or(first).to_string();
+    // The message is the first paragraph (clap lists missing arguments on
+    // the lines after "error: …").
+    let paragraph: Vec<&str> = rendered
+        .lines()
+        .map(str::trim)
+        .take_while(|l| !l.is_empty() && !l.starts_with("Usage:"))
+        .collect();
+    let first = paragraph.join(" ");
+    let message = first
+        .strip_prefix("error: ")
+        .unwrap_or(if first.is_empty() {
+            "invalid arguments"
+        } else {
+            &first
+        })
+        .to_string();
     let hint = rendered
         .lines()
         .map(str::trim)
@@ -259,6 +273,11 @@ pub fn main() -> ExitCode {
             // --help and --version: clap prints them on stdout.
             let _ = e.print();
             return ExitCode::SUCCESS;
+        }
+        Err(e) if e.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            // `pubmed` or `pubmed config` alone: the help, on stderr, exit 2.
+            let _ = e.print();
+            return ExitCode::from(2);
         }
         Err(e) => {
             usage_error(&e);

@@ -7,6 +7,7 @@ use super::args::SearchArgs;
 use super::{Context, Failure, read_query};
 use crate::core::dates::{DateRequest, DateType};
 use crate::core::query::{Filters, Species};
+use crate::core::text::count;
 use crate::error::{Error, Reason};
 use crate::ops::search::{self, Detail, SearchRequest, Sort, SpellMode};
 use crate::ops::search_all;
@@ -270,8 +271,10 @@ async fn run_all(a: &SearchArgs, ctx: &Context) -> Result<u8, Failure> {
         ctx.note(&format!("warning: {}", w.message));
     }
     ctx.note(&format!(
-        "{} PMIDs written; the query has {} hits ({} requests)",
-        outcome.written, outcome.total, outcome.requests
+        "{} written; the query has {} ({})",
+        count(outcome.written, "PMID"),
+        count(outcome.total, "hit"),
+        count(outcome.requests as u64, "request")
     ));
     Ok(outcome.first_failure.map_or(0, |e| e.reason.exit_code()))
 }

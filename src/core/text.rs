@@ -66,6 +66,16 @@ pub fn clean_markup(s: &str) -> String {
     strip_markup(&decode_entities(&strip_markup(s)))
 }
 
+/// `n` and a noun, plural unless `n` is 1: `1 attempt`, `7 attempts`.
+pub fn count(n: impl Into<u64>, noun: &str) -> String {
+    let n = n.into();
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 /// Trims a value and folds every internal whitespace run (line breaks and
 /// tabs included) to one space, as NCBI pads values (search.md §4).
 pub fn fold_whitespace(s: &str) -> String {

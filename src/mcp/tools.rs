@@ -304,7 +304,7 @@ pub fn error_result(e: &Error) -> CallToolResult {
     let mut data = json!({
         "reason": e.reason.as_str(),
         "retryable": e.reason.retryable(),
-        "recovery": {"hint": e.reason.hint()},
+        "recovery": {"hint": e.hint()},
     });
     if let Some(s) = e.retry_after {
         data["retryAfter"] = s.into();
@@ -488,7 +488,7 @@ pub fn search_output(o: &SearchOutcome) -> Value {
         "missing": o.missing,
     });
     if !notice.is_empty() {
-        v["notice"] = notice.join(" ").into();
+        v["notice"] = notice.join("\n").into();
     }
     v
 }

@@ -114,7 +114,9 @@ pub fn classify_http<T>(resp: &HttpResponse, endpoint: &str) -> Option<Verdict<T
             retry_after,
         });
     }
-    if is_html(resp) {
+    // An HTML page is an outage when the status says success or a server
+    // error; under another 4xx/501 it is that status's page (step 5).
+    if is_html(resp) && (resp.status < 400 || resp.status >= 500) && resp.status != 501 {
         return Some(Verdict::Transient {
             text: format!(
                 "{endpoint} answered an HTML page (HTTP {}) instead of data",
@@ -126,11 +128,25 @@ pub fn classify_http<T>(resp: &HttpResponse, endpoint: &str) -> Option<Verdict<T
     None
 }
 
-/// Step 5: another 4xx, or 501 — the request itself is wrong.
+/// Step 5: another 4xx, or 501 — the request itself is wrong. A 404, 405
+/// or 501 usually means the server URL is wrong, so the message names it.
 pub fn other_status<T>(resp: &HttpResponse, endpoint: &str) -> Verdict<T> {
+    let at = if resp.url.is_empty() {
+        String::new()
+    } else {
+        format!(" at {}", resp.url)
+    };
+    let check = if matches!(resp.status, 404 | 405 | 501) {
+        "; check the server URL (--eutils-url / --idconv-url)"
+    } else {
+        ""
+    };
     Verdict::Fatal(Error::new(
         Reason::InvalidArgument,
-        format!("{endpoint} rejected the request (HTTP {})", resp.status),
+        format!(
+            "{endpoint} rejected the request (HTTP {}){at}{check}",
+            resp.status
+        ),
     ))
 }
 
@@ -254,6 +270,7 @@ mod tests {
 
     fn resp(status: u16, body: &str) -> HttpResponse {
         HttpResponse {
+            url: String::new(),
             status,
             retry_after: None,
             content_type: Some("text/xml".into()),

@@ -15,6 +15,7 @@ use super::transport::{
     HttpRequest, HttpResponse, Method, ReqwestTransport, Transport, TransportError,
 };
 use super::xml::Element;
+use crate::core::text::count;
 use crate::error::{Error, Reason, Result};
 
 /// NCBI's E-utilities base URL.
@@ -46,6 +47,8 @@ pub struct ClientSettings {
     pub policy: Policy,
     /// Log each request on stderr (key redacted).
     pub verbose: bool,
+    /// Say on stderr when a call is retried or waits out a 429 cooldown.
+    pub notes: bool,
 }
 
 impl Default for ClientSettings {
@@ -58,6 +61,7 @@ impl Default for ClientSettings {
             api_key: None,
             policy: Policy::default(),
             verbose: false,
+            notes: false,
         }
     }
 }
@@ -180,6 +184,13 @@ impl Client {
         .await
     }
 
+    /// A note on stderr when notes are on.
+    fn note(&self, msg: std::fmt::Arguments<'_>) {
+        if self.settings.notes {
+            eprintln!("pubmed: {msg}");
+        }
+    }
+
     fn log_request(&self, req: &HttpRequest, attempt: u32) {
         if !self.settings.verbose {
             return;
@@ -264,7 +275,7 @@ impl Client {
                     ));
                 }
                 Ok(Err(e)) => Verdict::Transient {
-                    text: format!("{endpoint}: {e}"),
+                    text: format!("{endpoint} ({}): {e}", host_of(&req.url)),
                     retry_after: None,
                 },
                 Ok(Ok(resp)) => classify(resp),
@@ -295,7 +306,8 @@ impl Client {
                     let resume = self.pacer.note_rate_limited(started, retry_after);
                     if backoff.next().is_none() {
                         return Err(limited(format!(
-                            "{endpoint} answered HTTP 429 (rate limited) on all {attempt} attempts"
+                            "{endpoint} answered HTTP 429 (rate limited) on all {}",
+                            count(attempt, "attempt")
                         )));
                     }
                     if resume > deadline {
@@ -303,12 +315,18 @@ impl Client {
                             "{endpoint} answered HTTP 429 and the cooldown outlasts the deadline"
                         )));
                     }
+                    self.note(format_args!(
+                        "{endpoint} answered HTTP 429 (rate limited); waiting {:.1} s before attempt {} of {}",
+                        resume.saturating_duration_since(Instant::now()).as_secs_f64(),
+                        attempt + 1,
+                        policy.max_retries + 1
+                    ));
                 }
                 Verdict::Transient { text, retry_after } => {
                     let Some(step) = backoff.next() else {
                         return Err(Error::new(
                             Reason::NcbiUnreachable,
-                            format!("gave up after {attempt} attempts: {text}"),
+                            format!("gave up after {}: {text}", count(attempt, "attempt")),
                         ));
                     };
                     let delay = retry_after.unwrap_or_else(|| jitter(step).min(policy.retry_cap));
@@ -319,15 +337,30 @@ impl Client {
                         return Err(Error::new(
                             Reason::NcbiUnreachable,
                             format!(
-                                "gave up after {attempt} attempts (the next wait would pass the deadline): {text}"
+                                "gave up after {} (the next wait would pass the deadline): {text}",
+                                count(attempt, "attempt")
                             ),
                         ));
                     }
+                    self.note(format_args!(
+                        "{text}; retrying in {:.1} s (attempt {} of {})",
+                        delay.as_secs_f64(),
+                        attempt + 1,
+                        policy.max_retries + 1
+                    ));
                     tokio::time::sleep(delay).await;
                 }
             }
         }
     }
+}
+
+/// The host of a URL, for messages.
+fn host_of(url: &str) -> String {
+    url::Url::parse(url)
+        .ok()
+        .and_then(|u| u.host_str().map(str::to_string))
+        .unwrap_or_else(|| url.to_string())
 }
 
 /// ±25% jitter around a backoff step.

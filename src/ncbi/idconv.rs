@@ -185,6 +185,7 @@ mod tests {
 
     fn resp(status: u16, body: &[u8]) -> HttpResponse {
         HttpResponse {
+            url: String::new(),
             status,
             retry_after: None,
             content_type: Some("application/json".into()),

@@ -29,8 +29,10 @@ pub struct HttpRequest {
 }
 
 /// A complete HTTP answer.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct HttpResponse {
+    /// The URL that answered, without its query string (never holds `api_key`).
+    pub url: String,
     /// Status code.
     pub status: u16,
     /// The `Retry-After` header, verbatim.
@@ -135,6 +137,8 @@ impl Transport for ReqwestTransport {
                     .map(str::to_string)
             };
             let status = resp.status().as_u16();
+            let mut url = resp.url().clone();
+            url.set_query(None);
             let retry_after = header(reqwest::header::RETRY_AFTER);
             let content_type = header(reqwest::header::CONTENT_TYPE);
             let mut resp = resp;
@@ -151,6 +155,7 @@ impl Transport for ReqwestTransport {
             }
             let body = Bytes::from(body);
             Ok(HttpResponse {
+                url: url.to_string(),
                 status,
                 retry_after,
                 content_type,

@@ -410,8 +410,9 @@ pub fn prepare(req: &SearchRequest, today: DateBound) -> Result<Prepared> {
         warnings.push(Warning::new(
             "window_truncated",
             format!(
-                "PubMed serves only the first 9,999 records of a query: the page was cut to records {}–9999 ({retmax} records)",
-                req.retstart + 1
+                "PubMed serves only the first 9,999 records of a query: the page was cut to records {}–9999 ({})",
+                req.retstart + 1,
+                crate::core::text::count(retmax, "record")
             ),
         ));
     }
@@ -524,7 +525,7 @@ fn outcome_from(req: &SearchRequest, p: &Prepared, a: EsearchAnswer) -> SearchOu
     if a.count == 0 {
         warnings.push(Warning::new(
             "zero_hits",
-            "no records found; zero hits do not prove there is no literature: check the spelling (`pubmed spell`, or --spell), the field tags and the filters",
+            "no records found; zero hits do not prove there is no literature: check the spelling (pubmed spell or --spell; for agents, pubmed_spell_check), the field tags and the filters",
         ));
     } else if u64::from(req.retstart) >= a.count {
         warnings.push(Warning::new(

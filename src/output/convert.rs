@@ -9,6 +9,7 @@ use comfy_table::Cell;
 use super::search::{tsv_cell, write_rows};
 use super::{Format, Style, write_json_line};
 use crate::core::ids::IdType;
+use crate::core::text::count;
 use crate::ops::convert::{ConvertRecord, Output, Totals};
 
 /// Rows per table block, so a huge input never builds one huge table.
@@ -159,8 +160,10 @@ impl<'a> Writer<'a> {
 /// The stderr summary: counts and failures by reason.
 pub fn summary(t: &Totals) -> String {
     let mut s = format!(
-        "{} IDs: {} converted, {} failed",
-        t.submitted, t.converted, t.failed
+        "{}: {} converted, {} failed",
+        count(t.submitted, "ID"),
+        t.converted,
+        t.failed
     );
     if !t.by_reason.is_empty() {
         let parts: Vec<String> = t
@@ -170,10 +173,6 @@ pub fn summary(t: &Totals) -> String {
             .collect();
         s.push_str(&format!(" ({})", parts.join(", ")));
     }
-    s.push_str(&format!(
-        "; {} request{}",
-        t.requests,
-        if t.requests == 1 { "" } else { "s" }
-    ));
+    s.push_str(&format!("; {}", count(t.requests, "request")));
     s
 }

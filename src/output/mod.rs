@@ -90,6 +90,10 @@ impl Style {
         t.set_content_arrangement(ContentArrangement::Dynamic);
         if let Some(w) = self.width {
             t.set_width(w);
+        } else if t.width().is_some_and(|w| w < 30) {
+            // A terminal that reports no size (e.g. under `script`): don't
+            // squeeze every column to one character.
+            t.set_width(100);
         }
         if self.color {
             t.enforce_styling();

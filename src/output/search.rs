@@ -6,8 +6,9 @@ use std::io::{self, Write};
 use super::{Format, Style, write_json, write_json_line};
 use std::collections::HashMap;
 
+use crate::core::text::count;
 use crate::ops::search::{Detail, Missing, SearchOutcome, Summary};
-use comfy_table::{Cell, Color};
+use comfy_table::{Cell, Color, ColumnConstraint, Width};
 
 /// Writes the outcome's data to `out`. Count-only searches (`retmax` 0)
 /// print the count alone, except in JSON.
@@ -263,6 +264,22 @@ fn write_table(
             } else {
                 t.set_header(vec!["PMID", "Date", "Title", "Types"]);
             }
+            // IDs and dates never wrap; the title keeps at least 40% of
+            // the width and the other columns wrap around it.
+            let title = if detail == Detail::Full { 3 } else { 2 };
+            let constraints = [
+                (0, ColumnConstraint::ContentWidth),
+                (1, ColumnConstraint::ContentWidth),
+                (
+                    title,
+                    ColumnConstraint::LowerBoundary(Width::Percentage(40)),
+                ),
+            ];
+            for (i, c) in &constraints {
+                if let Some(col) = t.column_mut(*i) {
+                    col.set_constraint(*c);
+                }
+            }
             for item in in_order(o) {
                 let s = match item {
                     Item::Summary(s) => s,
@@ -314,14 +331,14 @@ fn write_table(
 pub fn header_line(o: &SearchOutcome) -> String {
     let shown = o.pmids.len();
     if o.retmax == 0 {
-        return format!("{} hits", o.count);
+        return count(o.count, "hit");
     }
     if shown == 0 {
-        return format!("{} hits; none on this page", o.count);
+        return format!("{}; none on this page", count(o.count, "hit"));
     }
     format!(
-        "{} hits; records {}–{}",
-        o.count,
+        "{}; records {}–{}",
+        count(o.count, "hit"),
         o.retstart as usize + 1,
         o.retstart as usize + shown
     )
