@@ -381,8 +381,12 @@ fn closed_port_is_unreachable() {
             &format!("http://127.0.0.1:{port}/eutils/"),
         )
         .run();
-    assert!(run.stderr.starts_with("pubmed: error: "), "{}", run.stderr);
-    assert!(run.stderr.contains("[ncbi_unreachable]"));
+    let lines: Vec<&str> = run.stderr.lines().collect();
+    let n = lines.len();
+    assert!(lines[n - 2].starts_with("pubmed: error: "), "{}", run.stderr);
+    assert!(lines[n - 2].ends_with("[ncbi_unreachable]"));
+    assert!(lines[n - 1].starts_with("pubmed: hint: "));
+    assert!(lines[..n - 2].iter().all(|l| l.contains("retrying in")), "{}", run.stderr);
 }
 
 #[test]
