@@ -140,13 +140,19 @@ pub fn load_file(path: &Path) -> Result<Option<FileConfig>> {
     };
     toml::from_str(&text).map(Some).map_err(|e| {
         let line = e.span().map_or(1, |s| line_of(&text, s.start));
+        // TOML's message may quote the value; never echo an API key.
+        let on_key_line = text
+            .lines()
+            .nth(line - 1)
+            .is_some_and(|l| l.trim_start().starts_with("api_key"));
+        let why = if on_key_line {
+            "api_key must be a quoted string of letters and digits".to_string()
+        } else {
+            e.message().to_string()
+        };
         Error::new(
             Reason::InvalidArgument,
-            format!(
-                "config file {} line {line}: {}",
-                path.display(),
-                e.message()
-            ),
+            format!("config file {} line {line}: {why}", path.display()),
         )
         .with_hint(format!(
             "fix that line, or see `pubmed config show`; keys: {}",
@@ -191,6 +197,17 @@ pub fn write_file(path: &Path, cfg: &FileConfig) -> Result<()> {
     f.write_all(text.as_bytes()).map_err(io_err)
 }
 
+/// Checks that `v` is an http(s) URL with a host. Errors: `invalid_argument`.
+fn check_url(key: &str, v: &str) -> Result<()> {
+    match url::Url::parse(v) {
+        Ok(u) if matches!(u.scheme(), "http" | "https") && u.host().is_some() => Ok(()),
+        _ => Err(Error::new(
+            Reason::InvalidArgument,
+            format!("{key} {v:?} is not an http(s) URL"),
+        )),
+    }
+}
+
 /// Sets `key` to `value` (parsed for its type) in `cfg`. Errors:
 /// `invalid_argument` for an unknown key or a value of the wrong type.
 pub fn set_key(cfg: &mut FileConfig, key: &str, value: &str) -> Result<()> {
@@ -215,8 +232,16 @@ pub fn set_key(cfg: &mut FileConfig, key: &str, value: &str) -> Result<()> {
         }
         "email" => cfg.email = text,
         "tool" => cfg.tool = text,
-        "eutils_url" => cfg.eutils_url = text,
-        "idconv_url" => cfg.idconv_url = text,
+        "eutils_url" | "idconv_url" => {
+            if let Some(v) = &text {
+                check_url(key, v)?;
+            }
+            if key == "eutils_url" {
+                cfg.eutils_url = text;
+            } else {
+                cfg.idconv_url = text;
+            }
+        }
         "request_gap_ms" => cfg.request_gap_ms = num(key, value)?,
         "max_retries" => cfg.max_retries = num(key, value)?,
         "retry_base_ms" => cfg.retry_base_ms = num(key, value)?,
@@ -411,6 +436,11 @@ pub fn resolve(
             .find(|s| s.key == k)
             .and_then(|s| s.value.clone())
     };
+    let source = |k: &str| {
+        all.iter()
+            .find(|s| s.key == k)
+            .map_or(Source::Default, |s| s.source.clone())
+    };
     let number = |k: &str| -> Result<Option<f64>> {
         get(k)
             .map(|v| {
@@ -434,18 +464,16 @@ pub fn resolve(
         policy.retry_base = Duration::from_millis(ms as u64);
     }
     if let Some(s) = number("deadline_s")? {
-        policy.deadline = seconds("deadline_s", s)?;
+        policy.deadline = seconds(&format!("deadline_s (from {})", source("deadline_s")), s)?;
     }
     policy.request_timeout = policy.request_timeout.min(policy.deadline);
     let url = |k: &str, default: &str| -> Result<String> {
         let v = get(k).unwrap_or_else(|| default.into());
-        match url::Url::parse(&v) {
-            Ok(u) if matches!(u.scheme(), "http" | "https") && u.host().is_some() => Ok(v),
-            _ => Err(Error::new(
-                Reason::InvalidArgument,
-                format!("{k} {v:?} is not an http(s) URL"),
-            )),
-        }
+        check_url(k, &v).map_err(|mut e| {
+            e.message = format!("{} (from {})", e.message, source(k));
+            e
+        })?;
+        Ok(v)
     };
     Ok(ClientSettings {
         eutils_url: url("eutils_url", DEFAULT_EUTILS_URL)?,
@@ -609,6 +637,10 @@ mod tests {
         );
         assert!(e.message.contains("line 3"), "{}", e.message);
         assert_eq!(load_file(&dir.path().join("absent.toml")).unwrap(), None);
+        std::fs::write(&path, "email = \"a@b.c\"\napi_key = 98765432109876543\n").unwrap();
+        let e = load_file(&path).unwrap_err();
+        assert!(!e.message.contains("98765432109876543"), "{}", e.message);
+        assert!(e.message.contains("line 2"), "{}", e.message);
     }
 
     #[test]

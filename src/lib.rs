@@ -7,6 +7,16 @@
 
 #![warn(missing_docs)]
 
+/// Writes one line on stderr, ignoring failures: a closed or broken stderr
+/// must never turn a note into a panic (`eprintln!` would).
+macro_rules! diag {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+pub(crate) use diag;
+
 pub mod cli;
 pub mod config;
 pub mod core;

@@ -14,7 +14,7 @@ use rmcp::transport::TokioChildProcess;
 use serde_json::{Value, json};
 use support::cli::pubmed;
 use support::fake_ncbi::{Corpus, FakeNcbi};
-use support::server::{TestServer, fixture};
+use support::server::{Reply, TestServer, fixture};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
 fn fake() -> Arc<FakeNcbi> {
@@ -488,6 +488,16 @@ const INITED: &str = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#
 /// Feeds raw lines to `pubmed mcp` (stdin then closed) and returns every
 /// stdout line parsed as JSON, asserting stdout carries JSON only.
 async fn raw(server: &TestServer, lines: &[&str], env: &[(&str, &str)]) -> (Vec<Value>, bool) {
+    let bytes: Vec<Vec<u8>> = lines.iter().map(|l| l.as_bytes().to_vec()).collect();
+    raw_bytes(server, &bytes, env).await
+}
+
+/// Like `raw`, with lines given as bytes (which need not be UTF-8).
+async fn raw_bytes(
+    server: &TestServer,
+    lines: &[Vec<u8>],
+    env: &[(&str, &str)],
+) -> (Vec<Value>, bool) {
     let home = tempfile::tempdir().unwrap();
     let mut cmd = command(server, home.path());
     for (k, v) in env {
@@ -501,7 +511,7 @@ async fn raw(server: &TestServer, lines: &[&str], env: &[(&str, &str)]) -> (Vec<
         .unwrap();
     let mut stdin = child.stdin.take().unwrap();
     for l in lines {
-        stdin.write_all(l.as_bytes()).await.unwrap();
+        stdin.write_all(l).await.unwrap();
         stdin.write_all(b"\n").await.unwrap();
     }
     drop(stdin);
@@ -622,4 +632,107 @@ async fn sigint_ends_the_server_cleanly() {
         .unwrap();
     assert!(status.success(), "{status:?}");
     drop(stdin);
+}
+
+#[tokio::test]
+async fn lines_that_are_not_utf8_or_too_big_for_json_get_errors_and_serving_goes_on() {
+    let fake = fake();
+    let server = start(&fake);
+    let mut latin1 = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"pubmed_spell_check","arguments":{"query":"caf"#.to_vec();
+    latin1.extend_from_slice(b"\xe9\"}}}");
+    let lines: Vec<Vec<u8>> = vec![
+        INIT.as_bytes().to_vec(),
+        INITED.as_bytes().to_vec(),
+        latin1,
+        br#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"pubmed_search_articles","arguments":{"query":"x","maxResults":1e400}}}"#.to_vec(),
+        br#"{"jsonrpc":"2.0","id":8,"method":"ping"}"#.to_vec(),
+    ];
+    let (v, ok) = raw_bytes(&server, &lines, &[]).await;
+    assert!(ok);
+    let errors: Vec<&Value> = v.iter().filter(|m| m["error"]["code"] == -32700).collect();
+    assert_eq!(errors.len(), 2, "{v:?}");
+    assert!(
+        errors[0]["id"].is_null(),
+        "the id of a non-UTF-8 line cannot be read"
+    );
+    assert_eq!(
+        by_id(&v, 7)["error"]["code"],
+        -32700,
+        "the client waiting on 7 gets an answer"
+    );
+    assert!(by_id(&v, 8)["result"].is_object(), "serving goes on");
+}
+
+#[tokio::test]
+async fn calls_in_flight_are_answered_after_stdin_closes() {
+    let server = TestServer::start(|_| {
+        Reply::Slow(
+            std::time::Duration::from_secs(6),
+            Box::new(Reply::xml(fixture("espell_asthmaa_alergies.xml"))),
+        )
+    });
+    let spell = r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"pubmed_spell_check","arguments":{"query":"asthmaa OR alergies"}}}"#;
+    let (v, ok) = raw(
+        &server,
+        &[INIT, INITED, spell],
+        &[("PUBMED_DEADLINE_S", "20")],
+    )
+    .await;
+    assert!(ok);
+    assert_eq!(
+        by_id(&v, 3)["result"]["structuredContent"]["corrected"],
+        "asthma OR allergies"
+    );
+}
+
+#[tokio::test]
+async fn error_results_match_the_output_schema_and_arguments_keep_their_spelling() {
+    let fake = fake();
+    let server = start(&fake);
+    let home = tempfile::tempdir().unwrap();
+    let c = client(&server, home.path()).await;
+    let tools = c.list_all_tools().await.unwrap();
+    let schema = |name: &str| {
+        let t = tools.iter().find(|t| t.name == name).unwrap();
+        jsonschema::draft202012::new(&Value::Object(
+            (**t.output_schema.as_ref().unwrap()).clone(),
+        ))
+        .unwrap()
+    };
+    for (tool, args) in [
+        (
+            "pubmed_search_articles",
+            json!({"query": "x", "maxResults": -5}),
+        ),
+        ("pubmed_spell_check", json!({"query": "  "})),
+        (
+            "pubmed_convert_ids",
+            json!({"ids": ["x"], "idType": "pmid"}),
+        ),
+    ] {
+        let r = call(&c, tool, args.clone()).await;
+        assert_eq!(r.is_error, Some(true), "{tool} {args}");
+        let sc = r.structured_content.unwrap();
+        assert!(schema(tool).is_valid(&sc), "{tool}: {sc}");
+        assert_eq!(
+            sc["error"]["data"]["reason"],
+            if tool == "pubmed_convert_ids" {
+                "malformed_id"
+            } else if tool == "pubmed_spell_check" {
+                "blank_query"
+            } else {
+                "invalid_argument"
+            }
+        );
+    }
+    let r = call(
+        &c,
+        "pubmed_convert_ids",
+        json!({"ids": [" 22676651"], "idType": "pmid"}),
+    )
+    .await;
+    let sc = r.structured_content.unwrap();
+    assert_eq!(sc["records"][0]["requestedId"], " 22676651");
+    assert_eq!(sc["records"][0]["pmcid"], "PMC3479421");
+    c.cancel().await.unwrap();
 }

@@ -452,3 +452,260 @@ fn retries_are_reported_on_stderr_unless_quiet() {
             .contains("after 1 attempt:")
     );
 }
+
+#[test]
+fn convert_reads_pipes_and_devices_once() {
+    let fake = FakeNcbi::new(Corpus::default());
+    let f = fake.clone();
+    let server = TestServer::start(move |r| f.reply(r));
+    let run = pubmed(&["convert", "--input", "/dev/stdin", "--to", "pmcid"])
+        .server(&server)
+        .stdin("22676651\n1\n2\n")
+        .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout.lines().count(), 3, "{}", run.stdout);
+    assert!(run.stdout.starts_with("PMC3479421\n"));
+    // a line too long to be an ID is one malformed record, not a memory blow-up
+    let mut long = "9".repeat(200_000);
+    long.push_str("\n22676651\n");
+    let run = pubmed(&["convert", "--input", "-", "-f", "ndjson"])
+        .server(&server)
+        .stdin(long)
+        .run();
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{}", run.stderr);
+    assert!(lines[0].contains("malformed_id"));
+    assert!(lines[1].contains("PMC3479421"));
+}
+
+#[test]
+fn a_closed_stderr_is_not_a_panic() {
+    let fake = FakeNcbi::new(Corpus::synthetic());
+    let f = fake.clone();
+    let server = TestServer::start(move |r| f.reply(r));
+    for args in [
+        vec!["search", "hits10000", "--retmax", "5"],
+        vec!["search", "hits10000", "--all"],
+        vec!["convert", "22676651"],
+    ] {
+        let mut p = pubmed(&args).server(&server);
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        p.cmd.stderr(writer);
+        let out = p.cmd.stdin(Stdio::null()).output().unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{args:?}: {:?} {}",
+            out.status,
+            String::from_utf8_lossy(&out.stdout)
+        );
+        assert!(!out.stdout.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn a_closed_stdout_in_csv_is_a_quiet_exit_0() {
+    let fake = FakeNcbi::new(Corpus::synthetic());
+    let f = fake.clone();
+    let server = TestServer::start(move |r| f.reply(r));
+    for args in [
+        vec!["search", "hits30000", "--all", "-f", "csv"],
+        vec![
+            "search",
+            "hits30000",
+            "--retmax",
+            "9999",
+            "-f",
+            "csv",
+            "--detail",
+            "ids",
+        ],
+    ] {
+        let p = pubmed(&args).server(&server);
+        let mut cmd = p.cmd;
+        let mut child = cmd.stdin(Stdio::null()).spawn().unwrap();
+        let mut first = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut first)
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+        assert!(!stderr.contains("error"), "{stderr}");
+    }
+}
+
+#[test]
+fn an_impossible_count_is_not_planned() {
+    let server = TestServer::start(|_| {
+        Reply::xml(ncbi::esearch(
+            1_000_000_000_000,
+            0,
+            &ids(10_000_000..10_009_999),
+            "x",
+            &[],
+            &[],
+        ))
+    });
+    let t0 = Instant::now();
+    let run = pubmed(&["search", "x", "--all", "-f", "json"])
+        .server(&server)
+        .run();
+    let run = if run.code == 2 {
+        pubmed(&["search", "x", "--all"]).server(&server).run()
+    } else {
+        run
+    };
+    assert_eq!(run.code, 69, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("more than PubMed holds"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.stdout, "");
+    assert!(t0.elapsed() < Duration::from_secs(5));
+}
+
+#[test]
+fn converter_urls_stay_under_8000_characters() {
+    let fake = FakeNcbi::new(Corpus::default());
+    let f = fake.clone();
+    let server = TestServer::start(move |r| f.reply(r));
+    let huge = format!("10.1000/{}", "x".repeat(8000));
+    let doi = |i: usize| format!("10.1000/{}{i}", "y".repeat(3400));
+    let input = format!("{huge}\n{}\n{}\n22676651\n", doi(1), doi(2));
+    let run = pubmed(&[
+        "convert",
+        "--input",
+        "-",
+        "-f",
+        "ndjson",
+        "--email",
+        &"e".repeat(700),
+    ])
+    .server(&server)
+    .stdin(input)
+    .run();
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), 4, "{}", run.stderr);
+    assert!(
+        lines[0].contains("too long for the ID Converter"),
+        "{}",
+        lines[0]
+    );
+    for r in server.requests() {
+        let query = url::form_urlencoded::Serializer::new(String::new())
+            .extend_pairs(&r.params)
+            .finish();
+        let len = server.idconv_url().len() + 1 + query.len();
+        assert!(len < 8000, "a {len}-character URL");
+        assert!(
+            !r.param("ids").unwrap().contains(&"x".repeat(100)),
+            "the huge DOI is never sent"
+        );
+    }
+}
+
+#[test]
+fn pmids_beyond_u64_are_still_written_by_all() {
+    let server = TestServer::start(|_| {
+        let mut list = ids(1..6);
+        list.push("99999999999999999999999".into());
+        Reply::xml(ncbi::esearch(6, 0, &list, "x", &[], &[]))
+    });
+    let run = pubmed(&["search", "x", "--all"]).server(&server).run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout.lines().count(), 6);
+    assert!(run.stdout.contains("99999999999999999999999\n"));
+}
+
+#[test]
+fn delimited_output_keeps_one_record_per_line() {
+    let fake = FakeNcbi::new(Corpus::default());
+    let f = fake.clone();
+    let server = TestServer::start(move |r| f.reply(r));
+    let input = "22676651\n1\u{2028}2\n3\u{85}4\n\u{1b}[31m5\n";
+    for format in ["tsv", "csv"] {
+        let run = pubmed(&["convert", "--input", "-", "-f", format])
+            .server(&server)
+            .stdin(input)
+            .run();
+        let text = run.stdout.replace("\r\n", "\n");
+        let records: Vec<&str> = text
+            .split(['\n', '\r', '\u{2028}', '\u{2029}', '\u{85}'])
+            .filter(|l| !l.is_empty())
+            .collect();
+        assert_eq!(records.len(), 5, "{format}: header + 4 records: {text:?}");
+        assert!(!run.stdout.contains('\u{1b}'), "{format}");
+    }
+}
+
+#[test]
+fn a_repeated_id_in_a_later_chunk_is_not_sent_again() {
+    let fake = FakeNcbi::new(Corpus::default());
+    let f = fake.clone();
+    let server = TestServer::start(move |r| f.reply(r));
+    let mut input: String = (1..=201).map(|i| format!("{i}\n")).collect();
+    input.push_str("01\n");
+    let run = pubmed(&["convert", "--input", "-", "--to", "pmid"])
+        .server(&server)
+        .stdin(input)
+        .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let out: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(out.len(), 202);
+    assert_eq!(out[201], out[0], "the repeat gets the same answer");
+    let sent: usize = fake
+        .idconv_batches
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|(_, ids)| ids.iter().filter(|i| *i == "1").count())
+        .sum();
+    assert_eq!(sent, 1);
+}
+
+#[test]
+fn config_urls_are_checked_when_set() {
+    let run = pubmed(&["config", "set", "eutils_url", "notaurl"]).run();
+    assert_eq!(run.code, 2);
+    let run = pubmed(&["spell", "x", "-f", "json"])
+        .with_config("deadline_s = 0\n")
+        .env("PUBMED_DEADLINE_S", "")
+        .run();
+    assert_eq!(run.code, 2);
+    assert!(
+        run.error_json()["message"]
+            .as_str()
+            .unwrap()
+            .contains("config file"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn a_failed_corrected_search_keeps_the_original() {
+    let server = TestServer::start(|req| {
+        if req.is("espell.fcgi") {
+            Reply::xml(fixture("espell_biopythooon.xml"))
+        } else if req.param("term") == Some("biopython") {
+            Reply::status(500, "text/plain", "down")
+        } else {
+            Reply::xml(fixture("esearch_zero_hits_phrase_not_found.xml"))
+        }
+    });
+    let run = pubmed(&["search", "biopythooon", "--spell=apply", "-f", "json"])
+        .server(&server)
+        .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let v = run.json();
+    assert_eq!(v["count"], 0);
+    assert_eq!(v["spell"]["applied"], false);
+    assert!(
+        v["warnings"]
+            .to_string()
+            .contains("searching the spelling correction \\\"biopython\\\" failed")
+    );
+}

@@ -383,10 +383,18 @@ fn closed_port_is_unreachable() {
         .run();
     let lines: Vec<&str> = run.stderr.lines().collect();
     let n = lines.len();
-    assert!(lines[n - 2].starts_with("pubmed: error: "), "{}", run.stderr);
+    assert!(
+        lines[n - 2].starts_with("pubmed: error: "),
+        "{}",
+        run.stderr
+    );
     assert!(lines[n - 2].ends_with("[ncbi_unreachable]"));
     assert!(lines[n - 1].starts_with("pubmed: hint: "));
-    assert!(lines[..n - 2].iter().all(|l| l.contains("retrying in")), "{}", run.stderr);
+    assert!(
+        lines[..n - 2].iter().all(|l| l.contains("retrying in")),
+        "{}",
+        run.stderr
+    );
 }
 
 #[test]

@@ -50,15 +50,24 @@ fn read_into(
     let mut first = true;
     loop {
         buf.clear();
-        match reader.read_until(b'\n', &mut buf) {
+        // A line is read up to MAX_LINE bytes; a longer one (no real ID is)
+        // becomes one malformed record and the rest of it is skipped.
+        match io::Read::take(&mut reader, MAX_LINE as u64 + 1).read_until(b'\n', &mut buf) {
             Ok(0) => return,
             Ok(_) => {
-                let line = buf.strip_suffix(b"\n").unwrap_or(&buf);
-                let line = line.strip_suffix(b"\r").unwrap_or(line);
-                if tx
-                    .blocking_send(Ok(InputLine::from_bytes(line, first)))
-                    .is_err()
-                {
+                let item = if buf.len() > MAX_LINE && !buf.ends_with(b"\n") {
+                    if let Err(e) = skip_line(&mut reader) {
+                        let _ = tx.blocking_send(Err(e));
+                        return;
+                    }
+                    let head = String::from_utf8_lossy(&buf[..40]).into_owned();
+                    InputLine::Undecodable(format!("{head}… (a line over {MAX_LINE} bytes)"))
+                } else {
+                    let line = buf.strip_suffix(b"\n").unwrap_or(&buf);
+                    let line = line.strip_suffix(b"\r").unwrap_or(line);
+                    InputLine::from_bytes(line, first)
+                };
+                if tx.blocking_send(Ok(item)).is_err() {
                     return;
                 }
                 first = false;
@@ -75,20 +84,45 @@ fn read_into(
     }
 }
 
-/// Counts the lines of a regular file, for the progress bar's length.
+/// The longest input line read as an ID.
+const MAX_LINE: usize = 64 * 1024;
+
+/// Reads and drops the rest of the current line.
+fn skip_line(reader: &mut Box<dyn BufRead + Send>) -> io::Result<()> {
+    loop {
+        let (found, used) = {
+            let chunk = reader.fill_buf()?;
+            if chunk.is_empty() {
+                return Ok(());
+            }
+            match chunk.iter().position(|b| *b == b'\n') {
+                Some(i) => (true, i + 1),
+                None => (false, chunk.len()),
+            }
+        };
+        reader.consume(used);
+        if found {
+            return Ok(());
+        }
+    }
+}
+
+/// Counts the lines of a regular file, for the progress bar's length. Not
+/// for pipes, FIFOs or devices: reading them here would consume the input.
 fn count_lines(path: &str) -> Option<u64> {
-    if path == "-" {
+    if path == "-" || !std::fs::metadata(path).ok()?.is_file() {
         return None;
     }
-    let f = std::fs::File::open(path).ok()?;
-    let mut r = io::BufReader::new(f);
-    let mut n = 0;
-    let mut buf = Vec::new();
-    while r.read_until(b'\n', &mut buf).ok()? > 0 {
-        n += 1;
-        buf.clear();
+    let mut f = std::fs::File::open(path).ok()?;
+    let mut buf = vec![0u8; 64 * 1024];
+    let mut n = 0u64;
+    loop {
+        let got = io::Read::read(&mut f, &mut buf).ok()?;
+        if got == 0 {
+            return Some(n);
+        }
+        n += buf[..got].iter().filter(|b| **b == b'\n').count() as u64;
     }
-    Some(n)
 }
 
 pub(super) async fn run(a: ConvertArgs, ctx: &Context) -> Result<u8, Failure> {
@@ -125,7 +159,11 @@ pub(super) async fn run(a: ConvertArgs, ctx: &Context) -> Result<u8, Failure> {
         Some(path) => Some(open_input(path)?),
     };
     let client = ctx.client()?;
-    let total = input.as_deref().and_then(count_lines);
+    let total = if ctx.progress && !ctx.quiet {
+        input.as_deref().and_then(count_lines)
+    } else {
+        None
+    };
     let bar = (ctx.progress && !ctx.quiet).then(|| {
         let pb = indicatif::ProgressBar::new(total.unwrap_or(0));
         let template = if total.is_some() {
@@ -161,7 +199,7 @@ pub(super) async fn run(a: ConvertArgs, ctx: &Context) -> Result<u8, Failure> {
             let lines = futures::stream::iter(
                 a.ids
                     .iter()
-                    .map(|s| Ok(InputLine::Id(s.trim().to_string())))
+                    .map(|s| Ok(InputLine::Id(s.clone())))
                     .collect::<Vec<_>>(),
             );
             convert::convert_stream(&client, lines, from, &mut sink).await

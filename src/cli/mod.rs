@@ -120,7 +120,7 @@ impl Context {
     /// Prints a note or warning on stderr unless `-q`.
     pub fn note(&self, msg: &str) {
         if !self.quiet {
-            eprintln!("pubmed: {msg}");
+            crate::diag!("pubmed: {msg}");
         }
     }
 
@@ -175,10 +175,10 @@ pub fn read_query(words: &[String]) -> Result<String, Failure> {
 pub fn report(e: &Error, json: bool) {
     if json {
         let v = serde_json::json!({ "error": e.to_json() });
-        eprintln!("{v}");
+        crate::diag!("{v}");
     } else {
-        eprintln!("pubmed: error: {} [{}]", e.message, e.reason);
-        eprintln!("pubmed: hint: {}", e.hint());
+        crate::diag!("pubmed: error: {} [{}]", e.message, e.reason);
+        crate::diag!("pubmed: hint: {}", e.hint());
     }
 }
 
@@ -258,10 +258,10 @@ fn usage_error(e: &clap::Error) {
         .any(|a| a == "--format=json" || a == "--format=ndjson");
     if json {
         let v = serde_json::json!({"error": {"reason": "invalid_argument", "message": message, "retryable": false, "hint": hint}});
-        eprintln!("{v}");
+        crate::diag!("{v}");
     } else {
-        eprintln!("pubmed: error: {message}");
-        eprintln!("pubmed: hint: {hint}");
+        crate::diag!("pubmed: error: {message}");
+        crate::diag!("pubmed: hint: {hint}");
     }
 }
 
@@ -293,7 +293,7 @@ pub fn main() -> ExitCode {
     {
         Ok(rt) => rt,
         Err(e) => {
-            eprintln!("pubmed: error: cannot start the async runtime: {e}");
+            crate::diag!("pubmed: error: cannot start the async runtime: {e}");
             return ExitCode::from(70);
         }
     };
@@ -304,7 +304,7 @@ pub fn main() -> ExitCode {
         Ok(code) => ExitCode::from(code),
         Err(Failure::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(Failure::Io(e)) => {
-            eprintln!("pubmed: error: {e}");
+            crate::diag!("pubmed: error: {e}");
             ExitCode::from(74)
         }
         Err(Failure::Op(e)) => {

@@ -224,7 +224,7 @@ async fn run_all(a: &SearchArgs, ctx: &Context) -> Result<u8, Failure> {
                         _ => {}
                     }
                 }
-                eprintln!(
+                crate::diag!(
                     "pubmed: error: summaries of {} PMIDs failed: {} [{}]",
                     ids.len(),
                     e.message,
@@ -233,9 +233,10 @@ async fn run_all(a: &SearchArgs, ctx: &Context) -> Result<u8, Failure> {
                 out.flush()
             }
             Event::RangeFailed(r, e) => {
-                eprintln!(
+                crate::diag!(
                     "pubmed: error: PMID range {r} failed: {} [{}]",
-                    e.message, e.reason
+                    e.message,
+                    e.reason
                 );
                 Ok(())
             }
@@ -274,7 +275,7 @@ async fn run_all(a: &SearchArgs, ctx: &Context) -> Result<u8, Failure> {
         "{} written; the query has {} ({})",
         count(outcome.written, "PMID"),
         count(outcome.total, "hit"),
-        count(outcome.requests as u64, "request")
+        count(outcome.requests, "request")
     ));
     Ok(outcome.first_failure.map_or(0, |e| e.reason.exit_code()))
 }

@@ -8,6 +8,22 @@ use super::fields::is_known_tag;
 use super::text::{clean_markup, has_visible};
 use crate::error::{Error, Reason, Result};
 
+/// The longest query accepted, in characters: far beyond any real search
+/// strategy, short of what would only burden NCBI.
+pub const MAX_QUERY_CHARS: usize = 100_000;
+
+/// Rejects a query longer than [`MAX_QUERY_CHARS`] (`invalid_argument`).
+pub fn check_length(query: &str) -> Result<()> {
+    let n = query.chars().count();
+    if n > MAX_QUERY_CHARS {
+        return Err(Error::new(
+            Reason::InvalidArgument,
+            format!("the query is {n} characters long; at most {MAX_QUERY_CHARS} are accepted"),
+        ));
+    }
+    Ok(())
+}
+
 /// The query as sent: entities decoded and markup removed, nothing
 /// re-escaped (`R&amp;D` → `R&D`, `<i>p53</i>` → `p53`).
 pub fn normalize(query: &str) -> String {

@@ -77,10 +77,14 @@ pub fn count(n: impl Into<u64>, noun: &str) -> String {
 }
 
 /// Trims a value and folds every internal whitespace run (line breaks and
-/// tabs included) to one space, as NCBI pads values (search.md §4).
+/// tabs included) to one space, as NCBI pads values (search.md §4). Control
+/// characters count as whitespace, so no value can drive a terminal.
 pub fn fold_whitespace(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
-    for word in s.split(is_white_space).filter(|w| !w.is_empty()) {
+    for word in s
+        .split(|c: char| is_white_space(c) || c.is_control())
+        .filter(|w| !w.is_empty())
+    {
         if !out.is_empty() {
             out.push(' ');
         }
@@ -141,5 +145,6 @@ mod tests {
         assert_eq!(fold_whitespace("\n\t\t\tAuthor\n\t\t"), "Author");
         assert_eq!(fold_whitespace("a \n b\tc"), "a b c");
         assert_eq!(fold_whitespace("   "), "");
+        assert_eq!(fold_whitespace("a\u{1b}[31mb\u{2028}c"), "a [31mb c");
     }
 }

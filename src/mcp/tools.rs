@@ -64,6 +64,37 @@ fn summary_schema() -> Value {
     })
 }
 
+/// An output schema that also admits the `isError` result
+/// (`{"error": {code, message, data}}`): clients that validate
+/// `structuredContent` of failed calls too then accept it. The root stays a
+/// plain object; the success fields are required only in the success branch.
+fn or_error(mut schema: Value) -> Value {
+    let required = schema
+        .as_object_mut()
+        .and_then(|m| m.remove("required"))
+        .unwrap_or_else(|| json!([]));
+    schema["properties"]["error"] = json!({
+        "type": "object",
+        "properties": {
+            "code": {"type": "integer"},
+            "message": {"type": "string"},
+            "data": {
+                "type": "object",
+                "properties": {
+                    "reason": {"type": "string"},
+                    "retryable": {"type": "boolean"},
+                    "retryAfter": {"type": "integer"},
+                    "recovery": {"type": "object", "properties": {"hint": {"type": "string"}}}
+                },
+                "required": ["reason", "retryable"]
+            }
+        },
+        "required": ["code", "message", "data"]
+    });
+    schema["anyOf"] = json!([{"required": required}, {"required": ["error"]}]);
+    schema
+}
+
 /// The three tools with their schemas and annotations.
 pub fn tools() -> Vec<Tool> {
     let search_in = json!({
@@ -162,7 +193,7 @@ pub fn tools() -> Vec<Tool> {
             object(search_in),
         )
         .with_title("Search PubMed")
-        .with_raw_output_schema(object(search_out))
+        .with_raw_output_schema(object(or_error(search_out)))
         .with_annotations(annotations()),
         Tool::new(
             SPELL,
@@ -170,7 +201,7 @@ pub fn tools() -> Vec<Tool> {
             object(spell_in),
         )
         .with_title("Spell-check a PubMed query")
-        .with_raw_output_schema(object(spell_out))
+        .with_raw_output_schema(object(or_error(spell_out)))
         .with_annotations(annotations()),
         Tool::new(
             CONVERT,
@@ -178,7 +209,7 @@ pub fn tools() -> Vec<Tool> {
             object(convert_in),
         )
         .with_title("Convert PMID / PMCID / DOI")
-        .with_raw_output_schema(object(convert_out))
+        .with_raw_output_schema(object(or_error(convert_out)))
         .with_annotations(annotations()),
     ]
 }
@@ -234,25 +265,33 @@ impl<'a> Args<'a> {
         }
     }
 
-    fn integer(&self, key: &str) -> Result<Option<u64>, ErrorData> {
+    /// A whole number, or digits in a string. A negative or huge whole
+    /// number is a value out of range (an `isError` later, not a type error).
+    fn integer(&self, key: &str) -> Result<Option<Int>, ErrorData> {
         match self.get(key) {
             None => Ok(None),
-            Some(Value::Number(n)) => n
-                .as_u64()
-                .or_else(|| {
-                    n.as_f64()
-                        .filter(|f| f.fract() == 0.0 && *f >= 0.0)
-                        .map(|f| f as u64)
-                })
-                .map(Some)
-                .ok_or_else(|| wrong(self.tool, key, "a whole number ≥ 0")),
+            Some(Value::Number(n)) => {
+                if let Some(u) = n.as_u64() {
+                    return Ok(Some(Int::Ok(u)));
+                }
+                match n.as_f64() {
+                    Some(f) if f.fract() == 0.0 => Ok(Some(Int::OutOfRange(n.to_string()))),
+                    _ => Err(wrong(self.tool, key, "a whole number")),
+                }
+            }
             Some(Value::String(s)) if s.is_empty() => Ok(None),
-            Some(Value::String(s)) => s
-                .trim()
-                .parse::<u64>()
-                .map(Some)
-                .map_err(|_| wrong(self.tool, key, "a whole number ≥ 0 (digits)")),
-            Some(_) => Err(wrong(self.tool, key, "a whole number ≥ 0")),
+            Some(Value::String(s)) => {
+                let t = s.trim();
+                let digits = t.strip_prefix('-').unwrap_or(t);
+                if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                    return Err(wrong(self.tool, key, "a whole number (digits)"));
+                }
+                Ok(Some(
+                    t.parse::<u64>()
+                        .map_or_else(|_| Int::OutOfRange(t.to_string()), Int::Ok),
+                ))
+            }
+            Some(_) => Err(wrong(self.tool, key, "a whole number")),
         }
     }
 
@@ -289,6 +328,24 @@ impl<'a> Args<'a> {
             })),
             Some(_) => Err(wrong(self.tool, key, "an object")),
         }
+    }
+}
+
+/// A whole-number argument: in `u64` range, or out of it (negative, huge)
+/// with the text given, for the message.
+enum Int {
+    Ok(u64),
+    OutOfRange(String),
+}
+
+/// Checks `v` against `0..=max`; `what` names the limit in the message
+/// (`maxResults 1001 is over the limit of 1000`).
+fn in_range(name: &str, v: Option<Int>, default: u64, max: u64, what: &str) -> Result<u64, Error> {
+    match v {
+        None => Ok(default),
+        Some(Int::Ok(n)) if n <= max => Ok(n),
+        Some(Int::Ok(n)) => Err(limit(format!("{name} {n} {what}"))),
+        Some(Int::OutOfRange(t)) => Err(limit(format!("{name} {t} is outside 0–{max}"))),
     }
 }
 
@@ -384,11 +441,9 @@ fn search_request(map: &JsonObject) -> Result<Result<SearchRequest, Error>, Erro
         "species",
         "summaryCount",
     ])?;
-    let max_results = a
-        .integer("maxResults")?
-        .unwrap_or(u64::from(search::DEFAULT_RETMAX));
-    let offset = a.integer("offset")?.unwrap_or(0);
-    let summary_count = a.integer("summaryCount")?.unwrap_or(0);
+    let max_results = a.integer("maxResults")?;
+    let offset = a.integer("offset")?;
+    let summary_count = a.integer("summaryCount")?;
     let sort = a.string("sort")?;
     let species = a.string("species")?;
     let (mut min, mut max, mut date_type) = (None, None, None);
@@ -420,31 +475,39 @@ fn search_request(map: &JsonObject) -> Result<Result<SearchRequest, Error>, Erro
         retmax: 0,
         retstart: 0,
         sort: None,
-        detail: if summary_count > 0 {
-            Detail::Full
-        } else {
-            Detail::Ids
-        },
-        summary_limit: Some(summary_count as usize),
+        detail: Detail::Ids,
+        summary_limit: None,
         spell: search::SpellMode::Off,
     };
     let checked = (|| {
         let mut req = req;
-        if max_results > MAX_RESULTS {
-            return Err(limit(format!(
-                "maxResults {max_results} is over the limit of {MAX_RESULTS}"
-            )));
-        }
-        if offset > u64::from(search::MAX_RETSTART) {
-            return Err(limit(format!(
-                "offset {offset} is past PubMed's limit: only the first 9,999 records of a query are served (offset ≤ 9998)"
-            )));
-        }
-        if summary_count > MAX_SUMMARIES {
-            return Err(limit(format!(
-                "summaryCount {summary_count} is over the limit of {MAX_SUMMARIES}"
-            )));
-        }
+        let max_results = in_range(
+            "maxResults",
+            max_results,
+            u64::from(search::DEFAULT_RETMAX),
+            MAX_RESULTS,
+            &format!("is over the limit of {MAX_RESULTS}"),
+        )?;
+        let offset = in_range(
+            "offset",
+            offset,
+            0,
+            u64::from(search::MAX_RETSTART),
+            "is past PubMed's limit: only the first 9,999 records of a query are served (offset ≤ 9998)",
+        )?;
+        let summary_count = in_range(
+            "summaryCount",
+            summary_count,
+            0,
+            MAX_SUMMARIES,
+            &format!("is over the limit of {MAX_SUMMARIES}"),
+        )?;
+        req.detail = if summary_count > 0 {
+            Detail::Full
+        } else {
+            Detail::Ids
+        };
+        req.summary_limit = Some(summary_count as usize);
         req.retmax = max_results as u32;
         req.retstart = offset as u32;
         req.sort = match sort.as_deref() {
@@ -654,6 +717,22 @@ mod tests {
             (json!({"query": "x", "summaryCount": 51}), "summaryCount 51"),
             (json!({"query": "x", "sort": "date"}), "sort"),
             (json!({"query": "x", "species": "plants"}), "species"),
+            (
+                json!({"query": "x", "maxResults": -5}),
+                "maxResults -5 is outside 0–1000",
+            ),
+            (
+                json!({"query": "x", "maxResults": "-5"}),
+                "maxResults -5 is outside",
+            ),
+            (
+                json!({"query": "x", "maxResults": 1e20}),
+                "maxResults 1e+20 is outside",
+            ),
+            (
+                json!({"query": "x", "offset": "123456789012345678901234567890"}),
+                "offset 123456789012345678901234567890",
+            ),
         ] {
             let e = search_request(&map(bad)).unwrap().unwrap_err();
             assert_eq!(e.reason, Reason::InvalidArgument);

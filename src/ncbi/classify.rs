@@ -73,8 +73,10 @@ const MAX_RETRY_AFTER: Duration = Duration::from_secs(86_400);
 /// at most one day.
 pub fn parse_retry_after(value: &str) -> Option<Duration> {
     let v = value.trim();
-    let wait = if let Ok(secs) = v.parse::<u64>() {
-        Duration::from_secs(secs)
+    let wait = if !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()) {
+        // Delta seconds; more than u64 holds is just very long.
+        v.parse::<u64>()
+            .map_or(MAX_RETRY_AFTER, Duration::from_secs)
     } else {
         httpdate::parse_http_date(v)
             .ok()?
@@ -306,6 +308,10 @@ mod tests {
         );
         assert_eq!(
             parse_retry_after("18446744073709551615"),
+            Some(Duration::from_secs(86_400))
+        );
+        assert_eq!(
+            parse_retry_after("99999999999999999999"),
             Some(Duration::from_secs(86_400))
         );
         let future = httpdate::fmt_http_date(SystemTime::now() + Duration::from_secs(100));

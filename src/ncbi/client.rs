@@ -72,6 +72,7 @@ pub struct Client {
     settings: ClientSettings,
     transport: Arc<dyn Transport>,
     pacer: Pacer,
+    sent: std::sync::atomic::AtomicU64,
 }
 
 impl std::fmt::Debug for Client {
@@ -125,12 +126,18 @@ impl Client {
             settings,
             transport,
             pacer,
+            sent: std::sync::atomic::AtomicU64::new(0),
         }
     }
 
     /// The settings this client runs with.
     pub fn settings(&self) -> &ClientSettings {
         &self.settings
+    }
+
+    /// HTTP requests sent so far (every attempt counts).
+    pub fn requests_sent(&self) -> u64 {
+        self.sent.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// The process's pacer (for progress reporting and tests).
@@ -187,7 +194,7 @@ impl Client {
     /// A note on stderr when notes are on.
     fn note(&self, msg: std::fmt::Arguments<'_>) {
         if self.settings.notes {
-            eprintln!("pubmed: {msg}");
+            crate::diag!("pubmed: {msg}");
         }
     }
 
@@ -214,7 +221,7 @@ impl Client {
             Method::Get => "GET",
             Method::Post => "POST",
         };
-        eprintln!(
+        crate::diag!(
             "pubmed: {method} {} {} (attempt {attempt})",
             req.url,
             shown.join("&")
@@ -255,6 +262,7 @@ impl Client {
             attempt += 1;
             let permit = self.pacer.acquire(deadline, lane).await?;
             self.log_request(req, attempt);
+            self.sent.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             let now = Instant::now();
             let budget = policy
                 .request_timeout

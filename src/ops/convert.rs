@@ -17,8 +17,8 @@ use crate::error::{Error, Reason, Result};
 use crate::ncbi::Client;
 use crate::ncbi::idconv::{IDCONV_MAX_IDS, IdconvRecord};
 
-/// Encoded characters allowed in one request's `ids` (the URL stays under 8,000).
-const MAX_IDS_CHARS: usize = 7000;
+/// The longest ID Converter URL sent (convert.md: under 8,000 characters).
+const MAX_URL: usize = 8000;
 /// Input lines held while their answers are pending; bounds memory.
 pub const MAX_PENDING: usize = 4000;
 /// With input idle this long, partial chunks are sent rather than held.
@@ -143,7 +143,7 @@ pub struct Totals {
     pub failed: u64,
     /// Failed records by reason.
     pub by_reason: std::collections::BTreeMap<String, u64>,
-    /// Requests sent to the Converter.
+    /// HTTP requests sent to the Converter (retries included).
     pub requests: u64,
     /// The first chunk that failed after retries; it decides the exit code.
     pub first_chunk_failure: Option<Error>,
@@ -275,6 +275,11 @@ fn record_from(
 struct Engine<'c> {
     client: &'c Client,
     from: Option<IdType>,
+    /// Encoded characters left for `ids` once the URL's other parts are counted.
+    ids_budget: usize,
+    /// Live chunks by canonical ID: a repeat is answered from the chunk
+    /// that already carries it, even after that chunk was sent.
+    carried: HashMap<(IdType, String), u64>,
     pending: VecDeque<Slot>,
     chunks: HashMap<u64, Chunk>,
     open: HashMap<IdType, u64>,
@@ -322,9 +327,12 @@ impl Engine<'_> {
             }
             InputLine::Id(raw) => raw,
         };
+        // The record keeps the spelling given; surrounding blanks don't
+        // count against the ID.
+        let trimmed = raw.trim_matches(crate::core::text::is_white_space);
         let canonical: Result<Canonical> = match self.from {
-            Some(t) => ids::validate(t, &raw),
-            None => ids::detect(&raw),
+            Some(t) => ids::validate(t, trimmed),
+            None => ids::detect(trimmed),
         };
         let c = match canonical {
             Err(e) => {
@@ -338,10 +346,38 @@ impl Engine<'_> {
             Ok(c) => c,
         };
         let len = encoded_len(&c.sent);
+        if len > self.ids_budget {
+            self.pending.push_back(Slot {
+                state: SlotState::Ready(ConvertRecord::failed(
+                    &raw,
+                    "malformed_id",
+                    format!(
+                        "the ID is too long for the ID Converter (its URL is limited to {MAX_URL} characters)"
+                    ),
+                )),
+                requested: raw,
+                idtype: None,
+            });
+            return;
+        }
+        let carried_key = (c.idtype, c.key.clone());
+        if let Some(&id) = self.carried.get(&carried_key) {
+            let ch = self.chunks.get_mut(&id).expect("carried chunks are live");
+            ch.refs += 1;
+            self.pending.push_back(Slot {
+                requested: raw,
+                idtype: Some(c.idtype),
+                state: SlotState::Waiting {
+                    chunk: id,
+                    key: c.key,
+                },
+            });
+            return;
+        }
         if let Some(&id) = self.open.get(&c.idtype) {
             let ch = &self.chunks[&id];
             if !ch.keys.contains_key(&c.key)
-                && (ch.ids.len() >= IDCONV_MAX_IDS || ch.chars + len > MAX_IDS_CHARS)
+                && (ch.ids.len() >= IDCONV_MAX_IDS || ch.chars + len > self.ids_budget)
             {
                 self.close(c.idtype);
             }
@@ -364,11 +400,11 @@ impl Engine<'_> {
             }
         };
         let ch = self.chunks.get_mut(&id).expect("open chunk exists");
-        if ch.keys.insert(c.key.clone(), ()).is_none() {
-            ch.ids.push(c.sent);
-            ch.chars += len;
-        }
+        ch.keys.insert(c.key.clone(), ());
+        ch.ids.push(c.sent);
+        ch.chars += len;
         ch.refs += 1;
+        self.carried.insert(carried_key, id);
         self.pending.push_back(Slot {
             requested: raw,
             idtype: Some(c.idtype),
@@ -403,8 +439,13 @@ impl Engine<'_> {
             if let SlotState::Waiting { chunk, .. } = slot.state {
                 let ch = self.chunks.get_mut(&chunk).expect("chunk exists");
                 ch.refs -= 1;
-                if ch.refs == 0 {
-                    self.chunks.remove(&chunk);
+                if ch.refs == 0
+                    && let Some(done) = self.chunks.remove(&chunk)
+                    && let Some(t) = done.idtype
+                {
+                    for key in done.keys.into_keys() {
+                        self.carried.remove(&(t, key));
+                    }
                 }
             }
             match record {
@@ -432,6 +473,18 @@ impl Engine<'_> {
         }
         Ok(())
     }
+}
+
+/// Encoded characters left for the `ids` parameter once the Converter URL,
+/// the other parameters and a margin are counted.
+fn ids_budget(client: &Client) -> usize {
+    let s = client.settings();
+    let fixed = s.idconv_url.len()
+        + "?ids=&idtype=pmcid&format=json&tool=&email=".len()
+        + s.tool.len() * 3
+        + s.email.as_ref().map_or(0, |e| e.len() * 3)
+        + 100;
+    MAX_URL.saturating_sub(fixed)
 }
 
 /// The [`Reason`] called `name`, if any.
@@ -465,9 +518,12 @@ where
     F: FnMut(Output<'_>) -> io::Result<()>,
 {
     let mut input = input;
+    let sent_before = client.requests_sent();
     let mut e = Engine {
         client,
         from,
+        ids_budget: ids_budget(client),
+        carried: HashMap::new(),
         pending: VecDeque::new(),
         chunks: HashMap::new(),
         open: HashMap::new(),
@@ -488,7 +544,6 @@ where
             let ch = &e.chunks[&id];
             let idtype = ch.idtype.expect("chunks have a type");
             let ids_to_send = ch.ids.clone();
-            e.totals.requests += 1;
             let client = e.client;
             running.push(async move {
                 let answer = client.idconv(idtype, &ids_to_send).await;
@@ -528,6 +583,7 @@ where
             _ = tokio::time::sleep_until(too_old), if partial => e.close_all(),
         }
     }
+    e.totals.requests = client.requests_sent() - sent_before;
     Ok(e.totals)
 }
 
@@ -545,7 +601,7 @@ pub async fn convert_ids(
     let lines = futures::stream::iter(
         input
             .iter()
-            .map(|s| Ok(InputLine::Id(s.trim().to_string())))
+            .map(|s| Ok(InputLine::Id(s.clone())))
             .collect::<Vec<_>>(),
     );
     let mut records = Vec::with_capacity(input.len());

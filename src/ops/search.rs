@@ -356,6 +356,7 @@ fn invalid(msg: impl Into<String>) -> Error {
 /// `invalid_argument` for an unknown field, `retstart` over 9,998 or
 /// `retmax` over its limit.
 pub fn prepare(req: &SearchRequest, today: DateBound) -> Result<Prepared> {
+    query::check_length(&req.query)?;
     let normalized = if req.query.is_empty() {
         String::new()
     } else {
@@ -450,6 +451,14 @@ pub fn today_utc() -> DateBound {
     DateBound::ymd(i32::from(d.year()), d.month() as u8, d.day() as u8)
 }
 
+/// The note that comes with zero hits.
+pub fn zero_hits_warning() -> Warning {
+    Warning::new(
+        "zero_hits",
+        "no records found; zero hits do not prove there is no literature: check the spelling (pubmed spell or --spell; for agents, pubmed_spell_check), the field tags and the filters",
+    )
+}
+
 /// Warnings for NCBI's `<ErrorList>`/`<WarningList>` notes, one per kind
 /// with the terms named.
 pub fn note_warnings(notes: &[QueryNote]) -> Vec<Warning> {
@@ -523,10 +532,7 @@ fn outcome_from(req: &SearchRequest, p: &Prepared, a: EsearchAnswer) -> SearchOu
     let mut warnings = p.warnings.clone();
     warnings.extend(note_warnings(&a.notes));
     if a.count == 0 {
-        warnings.push(Warning::new(
-            "zero_hits",
-            "no records found; zero hits do not prove there is no literature: check the spelling (pubmed spell or --spell; for agents, pubmed_spell_check), the field tags and the filters",
-        ));
+        warnings.push(zero_hits_warning());
     } else if u64::from(req.retstart) >= a.count {
         warnings.push(Warning::new(
             "retstart_past_count",
@@ -589,7 +595,24 @@ pub async fn search(
             let mut again = req.clone();
             again.query = s.corrected.clone();
             again.spell = SpellMode::Off;
-            let mut rerun = Box::pin(search(client, &again, today)).await?;
+            let mut rerun = match Box::pin(search(client, &again, today)).await {
+                Ok(r) => r,
+                Err(e) => {
+                    // Keep the search that worked; say the retry failed.
+                    out.warnings.push(Warning::new(
+                        "spell_failed",
+                        format!(
+                            "no hits for {:?}; searching the spelling correction {:?} failed: {} [{}]",
+                            s.original, s.corrected, e.message, e.reason
+                        ),
+                    ));
+                    out.spell = Some(SpellNote {
+                        applied: false,
+                        ..note
+                    });
+                    return Ok(out);
+                }
+            };
             rerun.warnings.insert(
                 0,
                 Warning::new(

@@ -26,6 +26,27 @@ pub const TARGET: u64 = 8000;
 pub const TOP_BOUND: u64 = 999_999_999;
 /// IDs per ESummary request.
 const SUMMARY_BATCH: usize = 500;
+/// More hits than PubMed holds (about 40 million records): an ESearch count
+/// above this is not believed, so no plan of millions of ranges is made.
+pub const MAX_HITS: u64 = 100_000_000;
+
+/// PMIDs written so far; numbers are kept compactly, and PMIDs too long for
+/// a `u64` (they have no digit limit) are kept as text.
+#[derive(Default)]
+struct Seen {
+    numbers: HashSet<u64>,
+    texts: HashSet<String>,
+}
+
+impl Seen {
+    /// True the first time `pmid` is seen.
+    fn insert(&mut self, pmid: &str) -> bool {
+        match pmid.parse::<u64>() {
+            Ok(n) => self.numbers.insert(n),
+            Err(_) => self.texts.insert(pmid.to_string()),
+        }
+    }
+}
 
 /// An inclusive PMID range.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -158,8 +179,8 @@ pub struct AllOutcome {
     pub total: u64,
     /// Distinct PMIDs written.
     pub written: u64,
-    /// ESearch and ESummary requests made.
-    pub requests: usize,
+    /// HTTP requests sent (retries included).
+    pub requests: u64,
     /// Warnings (query notes, count mismatch).
     pub warnings: Vec<Warning>,
     /// The first failure (range or summaries), which decides the exit code.
@@ -221,28 +242,33 @@ pub async fn search_all(
         ..prepared.params.clone()
     };
     let want_summaries = req.detail != Detail::Ids;
+    let sent_before = client.requests_sent();
     let first = client.esearch(&base).await?;
     let mut out = AllOutcome {
         total: first.count,
-        requests: 1,
         warnings: prepared.warnings.clone(),
         ..Default::default()
     };
     out.warnings.extend(search::note_warnings(&first.notes));
-    let mut seen: HashSet<u64> = HashSet::new();
+    if first.count > MAX_HITS {
+        return Err(Stop::Failed(Error::new(
+            Reason::NcbiInvalidResponse,
+            format!(
+                "ESearch reports {} hits, more than PubMed holds; the answer cannot be right",
+                first.count
+            ),
+        )));
+    }
+    let mut seen = Seen::default();
     let mut queue: VecDeque<Job> = VecDeque::new();
 
     let emit = |ids: &[String],
-                seen: &mut HashSet<u64>,
+                seen: &mut Seen,
                 queue: &mut VecDeque<Job>,
                 out: &mut AllOutcome,
                 sink: &mut dyn FnMut(Event<'_>) -> io::Result<()>|
      -> io::Result<()> {
-        let fresh: Vec<String> = ids
-            .iter()
-            .filter(|p| p.parse::<u64>().is_ok_and(|n| seen.insert(n)))
-            .cloned()
-            .collect();
+        let fresh: Vec<String> = ids.iter().filter(|p| seen.insert(p)).cloned().collect();
         if fresh.is_empty() {
             return Ok(());
         }
@@ -258,11 +284,7 @@ pub async fn search_all(
     };
 
     if first.count == 0 {
-        out.warnings.push(Warning {
-            kind: "zero_hits".into(),
-            message: "no records found; zero hits do not prove there is no literature: check the spelling (`pubmed spell`) and the field tags".into(),
-            terms: None,
-        });
+        out.warnings.push(search::zero_hits_warning());
     }
     emit(&first.ids, &mut seen, &mut queue, &mut out, sink).map_err(Stop::Output)?;
     let mut leaf_sum: u64 = 0;
@@ -294,7 +316,6 @@ pub async fn search_all(
     loop {
         while running.len() < limit {
             let Some(job) = queue.pop_front() else { break };
-            out.requests += 1;
             let base = &base;
             running.push(async move {
                 match job {
@@ -390,6 +411,7 @@ pub async fn search_all(
             terms: None,
         });
     }
+    out.requests = client.requests_sent() - sent_before;
     Ok(out)
 }
 

@@ -35,6 +35,7 @@ pub async fn spell(client: &Client, query: &str) -> Result<SpellOutcome> {
 
 /// Rejects a query with no visible character (`blank_query`).
 pub fn check_query(query: &str) -> Result<()> {
+    crate::core::query::check_length(query)?;
     if has_visible(query) {
         Ok(())
     } else {

@@ -6,7 +6,7 @@ use std::io::{self, Write};
 
 use comfy_table::Cell;
 
-use super::search::{tsv_cell, write_rows};
+use super::search::{one_line, tsv_cell, write_rows};
 use super::{Format, Style, write_json_line};
 use crate::core::ids::IdType;
 use crate::core::text::count;
@@ -120,11 +120,11 @@ impl<'a> Writer<'a> {
         let mut t = self.style.table();
         t.set_header(vec!["Requested", "PMID", "PMCID", "DOI", "Error"]);
         for r in self.table.drain(..) {
-            let c = cells(&r);
+            let c: Vec<String> = cells(&r).iter().map(|c| one_line(c)).collect();
             let err = r
                 .error
                 .as_ref()
-                .map(|e| format!("{}: {}", e.reason, e.message))
+                .map(|e| one_line(&format!("{}: {}", e.reason, e.message)))
                 .unwrap_or_default();
             t.add_row(vec![
                 Cell::new(&c[0]),

@@ -210,7 +210,8 @@ pub fn write_rows(out: &mut dyn Write, format: Format, rows: &[Vec<String>]) -> 
     if format == Format::Csv {
         let mut w = csv::Writer::from_writer(out);
         for r in rows {
-            w.write_record(r)?;
+            let cells = r.iter().map(|c| one_line(c));
+            w.write_record(cells).map_err(csv_io)?;
         }
         return w.flush();
     }
@@ -221,9 +222,32 @@ pub fn write_rows(out: &mut dyn Write, format: Format, rows: &[Vec<String>]) -> 
     Ok(())
 }
 
-/// A TSV cell: tabs and line breaks become spaces.
+/// The I/O error inside a CSV error, so a closed pipe stays a
+/// `BrokenPipe` (exit 0) rather than a generic failure.
+fn csv_io(e: csv::Error) -> io::Error {
+    match e.into_kind() {
+        csv::ErrorKind::Io(e) => e,
+        other => io::Error::other(format!("{other:?}")),
+    }
+}
+
+/// A cell that stays on one line and cannot drive a terminal: control
+/// characters (tab, CR, LF, ESC …) and Unicode line separators become spaces.
+pub fn one_line(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if c.is_control() || matches!(c, '\u{2028}' | '\u{2029}') {
+                ' '
+            } else {
+                c
+            }
+        })
+        .collect()
+}
+
+/// A TSV cell: see [`one_line`].
 pub fn tsv_cell(s: &str) -> String {
-    s.replace(['\t', '\n', '\r'], " ")
+    one_line(s)
 }
 
 fn first_author(s: &Summary) -> String {
