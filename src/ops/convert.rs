@@ -303,82 +303,25 @@ impl Engine<'_> {
         }
     }
 
-    fn add(&mut self, line: InputLine) {
-        let raw = match line {
-            InputLine::Skip => {
-                self.pending.push_back(Slot {
-                    requested: String::new(),
-                    idtype: None,
-                    state: SlotState::Skip,
-                });
-                return;
-            }
-            InputLine::Undecodable(shown) => {
-                self.pending.push_back(Slot {
-                    state: SlotState::Ready(ConvertRecord::failed(
-                        &shown,
-                        "malformed_id",
-                        "the line is not valid UTF-8",
-                    )),
-                    requested: shown,
-                    idtype: None,
-                });
-                return;
-            }
-            InputLine::Id(raw) => raw,
-        };
-        // The record keeps the spelling given; surrounding blanks don't
-        // count against the ID.
-        let trimmed = raw.trim_matches(crate::core::text::is_white_space);
-        let canonical: Result<Canonical> = match self.from {
-            Some(t) => ids::validate(t, trimmed),
-            None => ids::detect(trimmed),
-        };
-        let c = match canonical {
-            Err(e) => {
-                self.pending.push_back(Slot {
-                    state: SlotState::Ready(ConvertRecord::failed(&raw, "malformed_id", e.message)),
-                    requested: raw,
-                    idtype: None,
-                });
-                return;
-            }
-            Ok(c) => c,
-        };
-        let len = encoded_len(&c.sent);
-        if len > self.ids_budget {
-            self.pending.push_back(Slot {
-                state: SlotState::Ready(ConvertRecord::failed(
-                    &raw,
-                    "malformed_id",
-                    format!(
-                        "the ID is too long for the ID Converter (its URL is limited to {MAX_URL} characters)"
-                    ),
-                )),
-                requested: raw,
-                idtype: None,
-            });
-            return;
-        }
+    /// Queues a slot whose record is already known (malformed input).
+    fn ready(&mut self, requested: String, message: &str) {
+        self.pending.push_back(Slot {
+            state: SlotState::Ready(ConvertRecord::failed(&requested, "malformed_id", message)),
+            requested,
+            idtype: None,
+        });
+    }
+
+    /// The chunk that answers `c`: the live one already carrying it, or the
+    /// open chunk of its type (closed first when full), with `c` added.
+    fn chunk_for(&mut self, c: &Canonical, len: usize) -> u64 {
         let carried_key = (c.idtype, c.key.clone());
         if let Some(&id) = self.carried.get(&carried_key) {
-            let ch = self.chunks.get_mut(&id).expect("carried chunks are live");
-            ch.refs += 1;
-            self.pending.push_back(Slot {
-                requested: raw,
-                idtype: Some(c.idtype),
-                state: SlotState::Waiting {
-                    chunk: id,
-                    key: c.key,
-                },
-            });
-            return;
+            return id;
         }
         if let Some(&id) = self.open.get(&c.idtype) {
             let ch = &self.chunks[&id];
-            if !ch.keys.contains_key(&c.key)
-                && (ch.ids.len() >= IDCONV_MAX_IDS || ch.chars + len > self.ids_budget)
-            {
+            if ch.ids.len() >= IDCONV_MAX_IDS || ch.chars + len > self.ids_budget {
                 self.close(c.idtype);
             }
         }
@@ -401,10 +344,49 @@ impl Engine<'_> {
         };
         let ch = self.chunks.get_mut(&id).expect("open chunk exists");
         ch.keys.insert(c.key.clone(), ());
-        ch.ids.push(c.sent);
+        ch.ids.push(c.sent.clone());
         ch.chars += len;
-        ch.refs += 1;
         self.carried.insert(carried_key, id);
+        id
+    }
+
+    fn add(&mut self, line: InputLine) {
+        let raw = match line {
+            InputLine::Skip => {
+                self.pending.push_back(Slot {
+                    requested: String::new(),
+                    idtype: None,
+                    state: SlotState::Skip,
+                });
+                return;
+            }
+            InputLine::Undecodable(shown) => {
+                return self.ready(shown, "the line is not valid UTF-8");
+            }
+            InputLine::Id(raw) => raw,
+        };
+        // The record keeps the spelling given; surrounding blanks don't
+        // count against the ID.
+        let trimmed = raw.trim_matches(crate::core::text::is_white_space);
+        let canonical: Result<Canonical> = match self.from {
+            Some(t) => ids::validate(t, trimmed),
+            None => ids::detect(trimmed),
+        };
+        let c = match canonical {
+            Err(e) => return self.ready(raw, &e.message),
+            Ok(c) => c,
+        };
+        let len = encoded_len(&c.sent);
+        if len > self.ids_budget {
+            return self.ready(
+                raw,
+                &format!(
+                    "the ID is too long for the ID Converter (its URL is limited to {MAX_URL} characters)"
+                ),
+            );
+        }
+        let id = self.chunk_for(&c, len);
+        self.chunks.get_mut(&id).expect("live chunk").refs += 1;
         self.pending.push_back(Slot {
             requested: raw,
             idtype: Some(c.idtype),
