@@ -221,6 +221,22 @@ fn ranged(base: &EsearchParams, r: PmidRange) -> EsearchParams {
     }
 }
 
+/// Reports progress: range requests done and planned, PMIDs written.
+fn progress(
+    sink: &mut dyn FnMut(Event<'_>) -> io::Result<()>,
+    done: usize,
+    planned: usize,
+    out: &AllOutcome,
+) -> Result<(), Stop> {
+    sink(Event::Progress {
+        done,
+        planned,
+        pmids: out.written,
+        total: out.total,
+    })
+    .map_err(Stop::Output)
+}
+
 /// Runs `search --all`, calling `sink` with each event as it happens.
 /// Failures of single ranges are reported and the run goes on; the first
 /// one is in [`AllOutcome::first_failure`].
@@ -302,13 +318,7 @@ pub async fn search_all(
     } else {
         leaf_sum = first.count;
     }
-    sink(Event::Progress {
-        done,
-        planned,
-        pmids: out.written,
-        total: out.total,
-    })
-    .map_err(Stop::Output)?;
+    progress(sink, done, planned, &out)?;
 
     let limit = client.settings().policy.max_in_flight.max(1);
     let mut running = FuturesUnordered::new();
@@ -382,13 +392,7 @@ pub async fn search_all(
                 out.first_failure.get_or_insert(e);
             }
         }
-        sink(Event::Progress {
-            done,
-            planned,
-            pmids: out.written,
-            total: out.total,
-        })
-        .map_err(Stop::Output)?;
+        progress(sink, done, planned, &out)?;
     }
     if !range_failed && leaf_sum != out.total {
         out.warnings.push(Warning {
