@@ -51,6 +51,27 @@ fn command(server: &TestServer, home: &std::path::Path) -> tokio::process::Comma
     cmd
 }
 
+/// A fake NCBI, its server, and an rmcp client talking to `pubmed mcp`.
+struct Session {
+    fake: Arc<FakeNcbi>,
+    server: TestServer,
+    c: RunningService<RoleClient, ()>,
+    _home: tempfile::TempDir,
+}
+
+async fn session() -> Session {
+    let fake = fake();
+    let server = start(&fake);
+    let home = tempfile::tempdir().unwrap();
+    let c = client(&server, home.path()).await;
+    Session {
+        fake,
+        server,
+        c,
+        _home: home,
+    }
+}
+
 async fn client(server: &TestServer, home: &std::path::Path) -> RunningService<RoleClient, ()> {
     let (transport, _stderr) = TokioChildProcess::builder(command(server, home))
         .stderr(Stdio::null())
@@ -80,10 +101,12 @@ fn cli_json(server: &TestServer, args: &[&str]) -> Value {
 
 #[tokio::test]
 async fn initialize_and_list_the_three_tools() {
-    let fake = fake();
-    let server = start(&fake);
-    let home = tempfile::tempdir().unwrap();
-    let c = client(&server, home.path()).await;
+    let Session {
+        fake: _fake,
+        server: _server,
+        c,
+        _home,
+    } = session().await;
     let info = c.peer_info().unwrap();
     let si = info.server_info.as_ref().unwrap();
     assert_eq!(si.name, "pubmed");
@@ -151,10 +174,12 @@ async fn initialize_and_list_the_three_tools() {
 /// the output schemas.
 #[tokio::test]
 async fn schemas_are_portable_and_outputs_conform() {
-    let fake = fake();
-    let server = start(&fake);
-    let home = tempfile::tempdir().unwrap();
-    let c = client(&server, home.path()).await;
+    let Session {
+        fake: _fake,
+        server: _server,
+        c,
+        _home,
+    } = session().await;
     let tools = c.list_all_tools().await.unwrap();
     fn forbidden(v: &Value, path: &str) {
         match v {
@@ -234,10 +259,12 @@ async fn schemas_are_portable_and_outputs_conform() {
 
 #[tokio::test]
 async fn tools_return_what_the_cli_returns() {
-    let fake = fake();
-    let server = start(&fake);
-    let home = tempfile::tempdir().unwrap();
-    let c = client(&server, home.path()).await;
+    let Session {
+        fake: _fake,
+        server,
+        c,
+        _home,
+    } = session().await;
 
     // spell: every field, on the real capture
     let r = call(
@@ -366,10 +393,12 @@ async fn tools_return_what_the_cli_returns() {
 
 #[tokio::test]
 async fn validation_failures_never_reach_ncbi() {
-    let fake = fake();
-    let server = start(&fake);
-    let home = tempfile::tempdir().unwrap();
-    let c = client(&server, home.path()).await;
+    let Session {
+        fake: _fake,
+        server,
+        c,
+        _home,
+    } = session().await;
     let ids51: Vec<String> = (1..=51).map(|i| i.to_string()).collect();
     let cases = [
         (
@@ -687,10 +716,12 @@ async fn calls_in_flight_are_answered_after_stdin_closes() {
 
 #[tokio::test]
 async fn error_results_match_the_output_schema_and_arguments_keep_their_spelling() {
-    let fake = fake();
-    let server = start(&fake);
-    let home = tempfile::tempdir().unwrap();
-    let c = client(&server, home.path()).await;
+    let Session {
+        fake: _fake,
+        server: _server,
+        c,
+        _home,
+    } = session().await;
     let tools = c.list_all_tools().await.unwrap();
     let schema = |name: &str| {
         let t = tools.iter().find(|t| t.name == name).unwrap();

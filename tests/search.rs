@@ -530,7 +530,10 @@ fn zero_hits_note_and_spell() {
     );
     fake.espell.lock().unwrap().insert(
         "alzhiemer diseese".into(),
-        "<?xml version=\"1.0\"?>\n<!DOCTYPE eSpellResult PUBLIC \"-//NLM//DTD eSpellResult, 23 November 2004//EN\" \"https://www.ncbi.nlm.nih.gov/entrez/query/DTD/eSpell.dtd\">\n<eSpellResult>\n\t<Database>pubmed</Database>\n\t<Query>alzhiemer diseese</Query>\n\t<CorrectedQuery>alzheimer disease</CorrectedQuery>\n\t<SpelledQuery><Original></Original><Replaced>alzheimer</Replaced><Original> </Original><Replaced>disease</Replaced></SpelledQuery>\n\t<ERROR/>\n</eSpellResult>\n".into(),
+        ncbi::espell(
+            "alzhiemer diseese",
+            &[("O", ""), ("R", "alzheimer"), ("O", " "), ("R", "disease")],
+        ),
     );
     let server = fake.start();
     let run = search(&server, &["alzhiemer diseese"]);

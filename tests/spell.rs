@@ -4,28 +4,8 @@
 mod support;
 
 use support::cli::pubmed;
+use support::ncbi;
 use support::server::{Reply, TestServer, fixture};
-
-/// An ESpell body in the shape of the real captures (`espell_*.xml`).
-fn espell_body(query: &str, segments: &[(&str, &str)]) -> String {
-    let esc = |s: &str| quick_xml::escape::escape(s).into_owned();
-    let corrected: String = segments
-        .iter()
-        .map(|(_, t)| t.to_lowercase())
-        .collect::<String>();
-    let spelled: String = segments
-        .iter()
-        .map(|(kind, t)| {
-            let tag = if *kind == "O" { "Original" } else { "Replaced" };
-            format!("<{tag}>{}</{tag}>", esc(t))
-        })
-        .collect();
-    format!(
-        "<?xml version=\"1.0\"?>\n<!DOCTYPE eSpellResult PUBLIC \"-//NLM//DTD eSpellResult, 23 November 2004//EN\" \"https://www.ncbi.nlm.nih.gov/entrez/query/DTD/eSpell.dtd\">\n<eSpellResult>\n\t<Database>pubmed</Database>\n\t<Query>{}</Query>\n\t<CorrectedQuery>{}</CorrectedQuery>\n\t<SpelledQuery>{spelled}</SpelledQuery>\n\t<ERROR/>\n</eSpellResult>\n",
-        esc(query),
-        esc(&corrected)
-    )
-}
 
 fn replay(body: Vec<u8>) -> TestServer {
     TestServer::start(move |_| Reply::xml(body.clone()))
@@ -162,7 +142,7 @@ fn spell_md_table_rows() {
     ];
     let bodies: Vec<(String, String)> = rows
         .iter()
-        .map(|(q, segs, _, _)| (q.to_string(), espell_body(q, segs)))
+        .map(|(q, segs, _, _)| (q.to_string(), ncbi::espell(q, segs)))
         .collect();
     let server = TestServer::start(move |req| {
         let term = req.param("term").unwrap_or_default();
@@ -281,7 +261,8 @@ fn blank_inputs_exit_2_without_a_request() {
 /// nothing on stdout.
 #[test]
 fn upstream_failures_are_errors_not_empty_answers() {
-    let espell_error = "<?xml version=\"1.0\"?>\n<!DOCTYPE eSpellResult PUBLIC \"-//NLM//DTD eSpellResult, 23 November 2004//EN\" \"https://www.ncbi.nlm.nih.gov/entrez/query/DTD/eSpell.dtd\">\n<eSpellResult>\n\t<Database>pubmed</Database>\n\t<Query>cancr</Query>\n\t<CorrectedQuery></CorrectedQuery>\n\t<SpelledQuery/>\n\t<ERROR>Backend failure: cannot connect to speller</ERROR>\n</eSpellResult>\n";
+    let espell_error =
+        ncbi::espell_with_error("cancr", &[], "Backend failure: cannot connect to speller");
     let truncated = fixture("espell_biopythooon.xml")[..200].to_vec();
     let cases: Vec<(&str, Reply, &str, i32, usize)> = vec![
         (

@@ -254,10 +254,7 @@ impl FakeNcbi {
             let term = req.param("term").unwrap_or_default();
             return match self.espell.lock().unwrap().get(term) {
                 Some(body) => Reply::xml(body.clone()),
-                None => Reply::xml(format!(
-                    "<?xml version=\"1.0\"?>\n<!DOCTYPE eSpellResult PUBLIC \"-//NLM//DTD eSpellResult, 23 November 2004//EN\" \"https://www.ncbi.nlm.nih.gov/entrez/query/DTD/eSpell.dtd\">\n<eSpellResult>\n\t<Database>pubmed</Database>\n\t<Query>{0}</Query>\n\t<CorrectedQuery>{0}</CorrectedQuery>\n\t<SpelledQuery><Original>{0}</Original></SpelledQuery>\n\t<ERROR/>\n</eSpellResult>\n",
-                    quick_xml::escape::escape(term)
-                )),
+                None => Reply::xml(ncbi::espell(term, &[("O", term)])),
             };
         }
         if req.is("esummary.fcgi") {

@@ -4,8 +4,51 @@
 
 #![allow(dead_code)]
 
+/// The XML declaration and DOCTYPE of a real capture, so generated bodies
+/// open exactly as NCBI's do.
+fn prolog(capture: &str) -> String {
+    let end = capture.find("<!DOCTYPE").expect("captures have a DOCTYPE");
+    let end = end + capture[end..].find('\n').expect("one line") + 1;
+    capture[..end].to_string()
+}
+
+const ESPELL_CAPTURE: &str = include_str!("../fixtures/espell_biopythooon.xml");
+const ESEARCH_CAPTURE: &str = include_str!("../fixtures/esearch_pubmed_biopython.xml");
+const ESUMMARY_CAPTURE: &str = include_str!("../fixtures/esummary_v2_pubmed_2012.xml");
+
 fn esc(s: &str) -> String {
     quick_xml::escape::escape(s).into_owned()
+}
+
+/// An ESpell answer in the shape of the real captures: `segments` are
+/// `("O", text)` for `<Original>` and `("R", text)` for `<Replaced>`;
+/// `error` fills `<ERROR>` (empty in normal answers). `CorrectedQuery` is
+/// lower-cased as a whole, as ESpell does.
+pub fn espell_with_error(query: &str, segments: &[(&str, &str)], error: &str) -> String {
+    let corrected: String = segments.iter().map(|(_, t)| t.to_lowercase()).collect();
+    let spelled: String = segments
+        .iter()
+        .map(|(kind, t)| {
+            let tag = if *kind == "O" { "Original" } else { "Replaced" };
+            format!("<{tag}>{}</{tag}>", esc(t))
+        })
+        .collect();
+    let error = if error.is_empty() {
+        "<ERROR/>".to_string()
+    } else {
+        format!("<ERROR>{}</ERROR>", esc(error))
+    };
+    format!(
+        "{}<eSpellResult>\n\t<Database>pubmed</Database>\n\t<Query>{}</Query>\n\t<CorrectedQuery>{}</CorrectedQuery>\n\t<SpelledQuery>{spelled}</SpelledQuery>\n\t{error}\n</eSpellResult>\n",
+        prolog(ESPELL_CAPTURE),
+        esc(query),
+        esc(&corrected)
+    )
+}
+
+/// A normal ESpell answer (see [`espell_with_error`]).
+pub fn espell(query: &str, segments: &[(&str, &str)]) -> String {
+    espell_with_error(query, segments, "")
 }
 
 /// An ESearch answer (modern compact shape). `errors`/`warnings` are
@@ -18,9 +61,7 @@ pub fn esearch(
     errors: &[(&str, &str)],
     warnings: &[(&str, &str)],
 ) -> String {
-    let mut s = String::from(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\" ?>\n<!DOCTYPE eSearchResult PUBLIC \"-//NLM//DTD esearch 20060628//EN\" \"https://eutils.ncbi.nlm.nih.gov/eutils/dtd/20060628/esearch.dtd\">\n",
-    );
+    let mut s = prolog(ESEARCH_CAPTURE);
     s.push_str(&format!(
         "<eSearchResult><Count>{count}</Count><RetMax>{}</RetMax><RetStart>{retstart}</RetStart>",
         ids.len()
@@ -54,7 +95,8 @@ pub fn esearch(
 /// A top-level E-utilities error body: `<ROOT><ERROR>text</ERROR></ROOT>`.
 pub fn eutils_error(root: &str, text: &str) -> String {
     format!(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\" ?>\n<!DOCTYPE {root} PUBLIC \"-//NLM//DTD esearch 20060628//EN\" \"https://eutils.ncbi.nlm.nih.gov/eutils/dtd/20060628/esearch.dtd\">\n<{root}>\n\t<ERROR>{}</ERROR>\n</{root}>\n",
+        "{}<{root}>\n\t<ERROR>{}</ERROR>\n</{root}>\n",
+        prolog(ESEARCH_CAPTURE).replace("eSearchResult", root),
         esc(text)
     )
 }
@@ -101,9 +143,8 @@ fn article_id(kind: &str, n: u8, value: &str) -> String {
 
 /// An ESummary 2.0 answer for `docs`, plus per-UID `<error>` entries.
 pub fn esummary(docs: &[Doc], errors: &[(&str, &str)]) -> String {
-    let mut s = String::from(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE eSummaryResult PUBLIC \"-//NLM//DTD eSummaryResult//EN\" \"http://www.ncbi.nlm.nih.gov/entrez/query/DTD/eSummaryDTD/eSummary_pubmed.dtd\">\n<eSummaryResult>\n<DocumentSummarySet status=\"OK\">\n",
-    );
+    let mut s = prolog(ESUMMARY_CAPTURE);
+    s.push_str("<eSummaryResult>\n<DocumentSummarySet status=\"OK\">\n");
     for d in docs {
         s.push_str(&format!(
             "<DocumentSummary uid=\"{}\">\n\t<PubDate>{}</PubDate>\n\t<EPubDate></EPubDate>\n\t<Source>{}</Source>\n\t<Authors>\n",
