@@ -34,12 +34,12 @@ ids\t''"
 complete -c pubmed -n "__fish_pubmed_needs_command" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c pubmed -n "__fish_pubmed_needs_command" -l api-key -d 'NCBI API key (visible in the process list; prefer NCBI_API_KEY or the config file) [env: NCBI_API_KEY]' -r
-complete -c pubmed -n "__fish_pubmed_needs_command" -l email -d 'Contact e-mail sent to NCBI [env: NCBI_EMAIL]' -r
-complete -c pubmed -n "__fish_pubmed_needs_command" -l tool -d 'Tool name sent to NCBI [default: pubmed-cli]' -r
-complete -c pubmed -n "__fish_pubmed_needs_command" -l eutils-url -d 'E-utilities base URL [env: PUBMED_EUTILS_URL]' -r
-complete -c pubmed -n "__fish_pubmed_needs_command" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL]' -r
-complete -c pubmed -n "__fish_pubmed_needs_command" -l timeout -d 'Deadline per NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
+complete -c pubmed -n "__fish_pubmed_needs_command" -l api-key -d 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]' -r
+complete -c pubmed -n "__fish_pubmed_needs_command" -l email -d 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]' -r
+complete -c pubmed -n "__fish_pubmed_needs_command" -l tool -d 'Tool name sent to NCBI with every request [default: pubmed-cli]' -r
+complete -c pubmed -n "__fish_pubmed_needs_command" -l eutils-url -d 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]' -r
+complete -c pubmed -n "__fish_pubmed_needs_command" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
+complete -c pubmed -n "__fish_pubmed_needs_command" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
 complete -c pubmed -n "__fish_pubmed_needs_command" -s q -l quiet -d 'No warnings or notes on stderr'
 complete -c pubmed -n "__fish_pubmed_needs_command" -s v -l verbose -d 'Log each request on stderr (API key redacted)'
 complete -c pubmed -n "__fish_pubmed_needs_command" -l no-progress -d 'No progress bar'
@@ -62,12 +62,12 @@ ids\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -l api-key -d 'NCBI API key (visible in the process list; prefer NCBI_API_KEY or the config file) [env: NCBI_API_KEY]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -l email -d 'Contact e-mail sent to NCBI [env: NCBI_EMAIL]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -l tool -d 'Tool name sent to NCBI [default: pubmed-cli]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -l eutils-url -d 'E-utilities base URL [env: PUBMED_EUTILS_URL]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -l timeout -d 'Deadline per NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -l api-key -d 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -l email -d 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -l tool -d 'Tool name sent to NCBI with every request [default: pubmed-cli]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -l eutils-url -d 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -s q -l quiet -d 'No warnings or notes on stderr'
 complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -s v -l verbose -d 'Log each request on stderr (API key redacted)'
 complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -l no-progress -d 'No progress bar'
@@ -108,12 +108,12 @@ ids\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l api-key -d 'NCBI API key (visible in the process list; prefer NCBI_API_KEY or the config file) [env: NCBI_API_KEY]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l email -d 'Contact e-mail sent to NCBI [env: NCBI_EMAIL]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l tool -d 'Tool name sent to NCBI [default: pubmed-cli]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l eutils-url -d 'E-utilities base URL [env: PUBMED_EUTILS_URL]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l timeout -d 'Deadline per NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l api-key -d 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l email -d 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l tool -d 'Tool name sent to NCBI with every request [default: pubmed-cli]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l eutils-url -d 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l has-abstract -d 'Only records with an abstract'
 complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l free-full-text -d 'Only free full text'
 complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l count -d 'Print the number of hits only'
@@ -140,12 +140,12 @@ ids\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -l api-key -d 'NCBI API key (visible in the process list; prefer NCBI_API_KEY or the config file) [env: NCBI_API_KEY]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -l email -d 'Contact e-mail sent to NCBI [env: NCBI_EMAIL]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -l tool -d 'Tool name sent to NCBI [default: pubmed-cli]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -l eutils-url -d 'E-utilities base URL [env: PUBMED_EUTILS_URL]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -l timeout -d 'Deadline per NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -l api-key -d 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -l email -d 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -l tool -d 'Tool name sent to NCBI with every request [default: pubmed-cli]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -l eutils-url -d 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -s q -l quiet -d 'No warnings or notes on stderr'
 complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -s v -l verbose -d 'Log each request on stderr (API key redacted)'
 complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -l no-progress -d 'No progress bar'
@@ -161,12 +161,12 @@ ids\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l api-key -d 'NCBI API key (visible in the process list; prefer NCBI_API_KEY or the config file) [env: NCBI_API_KEY]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l email -d 'Contact e-mail sent to NCBI [env: NCBI_EMAIL]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l tool -d 'Tool name sent to NCBI [default: pubmed-cli]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l eutils-url -d 'E-utilities base URL [env: PUBMED_EUTILS_URL]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l timeout -d 'Deadline per NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l api-key -d 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l email -d 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l tool -d 'Tool name sent to NCBI with every request [default: pubmed-cli]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l eutils-url -d 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -s q -l quiet -d 'No warnings or notes on stderr'
 complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -s v -l verbose -d 'Log each request on stderr (API key redacted)'
 complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l no-progress -d 'No progress bar'
@@ -182,12 +182,12 @@ ids\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -l api-key -d 'NCBI API key (visible in the process list; prefer NCBI_API_KEY or the config file) [env: NCBI_API_KEY]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -l email -d 'Contact e-mail sent to NCBI [env: NCBI_EMAIL]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -l tool -d 'Tool name sent to NCBI [default: pubmed-cli]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -l eutils-url -d 'E-utilities base URL [env: PUBMED_EUTILS_URL]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -l timeout -d 'Deadline per NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -l api-key -d 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -l email -d 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -l tool -d 'Tool name sent to NCBI with every request [default: pubmed-cli]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -l eutils-url -d 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -s q -l quiet -d 'No warnings or notes on stderr'
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -s v -l verbose -d 'Log each request on stderr (API key redacted)'
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -l no-progress -d 'No progress bar'
@@ -207,12 +207,12 @@ ids\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -l api-key -d 'NCBI API key (visible in the process list; prefer NCBI_API_KEY or the config file) [env: NCBI_API_KEY]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -l email -d 'Contact e-mail sent to NCBI [env: NCBI_EMAIL]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -l tool -d 'Tool name sent to NCBI [default: pubmed-cli]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -l eutils-url -d 'E-utilities base URL [env: PUBMED_EUTILS_URL]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -l timeout -d 'Deadline per NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -l api-key -d 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -l email -d 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -l tool -d 'Tool name sent to NCBI with every request [default: pubmed-cli]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -l eutils-url -d 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -s q -l quiet -d 'No warnings or notes on stderr'
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -s v -l verbose -d 'Log each request on stderr (API key redacted)'
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -l no-progress -d 'No progress bar'
@@ -228,12 +228,12 @@ ids\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -l api-key -d 'NCBI API key (visible in the process list; prefer NCBI_API_KEY or the config file) [env: NCBI_API_KEY]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -l email -d 'Contact e-mail sent to NCBI [env: NCBI_EMAIL]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -l tool -d 'Tool name sent to NCBI [default: pubmed-cli]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -l eutils-url -d 'E-utilities base URL [env: PUBMED_EUTILS_URL]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -l timeout -d 'Deadline per NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -l api-key -d 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -l email -d 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -l tool -d 'Tool name sent to NCBI with every request [default: pubmed-cli]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -l eutils-url -d 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -s q -l quiet -d 'No warnings or notes on stderr'
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -s v -l verbose -d 'Log each request on stderr (API key redacted)'
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -l no-progress -d 'No progress bar'
@@ -249,16 +249,16 @@ ids\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -l api-key -d 'NCBI API key (visible in the process list; prefer NCBI_API_KEY or the config file) [env: NCBI_API_KEY]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -l email -d 'Contact e-mail sent to NCBI [env: NCBI_EMAIL]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -l tool -d 'Tool name sent to NCBI [default: pubmed-cli]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -l eutils-url -d 'E-utilities base URL [env: PUBMED_EUTILS_URL]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -l timeout -d 'Deadline per NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -l api-key -d 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -l email -d 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -l tool -d 'Tool name sent to NCBI with every request [default: pubmed-cli]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -l eutils-url -d 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -s q -l quiet -d 'No warnings or notes on stderr'
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -s v -l verbose -d 'Log each request on stderr (API key redacted)'
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -l no-progress -d 'No progress bar'
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -s h -l help -d 'Print help'
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -s V -l version -d 'Print version'
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "path" -d 'Print the config file\'s path'
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "show" -d 'Print every setting, its value (API key masked) and where it comes from'
@@ -274,12 +274,12 @@ ids\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -l api-key -d 'NCBI API key (visible in the process list; prefer NCBI_API_KEY or the config file) [env: NCBI_API_KEY]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -l email -d 'Contact e-mail sent to NCBI [env: NCBI_EMAIL]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -l tool -d 'Tool name sent to NCBI [default: pubmed-cli]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -l eutils-url -d 'E-utilities base URL [env: PUBMED_EUTILS_URL]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -l timeout -d 'Deadline per NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -l api-key -d 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -l email -d 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -l tool -d 'Tool name sent to NCBI with every request [default: pubmed-cli]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -l eutils-url -d 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -s q -l quiet -d 'No warnings or notes on stderr'
 complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -s v -l verbose -d 'Log each request on stderr (API key redacted)'
 complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -l no-progress -d 'No progress bar'

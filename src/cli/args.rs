@@ -3,6 +3,8 @@
 
 use clap::{Args, Parser, Subcommand};
 
+use crate::config::ConfigKey;
+
 const SPELL_EXAMPLES: &str = "\
 Examples:
   pubmed spell \"alzhiemer diseese\"
@@ -92,23 +94,29 @@ pub struct GlobalArgs {
     /// No progress bar
     #[arg(long, global = true, help_heading = "Output")]
     pub no_progress: bool,
-    /// NCBI API key (visible in the process list; prefer NCBI_API_KEY or the config file) [env: NCBI_API_KEY]
-    #[arg(long, global = true, value_name = "KEY", help_heading = "NCBI")]
+    /// NCBI API key (help from the knob table)
+    #[arg(long, global = true, value_name = "KEY", help_heading = "NCBI",
+          help = ConfigKey::ApiKey.knob().flag_help())]
     pub api_key: Option<String>,
-    /// Contact e-mail sent to NCBI [env: NCBI_EMAIL]
-    #[arg(long, global = true, value_name = "ADDRESS", help_heading = "NCBI")]
+    /// Contact e-mail (help from the knob table)
+    #[arg(long, global = true, value_name = "ADDRESS", help_heading = "NCBI",
+          help = ConfigKey::Email.knob().flag_help())]
     pub email: Option<String>,
-    /// Tool name sent to NCBI [default: pubmed-cli]
-    #[arg(long, global = true, value_name = "NAME", help_heading = "NCBI")]
+    /// Tool name (help from the knob table)
+    #[arg(long, global = true, value_name = "NAME", help_heading = "NCBI",
+          help = ConfigKey::Tool.knob().flag_help())]
     pub tool: Option<String>,
-    /// E-utilities base URL [env: PUBMED_EUTILS_URL]
-    #[arg(long, global = true, value_name = "URL", help_heading = "NCBI")]
+    /// E-utilities base URL (help from the knob table)
+    #[arg(long, global = true, value_name = "URL", help_heading = "NCBI",
+          help = ConfigKey::EutilsUrl.knob().flag_help())]
     pub eutils_url: Option<String>,
-    /// PMC ID Converter URL [env: PUBMED_IDCONV_URL]
-    #[arg(long, global = true, value_name = "URL", help_heading = "NCBI")]
+    /// PMC ID Converter URL (help from the knob table)
+    #[arg(long, global = true, value_name = "URL", help_heading = "NCBI",
+          help = ConfigKey::IdconvUrl.knob().flag_help())]
     pub idconv_url: Option<String>,
-    /// Deadline per NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]
-    #[arg(long, global = true, value_name = "SECS", help_heading = "NCBI")]
+    /// Deadline per NCBI call (help from the knob table)
+    #[arg(long, global = true, value_name = "SECS", help_heading = "NCBI",
+          help = ConfigKey::DeadlineS.knob().flag_help())]
     pub timeout: Option<f64>,
 }
 
@@ -152,10 +160,10 @@ pub enum ConfigAction {
     Show,
     /// Set KEY to VALUE in the config file (VALUE `-` reads stdin; empty unsets)
     Set {
-        /// api_key, email, tool, eutils_url, idconv_url, request_gap_ms, max_retries, retry_base_ms, deadline_s
-        #[arg(value_parser = ["api_key", "email", "tool", "eutils_url", "idconv_url", "request_gap_ms", "max_retries", "retry_base_ms", "deadline_s"])]
-        key: String,
-        /// The value
+        /// The setting (case-insensitive)
+        #[arg(value_enum, ignore_case = true)]
+        key: ConfigKey,
+        /// The value (`-` reads stdin; empty unsets)
         #[arg(allow_hyphen_values = true)]
         value: String,
     },

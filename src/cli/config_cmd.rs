@@ -1,19 +1,31 @@
 //! `pubmed config path|show|set` and `pubmed completions SHELL`.
 
 use std::io::{self, Read, Write};
+use std::path::Path;
 
 use super::args::ConfigAction;
 use super::{Context, Failure};
-use crate::config;
+use crate::config::{self, ConfigFile, ConfigKey, file::Change};
 use crate::error::{Error, Reason};
 use crate::output::Format;
 
-fn env(k: &str) -> Option<String> {
-    std::env::var(k).ok()
+/// The longest value `config set KEY -` reads from stdin.
+const MAX_STDIN_VALUE: u64 = 64 * 1024;
+
+/// `pubmed config set` takes the table's keys, case-insensitively; each
+/// possible value's help is the knob's doc line, type and default.
+impl clap::ValueEnum for ConfigKey {
+    fn value_variants<'a>() -> &'a [Self] {
+        &ConfigKey::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.name()).help(self.knob().value_help()))
+    }
 }
 
 pub(super) fn run(action: ConfigAction, ctx: &Context) -> Result<u8, Failure> {
-    let path = config::config_path(&env).ok_or_else(|| {
+    let path = config::config_path(&|k| std::env::var_os(k)).ok_or_else(|| {
         Error::new(
             Reason::InvalidArgument,
             "no config directory could be found; set PUBMED_CONFIG or HOME",
@@ -22,90 +34,116 @@ pub(super) fn run(action: ConfigAction, ctx: &Context) -> Result<u8, Failure> {
     let mut out = io::stdout().lock();
     match action {
         ConfigAction::Path => writeln!(out, "{}", path.display())?,
-        ConfigAction::Show => {
-            let json = match ctx.format {
-                None | Some(Format::Text) | Some(Format::Table) => false,
-                Some(Format::Json) => true,
-                Some(f) => {
-                    return Err(Error::new(
-                        Reason::InvalidArgument,
-                        format!(
-                            "--format {} is not available for `config show` (use text or json)",
-                            f.name()
-                        ),
-                    )
-                    .into());
-                }
-            };
-            let file = config::load_file(&path)?;
-            let settings = config::settings(&ctx.flags, &env, file.as_ref())?;
-            let shown = |s: &config::Setting| {
-                s.value.as_deref().map(|v| {
-                    if s.key == "api_key" {
-                        config::mask(v)
-                    } else {
-                        v.to_string()
-                    }
-                })
-            };
-            if json {
-                let mut map = serde_json::Map::new();
-                for s in &settings {
-                    map.insert(
-                        s.key.into(),
-                        serde_json::json!({"value": shown(s), "source": s.source.to_string()}),
-                    );
-                }
-                let v =
-                    serde_json::json!({"path": path, "exists": file.is_some(), "settings": map});
-                crate::output::write_json(&mut out, &v)?;
-            } else {
-                let state = if file.is_some() {
-                    ""
-                } else {
-                    " (does not exist)"
-                };
-                writeln!(out, "# {}{state}", path.display())?;
-                for s in &settings {
-                    match shown(s) {
-                        Some(v) if v.parse::<f64>().is_ok() && s.key != "api_key" => {
-                            writeln!(out, "{} = {v}  # {}", s.key, s.source)?
-                        }
-                        Some(v) => writeln!(out, "{} = {v:?}  # {}", s.key, s.source)?,
-                        None if s.key == "request_gap_ms" => writeln!(
-                            out,
-                            "# request_gap_ms is not set: 400 without an API key, 110 with one"
-                        )?,
-                        None => writeln!(out, "# {} is not set", s.key)?,
-                    }
-                }
-            }
-        }
-        ConfigAction::Set { key, value } => {
-            let value = if value == "-" {
-                let mut s = String::new();
-                io::stdin().read_to_string(&mut s)?;
-                s.trim().to_string()
-            } else {
-                value
-            };
-            let mut cfg = config::load_file(&path)?.unwrap_or_default();
-            config::set_key(&mut cfg, &key, &value)?;
-            config::write_file(&path, &cfg)?;
-            let shown = if key == "api_key" {
-                config::mask(&value)
-            } else {
-                value.clone()
-            };
-            if value.is_empty() {
-                ctx.note(&format!("unset {key} in {}", path.display()));
-            } else {
-                ctx.note(&format!("set {key} = {shown:?} in {}", path.display()));
-            }
-        }
+        ConfigAction::Show => show(ctx, &mut out)?,
+        ConfigAction::Set { key, value } => set(ctx, &path, key, value)?,
     }
     out.flush()?;
     Ok(0)
+}
+
+/// `pubmed config show`: every knob, its value (the API key masked) and
+/// its source, as text or JSON.
+fn show(ctx: &Context, out: &mut dyn Write) -> Result<(), Failure> {
+    let json = match ctx.format {
+        None | Some(Format::Text) | Some(Format::Table) => false,
+        Some(Format::Json) => true,
+        Some(f) => {
+            return Err(Error::new(
+                Reason::InvalidArgument,
+                format!(
+                    "--format {} is not available for `config show` (use text or json)",
+                    f.name()
+                ),
+            )
+            .into());
+        }
+    };
+    let settings = config::load(&ctx.flags, !ctx.quiet)?;
+    for w in &settings.warnings {
+        ctx.note(w);
+    }
+    if json {
+        let mut map = serde_json::Map::new();
+        for e in &settings.entries {
+            map.insert(
+                e.key.name().into(),
+                serde_json::json!({"value": e.value, "source": e.source.to_string()}),
+            );
+        }
+        let v = serde_json::json!({
+            "path": settings.config_path,
+            "exists": settings.config_exists,
+            "settings": map,
+            "budgetDir": settings.budget_dir,
+        });
+        crate::output::write_json(out, &v)?;
+        return Ok(());
+    }
+    let state = if settings.config_exists {
+        ""
+    } else {
+        " (does not exist)"
+    };
+    if let Some(p) = &settings.config_path {
+        writeln!(out, "# {}{state}", p.display())?;
+    }
+    for e in &settings.entries {
+        let key = e.key.name();
+        match (&e.value, &e.unset) {
+            (Some(v), _) if e.key.knob().kind.quoted() => {
+                writeln!(out, "{key} = {v:?}  # {}", e.source)?
+            }
+            (Some(v), _) => writeln!(out, "{key} = {v}  # {}", e.source)?,
+            (None, Some(means)) => writeln!(out, "# {key} is not set: {means}")?,
+            (None, None) => writeln!(out, "# {key} is not set")?,
+        }
+    }
+    if let Some(dir) = &settings.budget_dir {
+        writeln!(out, "# shared budget state in {}", dir.display())?;
+    }
+    Ok(())
+}
+
+/// `pubmed config set KEY VALUE`: VALUE `-` reads stdin (at most 64 KiB of
+/// UTF-8); an empty value removes the key.
+fn set(ctx: &Context, path: &Path, key: ConfigKey, value: String) -> Result<(), Failure> {
+    let value = if value == "-" {
+        let mut bytes = Vec::new();
+        io::stdin()
+            .take(MAX_STDIN_VALUE + 1)
+            .read_to_end(&mut bytes)?;
+        if bytes.len() as u64 > MAX_STDIN_VALUE {
+            return Err(Error::new(
+                Reason::InvalidArgument,
+                format!("the value on stdin is longer than {MAX_STDIN_VALUE} bytes"),
+            )
+            .into());
+        }
+        String::from_utf8(bytes).map_err(|_| {
+            Error::new(
+                Reason::InvalidArgument,
+                "the value on stdin is not valid UTF-8",
+            )
+        })?
+    } else {
+        value
+    };
+    let mut file = ConfigFile::load(path)?;
+    let change = file.set(key, &value)?;
+    file.save()?;
+    match change {
+        Change::Unset => ctx.note(&format!("unset {key} in {}", path.display())),
+        Change::Set => {
+            let value = value.trim();
+            let shown = if key.knob().kind == config::Kind::ApiKey {
+                config::mask(value)
+            } else {
+                value.to_string()
+            };
+            ctx.note(&format!("set {key} = {shown:?} in {}", path.display()));
+        }
+    }
+    Ok(())
 }
 
 pub(super) fn completions(shell: &str) -> Result<u8, Failure> {

@@ -125,32 +125,13 @@ impl Context {
     }
 
     /// Builds the one NCBI client of the process from flags, environment
-    /// and config file.
+    /// and config file (resolved once; warnings about them on stderr).
     pub fn client(&self) -> Result<Arc<Client>, Error> {
-        let env = |k: &str| std::env::var(k).ok();
-        let file = match config::config_path(&env) {
-            Some(p) => config::load_file(&p)?,
-            None => None,
-        };
-        if self.flags.api_key.is_some() {
-            self.note("warning: --api-key is visible to other users in the process list; prefer NCBI_API_KEY or `pubmed config set api_key -`");
+        let settings = config::load(&self.flags, !self.quiet)?;
+        for w in &settings.warnings {
+            self.note(w);
         }
-        #[cfg(unix)]
-        if let (Some(p), Some(f)) = (config::config_path(&env), &file)
-            && f.api_key.is_some()
-        {
-            use std::os::unix::fs::PermissionsExt;
-            if std::fs::metadata(&p).is_ok_and(|m| m.permissions().mode() & 0o077 != 0) {
-                self.note(&format!(
-                    "warning: {} holds an API key and others can read it; run `chmod 600 {}`",
-                    p.display(),
-                    p.display()
-                ));
-            }
-        }
-        let mut settings = config::resolve(&self.flags, &env, file.as_ref())?;
-        settings.notes = !self.quiet;
-        Ok(Arc::new(Client::new(settings)?))
+        Ok(Arc::new(Client::new(settings.client_settings())?))
     }
 }
 

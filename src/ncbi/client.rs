@@ -43,6 +43,12 @@ pub struct ClientSettings {
     pub email: Option<String>,
     /// `api_key` parameter (E-utilities only), when configured.
     pub api_key: Option<String>,
+    /// Where the API key came from (`--api-key`, `NCBI_API_KEY`, `config
+    /// file PATH`), for messages about a key NCBI refuses.
+    pub api_key_origin: Option<String>,
+    /// Directory of the shared request budget's state file; `None`: no
+    /// shared budget (docs/config.md "Shared budget").
+    pub budget_dir: Option<std::path::PathBuf>,
     /// Pacing, retries, deadlines.
     pub policy: Policy,
     /// Log each request on stderr (key redacted).
@@ -59,6 +65,8 @@ impl Default for ClientSettings {
             tool: DEFAULT_TOOL.into(),
             email: None,
             api_key: None,
+            api_key_origin: None,
+            budget_dir: None,
             policy: Policy::default(),
             verbose: false,
             notes: false,

@@ -28,6 +28,9 @@ pub struct Policy {
     /// Total time for one call: queue wait, attempts and backoff
     /// (`PUBMED_DEADLINE_S`, `--timeout`).
     pub deadline: Duration,
+    /// Draw request starts from the budget shared by every `pubmed` process
+    /// of the user (`PUBMED_SHARED_BUDGET`; default on).
+    pub shared_budget: bool,
 }
 
 impl Default for Policy {
@@ -42,6 +45,7 @@ impl Default for Policy {
             max_retry_after: Duration::from_secs(30),
             request_timeout: Duration::from_secs(30),
             deadline: Duration::from_secs(60),
+            shared_budget: true,
         }
     }
 }
