@@ -204,7 +204,7 @@ fn knob_tables_are_fresh() {
     check_knob_table("README.md");
     check_knob_table("docs/config.md");
     let table = knob_table();
-    // Defaults are the client's (client.md "Pacing" and "Retries").
+    // Defaults as the spec gives them: 6 retries, 400/110 ms gap, 60 s deadline.
     assert!(
         table.contains("| `max_retries` |  | `PUBMED_MAX_RETRIES` | count | 6 |"),
         "{table}"

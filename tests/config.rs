@@ -119,7 +119,7 @@ fn config_show_names_the_shared_budget_and_its_directory() {
         "env PUBMED_SHARED_BUDGET"
     );
     assert_eq!(v["budgetDir"], serde_json::Value::Null);
-    // the text form: defaults as the client has them (client.md: 6 retries,
+    // the text form: defaults as the client has them (the spec: 6 retries,
     // 1 s first backoff, 60 s deadline; 400/110 ms gap)
     let run = pubmed(&["config", "show"])
         .env("PUBMED_MAX_RETRIES", "")
@@ -282,7 +282,7 @@ fn a_variable_that_is_not_utf8_is_a_usage_error_naming_it() {
 #[test]
 fn help_shows_defaults_from_the_knob_table() {
     let run = pubmed(&["spell", "--help"]).run();
-    // client.md "Retries and deadlines": a 60 s deadline per call.
+    // The spec gives every call a 60 s deadline.
     assert!(
         run.stdout
             .contains("Deadline of one NCBI call in seconds, retries included [env:"),

@@ -397,7 +397,7 @@ mod tests {
             text(ConfigKey::EutilsUrl).as_deref(),
             Some(crate::ncbi::DEFAULT_EUTILS_URL)
         );
-        // client.md "Pacing": 400 ms without a key, 110 ms with one.
+        // NCBI allows 3 requests/s without a key, 10 with one: 400 ms and 110 ms.
         assert_eq!(
             text(ConfigKey::RequestGapMs).as_deref(),
             Some("400 without an API key, 110 with one")

@@ -385,15 +385,19 @@ impl Resolver<'_> {
 }
 
 impl Settings {
-    /// The built-in settings: no flags, no environment, no file.
-    pub fn defaults() -> Settings {
-        resolve(&Layers {
-            flags: &Flags::default(),
-            env: &|_| None,
-            file: None,
-            notes: false,
+    /// The built-in settings: no flags, no environment, no file (resolved
+    /// once per process; `--help` asks for each knob's default).
+    pub fn defaults() -> &'static Settings {
+        static DEFAULTS: std::sync::OnceLock<Settings> = std::sync::OnceLock::new();
+        DEFAULTS.get_or_init(|| {
+            resolve(&Layers {
+                flags: &Flags::default(),
+                env: &|_| None,
+                file: None,
+                notes: false,
+            })
+            .expect("the built-in defaults are valid")
         })
-        .expect("the built-in defaults are valid")
     }
 
     /// The `config show` row of `key`.
