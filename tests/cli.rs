@@ -367,3 +367,36 @@ fn config_set_checks_the_key_and_says_when_it_unsets() {
         run.stderr
     );
 }
+
+#[test]
+fn choices_are_read_in_any_case() {
+    let server = espell_server();
+    // `-f JSON` is `-f json`: the ESpell capture's correction, as JSON
+    let run = pubmed(&["spell", "-f", "JSON", "biopythooon"])
+        .server(&server)
+        .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.json()["corrected"], "biopython");
+    // every choice flag takes the same rule
+    let fake = FakeNcbi::new(Corpus::default());
+    let f = fake.clone();
+    let conv = TestServer::start(move |r| f.reply(r));
+    let run = pubmed(&["convert", "--from", "PMCID", "--to", "Pmid", "PMC3531190"])
+        .server(&conv)
+        .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout, "23193287\n");
+    // a value that is none of them is still clap's usage error with the list
+    let run = pubmed(&["spell", "-f", "jsn", "x"]).run();
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr
+            .contains("invalid value 'jsn' for '--format <FORMAT>'"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("json"), "{}", run.stderr);
+    let run = pubmed(&["completions", "BASH"]).run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("_pubmed()"), "{}", &run.stdout[..200]);
+}

@@ -2,6 +2,14 @@
 //! request structs before any operation runs.
 
 use clap::{Args, Parser, Subcommand};
+use clap_complete::Shell;
+
+use super::choice::choice;
+use crate::core::dates::DateType;
+use crate::core::ids::IdType;
+use crate::core::query::Species;
+use crate::ops::search::{Detail, Sort, SpellMode};
+use crate::output::{ColorWhen, Format};
 
 use crate::config::ConfigKey;
 
@@ -78,13 +86,12 @@ pub struct GlobalArgs {
     /// Output format: spell takes text|json|table; search and convert take
     /// table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]
     #[arg(short = 'f', long, global = true, value_name = "FORMAT",
-          value_parser = ["table", "text", "json", "ndjson", "csv", "tsv", "ids"],
-          help_heading = "Output")]
-    pub format: Option<String>,
+          value_parser = choice::<Format>(), help_heading = "Output")]
+    pub format: Option<Format>,
     /// Colour: auto (terminal and no NO_COLOR), always, never
     #[arg(long, global = true, value_name = "WHEN", default_value = "auto",
-          value_parser = ["auto", "always", "never"], help_heading = "Output")]
-    pub color: String,
+          value_parser = choice::<ColorWhen>(), help_heading = "Output")]
+    pub color: ColorWhen,
     /// No warnings or notes on stderr
     #[arg(short, long, global = true, help_heading = "Output")]
     pub quiet: bool,
@@ -146,8 +153,8 @@ pub enum Command {
     #[command(after_help = COMPLETIONS_EXAMPLES)]
     Completions {
         /// The shell
-        #[arg(value_parser = ["bash", "zsh", "fish", "elvish", "powershell"])]
-        shell: String,
+        #[arg(value_enum, ignore_case = true)]
+        shell: Shell,
     },
 }
 
@@ -176,14 +183,14 @@ pub struct ConvertArgs {
     #[arg(value_name = "ID", conflicts_with = "input")]
     pub ids: Vec<String>,
     /// The type of every input ID [default: detected per ID]
-    #[arg(long, value_name = "TYPE", value_parser = ["pmid", "pmcid", "doi"])]
-    pub from: Option<String>,
+    #[arg(long, value_name = "TYPE", value_parser = choice::<IdType>())]
+    pub from: Option<IdType>,
     /// Read IDs from FILE, one per line (`-` = stdin; blank and # lines skipped)
     #[arg(short, long, value_name = "FILE")]
     pub input: Option<String>,
     /// Print only this ID type, one line per input line (implies -f ids)
-    #[arg(long, value_name = "TYPE", value_parser = ["pmid", "pmcid", "doi"])]
-    pub to: Option<String>,
+    #[arg(long, value_name = "TYPE", value_parser = choice::<IdType>())]
+    pub to: Option<IdType>,
 }
 
 /// `pubmed search QUERY… [filters] [paging]`
@@ -198,9 +205,9 @@ pub struct SearchArgs {
     pub field: Option<String>,
     /// On zero hits, spell-check the query and print the suggestion (=apply: search it)
     #[arg(long, value_name = "MODE", num_args = 0..=1, require_equals = true,
-          default_missing_value = "suggest", value_parser = ["suggest", "apply"],
+          default_missing_value = "suggest", value_parser = choice::<SpellMode>(),
           help_heading = "Query")]
-    pub spell: Option<String>,
+    pub spell: Option<SpellMode>,
     /// Earliest date: YYYY, YYYY/MM or YYYY/MM/DD (also with - or .)
     #[arg(long, value_name = "DATE", help_heading = "Dates")]
     pub mindate: Option<String>,
@@ -209,8 +216,8 @@ pub struct SearchArgs {
     pub maxdate: Option<String>,
     /// Which date the range applies to: publication, Entrez or modification
     #[arg(long, value_name = "TYPE", default_value = "pdat",
-          value_parser = ["pdat", "edat", "mdat"], help_heading = "Dates")]
-    pub datetype: String,
+          value_parser = choice::<DateType>(), help_heading = "Dates")]
+    pub datetype: DateType,
     /// Only the last N days (0 = no limit); combined with --mindate/--maxdate
     #[arg(long, value_name = "DAYS", help_heading = "Dates")]
     pub reldate: Option<u32>,
@@ -236,9 +243,9 @@ pub struct SearchArgs {
     #[arg(long, help_heading = "Filters")]
     pub free_full_text: bool,
     /// Only humans or only animals
-    #[arg(long, value_name = "WHICH", value_parser = ["humans", "animals"],
+    #[arg(long, value_name = "WHICH", value_parser = choice::<Species>(),
           help_heading = "Filters")]
-    pub species: Option<String>,
+    pub species: Option<Species>,
     /// Records per page [default: 20; ≤ 1,000 with summaries, ≤ 10,000 IDs; 0 = count only]
     #[arg(long, value_name = "N", help_heading = "Paging")]
     pub retmax: Option<u32>,
@@ -249,19 +256,18 @@ pub struct SearchArgs {
     #[arg(long, help_heading = "Paging")]
     pub count: bool,
     /// Sort order
-    #[arg(long, value_name = "ORDER",
-          value_parser = ["relevance", "pub_date", "author", "journal"],
+    #[arg(long, value_name = "ORDER", value_parser = choice::<Sort>(),
           help_heading = "Paging")]
-    pub sort: Option<String>,
+    pub sort: Option<Sort>,
     /// Every PMID of the query, past PubMed's 9,999-record window, streamed
     /// (formats ids, ndjson, csv, tsv; summaries with --detail brief|full)
     #[arg(long, help_heading = "Paging",
           conflicts_with_all = ["retmax", "retstart", "count", "sort", "spell"])]
     pub all: bool,
     /// Record detail [default: full; ids with -f ids and with --all]
-    #[arg(long, value_name = "LEVEL", value_parser = ["full", "brief", "ids"],
+    #[arg(long, value_name = "LEVEL", value_parser = choice::<Detail>(),
           help_heading = "Paging")]
-    pub detail: Option<String>,
+    pub detail: Option<Detail>,
 }
 
 /// `pubmed spell QUERY…`

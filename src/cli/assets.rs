@@ -7,20 +7,11 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
-use clap::CommandFactory;
+use clap::{CommandFactory, ValueEnum};
 use clap_complete::Shell;
 
 use super::args::Cli;
 use crate::config::KNOBS;
-
-/// The shells completions are generated for.
-pub const SHELLS: [Shell; 5] = [
-    Shell::Bash,
-    Shell::Zsh,
-    Shell::Fish,
-    Shell::Elvish,
-    Shell::PowerShell,
-];
 
 /// The full clap command.
 pub fn command() -> clap::Command {
@@ -38,7 +29,7 @@ pub fn completion(shell: Shell) -> Vec<u8> {
 /// `pubmed.bash`, `_pubmed`, `pubmed.fish`, `pubmed.elv`, `_pubmed.ps1`).
 pub fn write_completions(dir: &Path) -> io::Result<Vec<PathBuf>> {
     std::fs::create_dir_all(dir)?;
-    SHELLS
+    Shell::value_variants()
         .iter()
         .map(|s| clap_complete::generate_to(*s, &mut command(), "pubmed", dir))
         .collect()

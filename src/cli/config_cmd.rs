@@ -52,7 +52,7 @@ fn show(ctx: &Context, out: &mut dyn Write) -> Result<(), Failure> {
                 Reason::InvalidArgument,
                 format!(
                     "--format {} is not available for `config show` (use text or json)",
-                    f.name()
+                    f.as_str()
                 ),
             )
             .into());
@@ -146,11 +146,7 @@ fn set(ctx: &Context, path: &Path, key: ConfigKey, value: String) -> Result<(), 
     Ok(())
 }
 
-pub(super) fn completions(shell: &str) -> Result<u8, Failure> {
-    let shell = super::assets::SHELLS
-        .into_iter()
-        .find(|s| s.to_string() == shell)
-        .ok_or_else(|| Error::new(Reason::InvalidArgument, format!("unknown shell {shell:?}")))?;
+pub(super) fn completions(shell: clap_complete::Shell) -> Result<u8, Failure> {
     let mut out = io::stdout().lock();
     out.write_all(&super::assets::completion(shell))?;
     out.flush()?;

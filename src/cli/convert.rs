@@ -5,7 +5,6 @@ use std::io::{self, BufRead, Write};
 
 use super::args::ConvertArgs;
 use super::{Context, Failure};
-use crate::core::ids::IdType;
 use crate::error::{Error, Reason};
 use crate::ops::convert::{self, InputLine, Output, Stop};
 use crate::output::{self, Format};
@@ -126,8 +125,7 @@ fn count_lines(path: &str) -> Option<u64> {
 }
 
 pub(super) async fn run(a: ConvertArgs, ctx: &Context) -> Result<u8, Failure> {
-    let to = a.to.as_deref().and_then(IdType::parse);
-    let from = a.from.as_deref().and_then(IdType::parse);
+    let (to, from) = (a.to, a.from);
     let format = match (ctx.format, to) {
         (None, Some(_)) => Format::Ids,
         _ => ctx.format_for("convert", &Format::RECORDS, Format::Tsv)?,

@@ -9,6 +9,7 @@ use clap::Parser;
 
 pub mod args;
 pub mod assets;
+pub mod choice;
 mod config_cmd;
 mod convert;
 mod search;
@@ -17,7 +18,7 @@ use crate::config::{self, Flags};
 use crate::error::{Error, Reason};
 use crate::ncbi::Client;
 use crate::ops;
-use crate::output::{self, Format, Style};
+use crate::output::{self, ColorWhen, Format, Style};
 use args::{Cli, Command, GlobalArgs};
 
 /// Why a command stopped.
@@ -62,17 +63,17 @@ impl Context {
     fn new(g: &GlobalArgs) -> Self {
         let stdout_tty = io::stdout().is_terminal();
         let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-        let color = match g.color.as_str() {
-            "always" => true,
-            "never" => false,
-            _ => stdout_tty && !no_color,
+        let color = match g.color {
+            ColorWhen::Always => true,
+            ColorWhen::Never => false,
+            ColorWhen::Auto => stdout_tty && !no_color,
         };
         let width = std::env::var("COLUMNS")
             .ok()
             .and_then(|c| c.trim().parse::<u16>().ok())
             .filter(|w| *w >= 20);
         Context {
-            format: g.format.as_deref().and_then(Format::parse),
+            format: g.format,
             style: Style { color, width },
             quiet: g.quiet,
             progress: !g.no_progress && io::stderr().is_terminal(),
@@ -104,10 +105,10 @@ impl Context {
                 Reason::InvalidArgument,
                 format!(
                     "--format {} is not available for `{command}` (use {})",
-                    f.name(),
+                    f.as_str(),
                     allowed
                         .iter()
-                        .map(|f| f.name())
+                        .map(|f| f.as_str())
                         .collect::<Vec<_>>()
                         .join(", ")
                 ),
@@ -186,7 +187,7 @@ async fn run(cli: Cli, ctx: Context) -> Result<u8, Failure> {
         Command::Search(a) => search::run(*a, &ctx).await,
         Command::Convert(a) => convert::run(a, &ctx).await,
         Command::Config { action } => config_cmd::run(action, &ctx),
-        Command::Completions { shell } => config_cmd::completions(&shell),
+        Command::Completions { shell } => config_cmd::completions(shell),
         Command::Mcp => {
             crate::mcp::init_logging();
             let client = ctx.client()?;

@@ -5,24 +5,23 @@ use std::io::{self, Write};
 
 use super::args::SearchArgs;
 use super::{Context, Failure, read_query};
-use crate::core::dates::{DateRequest, DateType};
-use crate::core::query::{Filters, Species};
+use crate::core::dates::DateRequest;
+use crate::core::query::Filters;
 use crate::core::text::count;
 use crate::error::{Error, Reason};
-use crate::ops::search::{self, Detail, SearchRequest, Sort, SpellMode};
+use crate::ops::search::{self, Detail, SearchRequest};
 use crate::ops::search_all;
 use crate::output::{self, Format};
 
 /// Turns `search` arguments into a plain request (no clap types).
 fn search_request(a: &SearchArgs, query: String, format: Format) -> SearchRequest {
-    let detail = match a.detail.as_deref() {
-        Some("brief") => Detail::Brief,
-        Some("ids") => Detail::Ids,
-        Some(_) => Detail::Full,
+    let count_only = a.count || a.retmax == Some(0);
+    let detail = match a.detail {
+        _ if count_only => Detail::Ids,
+        Some(d) => d,
         None if format == Format::Ids => Detail::Ids,
         None => Detail::Full,
     };
-    let count_only = a.count || a.retmax == Some(0);
     SearchRequest {
         query,
         field: a.field.clone(),
@@ -34,20 +33,12 @@ fn search_request(a: &SearchArgs, query: String, format: Format) -> SearchReques
             language: a.language.clone(),
             has_abstract: a.has_abstract,
             free_full_text: a.free_full_text,
-            species: match a.species.as_deref() {
-                Some("humans") => Some(Species::Humans),
-                Some("animals") => Some(Species::Animals),
-                _ => None,
-            },
+            species: a.species,
         },
         dates: DateRequest {
             min: a.mindate.clone(),
             max: a.maxdate.clone(),
-            datetype: match a.datetype.as_str() {
-                "edat" => DateType::Edat,
-                "mdat" => DateType::Mdat,
-                _ => DateType::Pdat,
-            },
+            datetype: a.datetype,
             reldate: a.reldate,
         },
         retmax: if count_only {
@@ -56,14 +47,10 @@ fn search_request(a: &SearchArgs, query: String, format: Format) -> SearchReques
             a.retmax.unwrap_or(search::DEFAULT_RETMAX)
         },
         retstart: a.retstart,
-        sort: a.sort.as_deref().and_then(Sort::parse),
-        detail: if count_only { Detail::Ids } else { detail },
+        sort: a.sort,
+        detail,
         summary_limit: None,
-        spell: match a.spell.as_deref() {
-            Some("apply") => SpellMode::Apply,
-            Some(_) => SpellMode::Suggest,
-            None => SpellMode::Off,
-        },
+        spell: a.spell.unwrap_or_default(),
     }
 }
 
@@ -112,7 +99,7 @@ async fn run_all(a: &SearchArgs, ctx: &Context) -> Result<u8, Failure> {
                 Reason::InvalidArgument,
                 format!(
                     "--all streams its output; --format {} is not available with it (use ids, ndjson, csv or tsv)",
-                    f.name()
+                    f.as_str()
                 ),
             )
             .into());

@@ -5,8 +5,6 @@
 use std::cmp::Ordering;
 use std::fmt;
 
-use serde::Serialize;
-
 use crate::error::{Error, Reason, Result};
 
 /// A date bound at the precision the user gave: year, month or day.
@@ -155,27 +153,18 @@ pub fn parse_bound(which: &str, given: &str) -> Result<DateBound> {
     Ok(DateBound { year, month, day })
 }
 
-/// `pdat`, `edat` or `mdat` (ESearch `datetype`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum DateType {
-    /// Publication date (the default, always sent).
-    #[default]
-    Pdat,
-    /// Entrez date.
-    Edat,
-    /// Modification date.
-    Mdat,
-}
-
-impl DateType {
-    /// The ESearch value.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            DateType::Pdat => "pdat",
-            DateType::Edat => "edat",
-            DateType::Mdat => "mdat",
-        }
+super::choice::choice! {
+    /// `pdat`, `edat` or `mdat` (ESearch `datetype`; `--datetype`, MCP
+    /// `dateRange.dateType`).
+    #[derive(Default)]
+    pub enum DateType {
+        /// Publication date (the default, always sent).
+        #[default]
+        Pdat = "pdat",
+        /// Entrez date.
+        Edat = "edat",
+        /// Modification date.
+        Mdat = "mdat",
     }
 }
 

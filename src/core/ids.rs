@@ -2,43 +2,24 @@
 //! validation, type detection, and the canonical forms used to send and to
 //! match answers back to inputs. Pure.
 
-use serde::Serialize;
-
 use super::text::is_visible;
 use crate::error::{Error, Reason, Result};
 
-/// An article identifier type (ID Converter `idtype`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, PartialOrd, Ord)]
-#[serde(rename_all = "lowercase")]
-pub enum IdType {
-    /// PubMed ID: digits.
-    Pmid,
-    /// PubMed Central ID: `PMC` + digits.
-    Pmcid,
-    /// Digital Object Identifier: `10.` prefix, a `/`.
-    Doi,
+super::choice::choice! {
+    /// An article identifier type (ID Converter `idtype`; `--from`/`--to`,
+    /// MCP `idType`).
+    #[derive(PartialOrd, Ord)]
+    pub enum IdType {
+        /// PubMed ID: digits.
+        Pmid = "pmid",
+        /// PubMed Central ID: `PMC` + digits.
+        Pmcid = "pmcid",
+        /// Digital Object Identifier: `10.` prefix, a `/`.
+        Doi = "doi",
+    }
 }
 
 impl IdType {
-    /// The ID Converter `idtype` value.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            IdType::Pmid => "pmid",
-            IdType::Pmcid => "pmcid",
-            IdType::Doi => "doi",
-        }
-    }
-
-    /// Parses `pmid`, `pmcid` or `doi`.
-    pub fn parse(s: &str) -> Option<IdType> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "pmid" => Some(IdType::Pmid),
-            "pmcid" => Some(IdType::Pmcid),
-            "doi" => Some(IdType::Doi),
-            _ => None,
-        }
-    }
-
     /// What a valid ID of this type looks like, for messages.
     pub fn expected_form(self) -> &'static str {
         match self {

@@ -1,6 +1,7 @@
 //! The pure core: PubMed knowledge with no I/O (query rules, spell
 //! alignment, field tags, text rules).
 
+pub mod choice;
 pub mod dates;
 pub mod fields;
 pub mod ids;

@@ -60,14 +60,14 @@ pub fn is_blank(query: &str) -> bool {
         .any(super::text::is_visible)
 }
 
-/// `humans` or `animals` (`--species`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Species {
-    /// `humans[MeSH Terms]`.
-    Humans,
-    /// `animals[MeSH Terms]`.
-    Animals,
+super::choice::choice! {
+    /// `humans` or `animals` (`--species`, MCP `species`).
+    pub enum Species {
+        /// `humans[MeSH Terms]`.
+        Humans = "humans",
+        /// `animals[MeSH Terms]`.
+        Animals = "animals",
+    }
 }
 
 /// Search filters (CLI flags / MCP fields). An empty string or list is no

@@ -8,6 +8,7 @@ use rmcp::ErrorData;
 use rmcp::model::{CallToolResult, ContentBlock, JsonObject, Tool, ToolAnnotations};
 use serde_json::{Map, Value, json};
 
+use crate::core::choice::Choice;
 use crate::core::dates::{DateRequest, DateType};
 use crate::core::ids::IdType;
 use crate::core::query::{Filters, Species};
@@ -95,6 +96,11 @@ fn or_error(mut schema: Value) -> Value {
     schema
 }
 
+/// A schema `enum`: every name of the choice `T`.
+fn names<T: Choice>() -> Vec<&'static str> {
+    T::ALL.iter().map(|v| v.as_str()).collect()
+}
+
 /// The three tools with their schemas and annotations.
 pub fn tools() -> Vec<Tool> {
     let search_in = json!({
@@ -103,13 +109,13 @@ pub fn tools() -> Vec<Tool> {
             "query": {"type": "string", "description": "PubMed query syntax (field tags like [ti], [mh], [au] and AND/OR/NOT work). An empty string searches the filters alone."},
             "maxResults": {"type": "integer", "minimum": 0, "maximum": 1000, "default": 20, "description": "PMIDs to return (0 = count only)."},
             "offset": {"type": "integer", "minimum": 0, "maximum": 9998, "default": 0, "description": "0-based index of the first PMID; PubMed serves only the first 9,999 records of a query."},
-            "sort": {"type": "string", "enum": ["relevance", "pub_date", "author", "journal"]},
+            "sort": {"type": "string", "enum": names::<Sort>()},
             "dateRange": {
                 "type": "object",
                 "properties": {
                     "minDate": {"type": "string", "description": "YYYY, YYYY/MM or YYYY/MM/DD"},
                     "maxDate": {"type": "string", "description": "YYYY, YYYY/MM or YYYY/MM/DD"},
-                    "dateType": {"type": "string", "enum": ["pdat", "mdat", "edat"], "default": "pdat"}
+                    "dateType": {"type": "string", "enum": names::<DateType>(), "default": DateType::default().as_str()}
                 },
                 "additionalProperties": false
             },
@@ -120,7 +126,7 @@ pub fn tools() -> Vec<Tool> {
             "language": {"type": "string"},
             "hasAbstract": {"type": "boolean"},
             "freeFullText": {"type": "boolean"},
-            "species": {"type": "string", "enum": ["humans", "animals"]},
+            "species": {"type": "string", "enum": names::<Species>()},
             "summaryCount": {"type": "integer", "minimum": 0, "maximum": 50, "default": 0, "description": "Fetch title, authors, journal, date, DOI and retraction status for this many of the PMIDs."}
         },
         "required": ["query"],
@@ -162,7 +168,7 @@ pub fn tools() -> Vec<Tool> {
         "type": "object",
         "properties": {
             "ids": {"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": 50, "description": "1–50 IDs, all of idType."},
-            "idType": {"type": "string", "enum": ["pmid", "pmcid", "doi"]}
+            "idType": {"type": "string", "enum": names::<IdType>()}
         },
         "required": ["ids", "idType"],
         "additionalProperties": false
@@ -349,6 +355,16 @@ fn in_range(name: &str, v: Option<Int>, default: u64, max: u64, what: &str) -> R
     }
 }
 
+/// The choice named `given` (any case), if given. Errors: a name that is
+/// none of `T`'s values is `invalid_argument` naming the argument.
+fn named<T: Choice>(arg: &str, given: Option<&str>) -> Result<Option<T>, Error> {
+    given
+        .map(|s| {
+            T::parse(s).ok_or_else(|| limit(format!("{arg} {s:?} is not one of {}", T::names())))
+        })
+        .transpose()
+}
+
 /// A value outside a documented limit or enum: an `isError` result.
 fn limit(msg: String) -> Error {
     Error::new(Reason::InvalidArgument, msg)
@@ -510,26 +526,10 @@ fn search_request(map: &JsonObject) -> Result<Result<SearchRequest, Error>, Erro
         req.summary_limit = Some(summary_count as usize);
         req.retmax = max_results as u32;
         req.retstart = offset as u32;
-        req.sort = match sort.as_deref() {
-            None => None,
-            Some(s) => Some(Sort::parse(s).ok_or_else(|| {
-                limit(format!(
-                    "sort {s:?} is not one of relevance, pub_date, author, journal"
-                ))
-            })?),
-        };
-        req.filters.species = match species.as_deref() {
-            None => None,
-            Some("humans") => Some(Species::Humans),
-            Some("animals") => Some(Species::Animals),
-            Some(s) => return Err(limit(format!("species {s:?} is not humans or animals"))),
-        };
-        req.dates.datetype = match date_type.as_deref() {
-            None | Some("pdat") => DateType::Pdat,
-            Some("edat") => DateType::Edat,
-            Some("mdat") => DateType::Mdat,
-            Some(s) => return Err(limit(format!("dateType {s:?} is not pdat, edat or mdat"))),
-        };
+        req.sort = named::<Sort>("sort", sort.as_deref())?;
+        req.filters.species = named::<Species>("species", species.as_deref())?;
+        req.dates.datetype =
+            named::<DateType>("dateType", date_type.as_deref())?.unwrap_or_default();
         Ok(req)
     })();
     Ok(checked)
@@ -626,11 +626,8 @@ pub async fn convert(client: &Client, map: &JsonObject) -> Outcome {
     let ids = a.strings("ids")?;
     let id_type = a.string("idType")?;
     let checked = (|| {
-        let t = id_type
-            .as_deref()
-            .ok_or_else(|| limit("idType is required: pmid, pmcid or doi".into()))?;
-        let t = IdType::parse(t)
-            .ok_or_else(|| limit(format!("idType {t:?} is not pmid, pmcid or doi")))?;
+        let t = named::<IdType>("idType", id_type.as_deref())?
+            .ok_or_else(|| limit(format!("idType is required: {}", IdType::names())))?;
         if ids.is_empty() || ids.len() > MAX_CONVERT_IDS {
             return Err(limit(format!(
                 "ids holds {} IDs; give 1 to {MAX_CONVERT_IDS}",
@@ -690,6 +687,11 @@ mod tests {
         assert!(r.filters.has_abstract);
         assert_eq!(r.sort, Some(Sort::Author));
         assert_eq!(r.detail, Detail::Ids);
+        // choices are read in any case, as on the command line
+        let m = map(json!({"query": "x", "species": "Humans", "dateRange": {"dateType": "EDAT"}}));
+        let r = search_request(&m).unwrap().unwrap();
+        assert_eq!(r.filters.species, Some(Species::Humans));
+        assert_eq!(r.dates.datetype, DateType::Edat);
     }
 
     #[test]

@@ -26,16 +26,69 @@ const IDLE_FLUSH: Duration = Duration::from_millis(250);
 /// A partial chunk is sent at the latest this long after its first ID.
 const MAX_CHUNK_AGE: Duration = Duration::from_secs(1);
 
-/// Per-record reasons that leave the exit status at 0 (client.md, batch
-/// commands).
-pub const PER_ID_REASONS: [&str; 3] = ["malformed_id", "not_in_pmc", "no_record_returned"];
+/// Why a record has no answer: its `error.reason` in JSON, one snake_case
+/// name. The per-record reasons leave the exit status at 0; a failed
+/// request's reason decides it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RecordReason {
+    /// The input is not an ID of its type (`malformed_id`).
+    MalformedId,
+    /// The Converter knows no PMC copy of the article (`not_in_pmc`); it
+    /// may still be in PubMed.
+    NotInPmc,
+    /// The Converter's answer has no record for the ID (`no_record_returned`).
+    NoRecordReturned,
+    /// The request for the record's chunk failed after retries, or the
+    /// Converter answered the ID with another error: that failure's reason
+    /// (`ncbi_unreachable`, `invalid_argument`, …).
+    Request(Reason),
+}
 
-/// A per-record failure: `reason` is `malformed_id`, `not_in_pmc`,
-/// `no_record_returned`, or the failing chunk's reason (`ncbi_unreachable`, …).
+impl RecordReason {
+    /// The reasons that belong to one record, not to a request.
+    pub const PER_RECORD: [RecordReason; 3] = [
+        RecordReason::MalformedId,
+        RecordReason::NotInPmc,
+        RecordReason::NoRecordReturned,
+    ];
+
+    /// The name written in JSON, CSV/TSV and the summary line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RecordReason::MalformedId => "malformed_id",
+            RecordReason::NotInPmc => "not_in_pmc",
+            RecordReason::NoRecordReturned => "no_record_returned",
+            RecordReason::Request(r) => r.as_str(),
+        }
+    }
+
+    /// The failed request's reason, which decides the exit status; `None`
+    /// for a per-record reason.
+    pub fn request_failure(self) -> Option<Reason> {
+        match self {
+            RecordReason::Request(r) => Some(r),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for RecordReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for RecordReason {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+/// A per-record failure.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct RecordError {
     /// Machine-readable reason.
-    pub reason: String,
+    pub reason: RecordReason,
     /// A sentence for people.
     pub message: String,
 }
@@ -57,14 +110,14 @@ pub struct ConvertRecord {
 }
 
 impl ConvertRecord {
-    fn failed(requested: &str, reason: &str, message: impl Into<String>) -> ConvertRecord {
+    fn failed(requested: &str, reason: RecordReason, message: impl Into<String>) -> ConvertRecord {
         ConvertRecord {
             requested: requested.to_string(),
             pmid: None,
             pmcid: None,
             doi: None,
             error: Some(RecordError {
-                reason: reason.into(),
+                reason,
                 message: message.into(),
             }),
         }
@@ -142,7 +195,7 @@ pub struct Totals {
     /// Records with an error.
     pub failed: u64,
     /// Failed records by reason.
-    pub by_reason: std::collections::BTreeMap<String, u64>,
+    pub by_reason: std::collections::BTreeMap<&'static str, u64>,
     /// HTTP requests sent to the Converter (retries included).
     pub requests: u64,
     /// The first chunk that failed after retries; it decides the exit code.
@@ -233,7 +286,7 @@ fn record_from(
     match answer {
         None => ConvertRecord::failed(
             requested,
-            "no_record_returned",
+            RecordReason::NoRecordReturned,
             "the ID Converter returned no record for this ID",
         ),
         Some(r) if r.error.is_some() => {
@@ -243,7 +296,7 @@ fn record_from(
                 other => {
                     return ConvertRecord::failed(
                         requested,
-                        other.as_str(),
+                        RecordReason::Request(other),
                         format!("the ID Converter answered this ID with an error: {errmsg}"),
                     );
                 }
@@ -255,7 +308,7 @@ fn record_from(
             };
             ConvertRecord::failed(
                 requested,
-                "not_in_pmc",
+                RecordReason::NotInPmc,
                 format!(
                     "not in PMC ({}){how}",
                     r.error.as_deref().unwrap_or("error")
@@ -306,7 +359,11 @@ impl Engine<'_> {
     /// Queues a slot whose record is already known (malformed input).
     fn ready(&mut self, requested: String, message: &str) {
         self.pending.push_back(Slot {
-            state: SlotState::Ready(ConvertRecord::failed(&requested, "malformed_id", message)),
+            state: SlotState::Ready(ConvertRecord::failed(
+                &requested,
+                RecordReason::MalformedId,
+                message,
+            )),
             requested,
             idtype: None,
         });
@@ -411,7 +468,7 @@ impl Engine<'_> {
                         Ok(map) => record_from(&head.requested, idtype, key, map.get(key)),
                         Err(e) => ConvertRecord::failed(
                             &head.requested,
-                            e.reason.as_str(),
+                            RecordReason::Request(e.reason),
                             e.message.clone(),
                         ),
                     })
@@ -438,14 +495,13 @@ impl Engine<'_> {
                         None => self.totals.converted += 1,
                         Some(e) => {
                             self.totals.failed += 1;
-                            *self.totals.by_reason.entry(e.reason.clone()).or_default() += 1;
+                            *self.totals.by_reason.entry(e.reason.as_str()).or_default() += 1;
                         }
                     }
                     if let Some(err) = &r.error
-                        && !PER_ID_REASONS.contains(&err.reason.as_str())
+                        && let Some(reason) = err.reason.request_failure()
                         && self.totals.first_chunk_failure.is_none()
                     {
-                        let reason = reason_named(&err.reason).unwrap_or(Reason::NcbiUnreachable);
                         self.totals.first_chunk_failure =
                             Some(Error::new(reason, err.message.clone()));
                     }
@@ -467,21 +523,6 @@ fn ids_budget(client: &Client) -> usize {
         + s.email.as_ref().map_or(0, |e| e.len() * 3)
         + 100;
     MAX_URL.saturating_sub(fixed)
-}
-
-/// The [`Reason`] called `name`, if any.
-fn reason_named(name: &str) -> Option<Reason> {
-    [
-        Reason::InvalidArgument,
-        Reason::QueueFull,
-        Reason::NcbiRateLimited,
-        Reason::NcbiUnreachable,
-        Reason::NcbiDeadlineExceeded,
-        Reason::NcbiInvalidResponse,
-        Reason::NcbiResourceNotFound,
-    ]
-    .into_iter()
-    .find(|r| r.as_str() == name)
 }
 
 /// Converts a stream of input lines, handing each record to `sink` in input
@@ -668,11 +709,11 @@ mod tests {
         };
         let rec = record_from("023193287", IdType::Pmid, "23193287", Some(&r));
         let e = rec.error.unwrap();
-        assert_eq!(e.reason, "not_in_pmc");
+        assert_eq!(e.reason, RecordReason::NotInPmc);
         assert!(e.message.contains("may still be in PubMed"));
         assert!(e.message.contains("pubmed search '23193287[pmid]'"));
         let rec = record_from("x", IdType::Doi, "x", None);
-        assert_eq!(rec.error.unwrap().reason, "no_record_returned");
+        assert_eq!(rec.error.unwrap().reason, RecordReason::NoRecordReturned);
         let r = IdconvRecord {
             error: Some("invalid article id".into()),
             ..Default::default()
@@ -682,14 +723,14 @@ mod tests {
                 .error
                 .unwrap()
                 .reason,
-            "not_in_pmc"
+            RecordReason::NotInPmc
         );
         let r = IdconvRecord {
             error: Some("Internal server error, try again later".into()),
             ..Default::default()
         };
         let e = record_from("1", IdType::Pmid, "1", Some(&r)).error.unwrap();
-        assert_eq!(e.reason, "ncbi_unreachable");
+        assert_eq!(e.reason, RecordReason::Request(Reason::NcbiUnreachable));
         assert!(e.message.contains("Internal server error"));
     }
 }

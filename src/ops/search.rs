@@ -4,6 +4,7 @@
 
 use serde::Serialize;
 
+use crate::core::choice::{Choice, choice, choice_traits};
 use crate::core::dates::{self, DateBound, DateRange, DateRequest};
 use crate::core::fields;
 use crate::core::query::{self, Filters};
@@ -24,18 +25,18 @@ pub const MAX_RETMAX_SUMMARIES: u32 = 1_000;
 /// `retmax` when none is given.
 pub const DEFAULT_RETMAX: u32 = 20;
 
-/// Sort order (`--sort`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Sort {
-    /// Best match.
-    Relevance,
-    /// Publication date, newest first.
-    PubDate,
-    /// First author.
-    Author,
-    /// Journal name.
-    Journal,
+choice! {
+    /// Sort order (`--sort`, MCP `sort`).
+    pub enum Sort {
+        /// Best match.
+        Relevance = "relevance",
+        /// Publication date, newest first.
+        PubDate = "pub_date",
+        /// First author.
+        Author = "author",
+        /// Journal name.
+        Journal = "journal",
+    }
 }
 
 impl Sort {
@@ -58,35 +59,26 @@ impl Sort {
             Sort::Journal => Some("jour"),
         }
     }
+}
 
-    /// Parses `relevance|pub_date|author|journal`.
-    pub fn parse(s: &str) -> Option<Sort> {
-        match s {
-            "relevance" => Some(Sort::Relevance),
-            "pub_date" => Some(Sort::PubDate),
-            "author" => Some(Sort::Author),
-            "journal" => Some(Sort::Journal),
-            _ => None,
-        }
+choice! {
+    /// How much to fetch per record (`--detail`).
+    #[derive(Default)]
+    pub enum Detail {
+        /// Full ESummary records.
+        #[default]
+        Full = "full",
+        /// PMID, date, title, publication types.
+        Brief = "brief",
+        /// PMIDs only; no ESummary request.
+        Ids = "ids",
     }
 }
 
-/// How much to fetch per record (`--detail`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Detail {
-    /// Full ESummary records.
-    #[default]
-    Full,
-    /// PMID, date, title, publication types.
-    Brief,
-    /// PMIDs only; no ESummary request.
-    Ids,
-}
-
-/// What to do with a zero-hit search (`--spell[=apply]`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// What to do with a zero-hit search (`--spell[=suggest|apply]`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum SpellMode {
-    /// Nothing.
+    /// Nothing (no `--spell`).
     #[default]
     Off,
     /// Run the spell core and report a suggestion.
@@ -94,6 +86,20 @@ pub enum SpellMode {
     /// Run it and, if it suggests something, search again with it.
     Apply,
 }
+
+/// The modes a caller names: `suggest` and `apply` (`Off` is the flag's absence).
+impl Choice for SpellMode {
+    const ALL: &'static [Self] = &[SpellMode::Suggest, SpellMode::Apply];
+
+    fn as_str(self) -> &'static str {
+        match self {
+            SpellMode::Off => "off",
+            SpellMode::Suggest => "suggest",
+            SpellMode::Apply => "apply",
+        }
+    }
+}
+choice_traits!(SpellMode);
 
 /// A search, in plain values (no CLI or MCP types).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -120,14 +126,45 @@ pub struct SearchRequest {
     pub spell: SpellMode,
 }
 
+choice! {
+    /// What a [`Warning`] is about: its `kind` in JSON. Every kind the
+    /// search and `--all` emit is here (and in README's list).
+    pub enum WarningKind {
+        /// ESearch `FieldNotFound`: PubMed ignored an unknown field tag.
+        FieldNotFound = "field_not_found",
+        /// ESearch `PhraseNotFound`: a term matched nothing and was left out.
+        PhraseNotFound = "phrase_not_found",
+        /// ESearch `QuotedPhraseNotFound`: a quoted phrase matched nothing.
+        QuotedPhraseNotFound = "quoted_phrase_not_found",
+        /// ESearch `PhraseIgnored`: a stopword or unsearchable term.
+        PhraseIgnored = "phrase_ignored",
+        /// A one-sided date range got its other bound filled in.
+        DateBoundFilled = "date_bound_filled",
+        /// The page was cut at PubMed's 9,999-record window.
+        WindowTruncated = "window_truncated",
+        /// No records (zero does not prove there is no literature).
+        ZeroHits = "zero_hits",
+        /// `retstart` is at or past the count: an empty page.
+        RetstartPastCount = "retstart_past_count",
+        /// `--spell` found a correction for a zero-hit query.
+        SpellSuggestion = "spell_suggestion",
+        /// `--spell=apply` searched the correction instead.
+        SpellApplied = "spell_applied",
+        /// `--spell` could not run (ESpell or the corrected search failed).
+        SpellFailed = "spell_failed",
+        /// Any other ESearch note, quoted.
+        NcbiMessage = "ncbi_message",
+        /// `--all`: the ranges' counts or the PMIDs written do not add up to
+        /// the query's count.
+        CountMismatch = "count_mismatch",
+    }
+}
+
 /// A warning about what PubMed (or this tool) did to the query.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Warning {
-    /// `field_not_found`, `phrase_not_found`, `quoted_phrase_not_found`,
-    /// `phrase_ignored`, `date_bound_filled`, `window_truncated`,
-    /// `zero_hits`, `retstart_past_count`, `spell_suggestion`,
-    /// `spell_applied`, `ncbi_message`.
-    pub kind: String,
+    /// What the warning is about.
+    pub kind: WarningKind,
     /// A sentence for people.
     pub message: String,
     /// The terms concerned, when NCBI named them.
@@ -136,9 +173,10 @@ pub struct Warning {
 }
 
 impl Warning {
-    fn new(kind: &str, message: impl Into<String>) -> Warning {
+    /// A warning without terms.
+    pub fn new(kind: WarningKind, message: impl Into<String>) -> Warning {
         Warning {
-            kind: kind.into(),
+            kind,
             message: message.into(),
             terms: None,
         }
@@ -403,13 +441,13 @@ pub fn prepare(req: &SearchRequest, today: DateBound) -> Result<Prepared> {
     }
     let mut warnings = Vec::new();
     if let Some(note) = &dates.filled {
-        warnings.push(Warning::new("date_bound_filled", note.clone()));
+        warnings.push(Warning::new(WarningKind::DateBoundFilled, note.clone()));
     }
     let mut retmax = req.retmax;
     if req.retstart + retmax > MAX_RECORDS {
         retmax = MAX_RECORDS - req.retstart;
         warnings.push(Warning::new(
-            "window_truncated",
+            WarningKind::WindowTruncated,
             format!(
                 "PubMed serves only the first 9,999 records of a query: the page was cut to records {}–9999 ({})",
                 req.retstart + 1,
@@ -454,7 +492,7 @@ pub fn today_utc() -> DateBound {
 /// The note that comes with zero hits.
 pub fn zero_hits_warning() -> Warning {
     Warning::new(
-        "zero_hits",
+        WarningKind::ZeroHits,
         "no records found; zero hits do not prove there is no literature: check the spelling (pubmed spell or --spell; for agents, pubmed_spell_check), the field tags and the filters",
     )
 }
@@ -479,28 +517,28 @@ pub fn note_warnings(notes: &[QueryNote]) -> Vec<Warning> {
             let list = terms.join(", ");
             let (k, message) = match kind {
                 "FieldNotFound" => (
-                    "field_not_found",
+                    WarningKind::FieldNotFound,
                     format!("PubMed does not know the field {list}: the tag was ignored and the terms were searched in all fields"),
                 ),
                 "PhraseNotFound" => (
-                    "phrase_not_found",
+                    WarningKind::PhraseNotFound,
                     format!("PubMed found nothing for {list} and left it out of the search"),
                 ),
                 "QuotedPhraseNotFound" => (
-                    "quoted_phrase_not_found",
+                    WarningKind::QuotedPhraseNotFound,
                     format!("PubMed found no record with the quoted phrase {list}; it was left out of the search"),
                 ),
                 "PhraseIgnored" => (
-                    "phrase_ignored",
+                    WarningKind::PhraseIgnored,
                     format!("PubMed ignored {list} (a stopword or a term it does not search)"),
                 ),
                 "OutputMessage" if terms.iter().all(|t| t.eq_ignore_ascii_case("No items found.")) => {
                     return None;
                 }
-                _ => ("ncbi_message", format!("NCBI said: {list}")),
+                _ => (WarningKind::NcbiMessage, format!("NCBI said: {list}")),
             };
             Some(Warning {
-                kind: k.into(),
+                kind: k,
                 message,
                 terms: Some(terms),
             })
@@ -535,7 +573,7 @@ fn outcome_from(req: &SearchRequest, p: &Prepared, a: EsearchAnswer) -> SearchOu
         warnings.push(zero_hits_warning());
     } else if u64::from(req.retstart) >= a.count {
         warnings.push(Warning::new(
-            "retstart_past_count",
+            WarningKind::RetstartPastCount,
             format!(
                 "retstart {} is at or past the {} hits: this page is empty",
                 req.retstart, a.count
@@ -579,7 +617,7 @@ pub async fn search(
             Ok(s) => s,
             Err(e) => {
                 out.warnings.push(Warning::new(
-                    "spell_failed",
+                    WarningKind::SpellFailed,
                     format!("the spelling check failed: {} [{}]", e.message, e.reason),
                 ));
                 return Ok(out);
@@ -600,7 +638,7 @@ pub async fn search(
                 Err(e) => {
                     // Keep the search that worked; say the retry failed.
                     out.warnings.push(Warning::new(
-                        "spell_failed",
+                        WarningKind::SpellFailed,
                         format!(
                             "no hits for {:?}; searching the spelling correction {:?} failed: {} [{}]",
                             s.original, s.corrected, e.message, e.reason
@@ -616,7 +654,7 @@ pub async fn search(
             rerun.warnings.insert(
                 0,
                 Warning::new(
-                    "spell_applied",
+                    WarningKind::SpellApplied,
                     format!(
                         "no hits for {:?}; searched the spelling correction {:?} instead",
                         s.original, s.corrected
@@ -628,7 +666,7 @@ pub async fn search(
         }
         if note.has_suggestion {
             out.warnings.push(Warning::new(
-                "spell_suggestion",
+                WarningKind::SpellSuggestion,
                 format!(
                     "did you mean {:?}? (run again with --spell=apply to search it)",
                     s.corrected
@@ -688,7 +726,7 @@ mod tests {
         r.retstart = 9998;
         let p = prepare(&r, today()).unwrap();
         assert_eq!(p.params.retmax, 1);
-        assert_eq!(p.warnings[0].kind, "window_truncated");
+        assert_eq!(p.warnings[0].kind, WarningKind::WindowTruncated);
         let mut r = req("cancer");
         r.retmax = 1001;
         assert_eq!(
@@ -766,10 +804,10 @@ mod tests {
         ];
         let w = note_warnings(&notes);
         assert_eq!(w.len(), 2);
-        assert_eq!(w[0].kind, "phrase_not_found");
+        assert_eq!(w[0].kind, WarningKind::PhraseNotFound);
         assert_eq!(w[0].terms, Some(vec!["abcXYZ".into(), "qqq".into()]));
         assert!(w[0].message.contains("abcXYZ, qqq"));
-        assert_eq!(w[1].kind, "field_not_found");
+        assert_eq!(w[1].kind, WarningKind::FieldNotFound);
         assert!(w[1].message.contains("[xx]"));
     }
 

@@ -11,7 +11,7 @@ use std::io;
 use futures::StreamExt;
 use futures::stream::FuturesUnordered;
 
-use super::search::{self, Detail, Missing, SearchRequest, Summary, Warning};
+use super::search::{self, Detail, Missing, SearchRequest, Summary, Warning, WarningKind};
 use crate::core::dates::DateBound;
 use crate::error::{Error, Reason, Result};
 use crate::ncbi::Client;
@@ -396,7 +396,7 @@ pub async fn search_all(
     }
     if !range_failed && leaf_sum != out.total {
         out.warnings.push(Warning {
-            kind: "count_mismatch".into(),
+            kind: WarningKind::CountMismatch,
             message: format!(
                 "the ranges' counts add up to {leaf_sum}, but the query has {} hits (difference {})",
                 out.total,
@@ -407,7 +407,7 @@ pub async fn search_all(
     }
     if !range_failed && out.written != leaf_sum {
         out.warnings.push(Warning {
-            kind: "count_mismatch".into(),
+            kind: WarningKind::CountMismatch,
             message: format!(
                 "{} distinct PMIDs were written, but the ranges' counts add up to {leaf_sum}",
                 out.written

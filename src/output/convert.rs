@@ -35,7 +35,7 @@ fn cells(r: &ConvertRecord) -> Vec<String> {
         o(&r.doi),
         r.error
             .as_ref()
-            .map(|e| e.reason.clone())
+            .map(|e| e.reason.as_str().to_string())
             .unwrap_or_default(),
         r.error
             .as_ref()

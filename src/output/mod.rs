@@ -5,27 +5,30 @@ use std::io::{self, Write};
 
 use comfy_table::{ContentArrangement, Table, presets};
 
+use crate::core::choice::choice;
+
 pub mod convert;
 pub mod search;
 pub mod spell;
 
-/// An output format (cli.md "Formats per command").
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
-    /// A table for people (default on a terminal).
-    Table,
-    /// Plain text (`spell`: the corrected query alone).
-    Text,
-    /// One JSON document.
-    Json,
-    /// One JSON object per line.
-    Ndjson,
-    /// RFC 4180 CSV with a header row.
-    Csv,
-    /// Tab-separated values with a header row.
-    Tsv,
-    /// One ID per line.
-    Ids,
+choice! {
+    /// An output format (`--format`).
+    pub enum Format {
+        /// A table for people (default on a terminal).
+        Table = "table",
+        /// Plain text (`spell`: the corrected query alone).
+        Text = "text",
+        /// One JSON document.
+        Json = "json",
+        /// One JSON object per line.
+        Ndjson = "ndjson",
+        /// RFC 4180 CSV with a header row.
+        Csv = "csv",
+        /// Tab-separated values with a header row.
+        Tsv = "tsv",
+        /// One ID per line.
+        Ids = "ids",
+    }
 }
 
 impl Format {
@@ -39,37 +42,23 @@ impl Format {
         Format::Ids,
     ];
 
-    /// The name used on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            Format::Table => "table",
-            Format::Text => "text",
-            Format::Json => "json",
-            Format::Ndjson => "ndjson",
-            Format::Csv => "csv",
-            Format::Tsv => "tsv",
-            Format::Ids => "ids",
-        }
-    }
-
-    /// Parses a command-line name.
-    pub fn parse(name: &str) -> Option<Format> {
-        [
-            Format::Table,
-            Format::Text,
-            Format::Json,
-            Format::Ndjson,
-            Format::Csv,
-            Format::Tsv,
-            Format::Ids,
-        ]
-        .into_iter()
-        .find(|f| f.name() == name)
-    }
-
     /// True for formats whose errors are printed as JSON on stderr.
     pub fn is_json(self) -> bool {
         matches!(self, Format::Json | Format::Ndjson)
+    }
+}
+
+choice! {
+    /// When to use colour (`--color`).
+    #[derive(Default)]
+    pub enum ColorWhen {
+        /// On a terminal, unless `NO_COLOR` is set and not empty.
+        #[default]
+        Auto = "auto",
+        /// Always.
+        Always = "always",
+        /// Never.
+        Never = "never",
     }
 }
 
