@@ -1,7 +1,10 @@
-//! The one error type every operation returns, with the reasons of
-//! `client.md` ("Error reasons"): each maps to a CLI exit code and an MCP code.
+//! The one error type every operation returns: a [`Reason`] that maps to
+//! an exit status and an MCP code, a message and a hint. [`Failure`] is why
+//! a command or a streaming run stopped, and [`Exit`] the exit statuses the
+//! binary documents (`--help`, README, `man pubmed`).
 
 use std::fmt;
+use std::io;
 
 use serde::Serialize;
 
@@ -35,6 +38,21 @@ pub enum Reason {
 }
 
 impl Reason {
+    /// Every reason, in the order of the exit-status table.
+    pub const ALL: [Reason; 11] = [
+        Reason::NcbiResourceNotFound,
+        Reason::BlankQuery,
+        Reason::BlankFilter,
+        Reason::InvalidDateRange,
+        Reason::MalformedId,
+        Reason::InvalidArgument,
+        Reason::NcbiUnreachable,
+        Reason::NcbiDeadlineExceeded,
+        Reason::NcbiInvalidResponse,
+        Reason::NcbiRateLimited,
+        Reason::QueueFull,
+    ];
+
     /// The reason as written in JSON output and MCP errors, e.g. `blank_query`.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -64,20 +82,25 @@ impl Reason {
         )
     }
 
-    /// CLI exit status: 1 not found, 2 bad input, 69 unavailable, 75 try later (sysexits).
-    pub fn exit_code(self) -> u8 {
+    /// The CLI exit status of a command that stops with this reason.
+    pub fn exit(self) -> Exit {
         match self {
             Reason::BlankQuery
             | Reason::BlankFilter
             | Reason::InvalidDateRange
             | Reason::MalformedId
-            | Reason::InvalidArgument => 2,
-            Reason::QueueFull | Reason::NcbiRateLimited => 75,
+            | Reason::InvalidArgument => Exit::Usage,
+            Reason::QueueFull | Reason::NcbiRateLimited => Exit::TempFail,
             Reason::NcbiUnreachable
             | Reason::NcbiDeadlineExceeded
-            | Reason::NcbiInvalidResponse => 69,
-            Reason::NcbiResourceNotFound => 1,
+            | Reason::NcbiInvalidResponse => Exit::Unavailable,
+            Reason::NcbiResourceNotFound => Exit::NotFound,
         }
+    }
+
+    /// [`Reason::exit`] as a number: 1, 2, 69 or 75.
+    pub fn exit_code(self) -> u8 {
+        self.exit().code()
     }
 
     /// JSON-RPC error code used in MCP tool errors (`client.md` table).
@@ -197,6 +220,148 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+/// The exit statuses of `pubmed` (sysexits(3) numbers where one fits), in
+/// the style of fd's `ExitCode`: the one list that `main`, `--help`, the
+/// README table and the man page's EXIT STATUS follow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Exit {
+    /// 0: success, including zero hits, no suggestion and a closed pipe.
+    Success,
+    /// 1: NCBI says the record does not exist.
+    NotFound,
+    /// 2: input to change (usage errors and input reasons).
+    Usage,
+    /// 69 (`EX_UNAVAILABLE`): NCBI unavailable.
+    Unavailable,
+    /// 70 (`EX_SOFTWARE`): an internal failure (the async runtime could not start).
+    Internal,
+    /// 74 (`EX_IOERR`): writing the output failed.
+    Output,
+    /// 75 (`EX_TEMPFAIL`): try again later.
+    TempFail,
+    /// 130 (128 + SIGINT): interrupted by Ctrl-C.
+    Interrupted,
+}
+
+impl Exit {
+    /// Every status, in numeric order.
+    pub const ALL: [Exit; 8] = [
+        Exit::Success,
+        Exit::NotFound,
+        Exit::Usage,
+        Exit::Unavailable,
+        Exit::Internal,
+        Exit::Output,
+        Exit::TempFail,
+        Exit::Interrupted,
+    ];
+
+    /// The number the process exits with.
+    pub fn code(self) -> u8 {
+        match self {
+            Exit::Success => 0,
+            Exit::NotFound => 1,
+            Exit::Usage => 2,
+            Exit::Unavailable => 69,
+            Exit::Internal => 70,
+            Exit::Output => 74,
+            Exit::TempFail => 75,
+            Exit::Interrupted => 130,
+        }
+    }
+
+    /// Two or three words for the `--help` summary line.
+    pub fn short(self) -> &'static str {
+        match self {
+            Exit::Success => "ok",
+            Exit::NotFound => "not found",
+            Exit::Usage => "bad input",
+            Exit::Unavailable => "NCBI unavailable",
+            Exit::Internal => "internal error",
+            Exit::Output => "output failed",
+            Exit::TempFail => "rate limited (retry later)",
+            Exit::Interrupted => "interrupted",
+        }
+    }
+
+    /// A sentence for the README table and the man page, naming the
+    /// reasons that end with this status.
+    pub fn meaning(self) -> String {
+        let reasons: Vec<&str> = Reason::ALL
+            .iter()
+            .filter(|r| r.exit() == self)
+            .map(|r| r.as_str())
+            .collect();
+        let reasons = reasons.join(", ");
+        match self {
+            Exit::Success => {
+                "Success, including zero hits, no spelling suggestion and a closed output pipe."
+                    .into()
+            }
+            Exit::NotFound => format!("NCBI says the record does not exist: {reasons}."),
+            Exit::Usage => format!("Input to change: usage errors, {reasons}."),
+            Exit::Unavailable => format!("NCBI unavailable: {reasons}."),
+            Exit::Internal => "Internal failure: the async runtime could not start.".into(),
+            Exit::Output => "Writing the output failed (a full disk, a closed file).".into(),
+            Exit::TempFail => format!("Try again later: {reasons}."),
+            Exit::Interrupted => {
+                "Interrupted (Ctrl-C): the progress bar is cleared, every line written is whole."
+                    .into()
+            }
+        }
+    }
+
+    /// `Exit status: 0 ok, 1 not found, …` for `--help`.
+    pub fn summary() -> String {
+        let parts: Vec<String> = Exit::ALL
+            .iter()
+            .map(|e| format!("{} {}", e.code(), e.short()))
+            .collect();
+        format!("Exit status: {}.", parts.join(", "))
+    }
+}
+
+impl From<Exit> for std::process::ExitCode {
+    fn from(e: Exit) -> Self {
+        std::process::ExitCode::from(e.code())
+    }
+}
+
+/// Why a command, or a streaming run (`search --all`, `convert`), stopped.
+#[derive(Debug)]
+pub enum Failure {
+    /// A typed operation error; its reason decides the exit status.
+    Op(Error),
+    /// Writing the output failed; a closed pipe (`BrokenPipe`) exits 0.
+    Output(io::Error),
+    /// SIGINT (Ctrl-C) stopped a long run.
+    Interrupted,
+}
+
+impl Failure {
+    /// The exit status this failure ends the process with.
+    pub fn exit(&self) -> Exit {
+        match self {
+            Failure::Op(e) => e.reason.exit(),
+            Failure::Output(e) if e.kind() == io::ErrorKind::BrokenPipe => Exit::Success,
+            Failure::Output(_) => Exit::Output,
+            Failure::Interrupted => Exit::Interrupted,
+        }
+    }
+}
+
+impl From<Error> for Failure {
+    fn from(e: Error) -> Self {
+        Failure::Op(e)
+    }
+}
+
+impl From<io::Error> for Failure {
+    fn from(e: io::Error) -> Self {
+        Failure::Output(e)
+    }
+}
+
 /// Shorthand for results of this crate's operations.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
@@ -205,7 +370,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn exit_codes_follow_client_md() {
+    fn exit_codes_per_reason() {
         assert_eq!(Reason::BlankQuery.exit_code(), 2);
         assert_eq!(Reason::QueueFull.exit_code(), 75);
         assert_eq!(Reason::NcbiRateLimited.exit_code(), 75);
@@ -215,6 +380,30 @@ mod tests {
         assert_eq!(Reason::InvalidArgument.mcp_code(), -32602);
         assert_eq!(Reason::MalformedId.mcp_code(), -32007);
         assert_eq!(Reason::NcbiInvalidResponse.mcp_code(), -32070);
+    }
+
+    #[test]
+    fn exit_statuses_are_the_documented_numbers() {
+        let codes: Vec<u8> = Exit::ALL.iter().map(|e| e.code()).collect();
+        assert_eq!(codes, [0, 1, 2, 69, 70, 74, 75, 130]);
+        assert_eq!(
+            Exit::Usage.meaning(),
+            "Input to change: usage errors, blank_query, blank_filter, invalid_date_range, malformed_id, invalid_argument."
+        );
+        assert_eq!(
+            Exit::TempFail.meaning(),
+            "Try again later: ncbi_rate_limited, queue_full."
+        );
+        assert!(Exit::summary().starts_with("Exit status: 0 ok, 1 not found, 2 bad input, 69 "));
+        let broken = Failure::Output(io::Error::from(io::ErrorKind::BrokenPipe));
+        assert_eq!(broken.exit(), Exit::Success);
+        let full = Failure::Output(io::Error::from(io::ErrorKind::StorageFull));
+        assert_eq!(full.exit(), Exit::Output);
+        assert_eq!(Failure::Interrupted.exit().code(), 130);
+        // every reason has a place in the table
+        for r in Reason::ALL {
+            assert!(Exit::ALL.contains(&r.exit()));
+        }
     }
 
     #[test]

@@ -109,7 +109,7 @@ fn page(cmd: &clap::Command, top: bool, w: &mut dyn io::Write) -> io::Result<()>
     if top {
         tagged(&mut roff, "ENVIRONMENT", &assets::environment());
         tagged(&mut roff, "FILES", assets::FILES);
-        tagged(&mut roff, "EXIT STATUS", assets::EXIT_STATUS);
+        tagged(&mut roff, "EXIT STATUS", &assets::exit_status());
     }
     roff.to_writer(w)?;
     man.render_version_section(w)

@@ -47,3 +47,45 @@ fn every_per_record_reason_is_documented() {
         );
     }
 }
+
+#[test]
+fn the_exit_status_table_lists_every_status_and_reason() {
+    use pubmed::error::{Exit, Reason};
+    let text = readme();
+    let at = text
+        .find("| exit | meaning |")
+        .expect("README's exit table");
+    let rows: Vec<&str> = text[at..]
+        .lines()
+        .skip(2)
+        .take_while(|l| l.starts_with('|'))
+        .collect();
+    let codes: Vec<u8> = rows
+        .iter()
+        .map(|r| r.split('|').nth(1).unwrap().trim().parse().unwrap())
+        .collect();
+    let want: Vec<u8> = Exit::ALL.iter().map(|e| e.code()).collect();
+    assert_eq!(codes, want);
+    assert_eq!(codes, [0, 1, 2, 69, 70, 74, 75, 130]);
+    for r in Reason::ALL {
+        let row = rows[Exit::ALL.iter().position(|e| *e == r.exit()).unwrap()];
+        assert!(
+            row.contains(&format!("`{}`", r.as_str())),
+            "{r} belongs in the row of exit {}: {row}",
+            r.exit_code()
+        );
+    }
+    // --help's summary and the man page come from the same list
+    let man =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/man/pubmed.1")).unwrap();
+    let section = &man[man
+        .find(".SH \"EXIT STATUS\"")
+        .or_else(|| man.find(".SH EXIT STATUS"))
+        .expect("EXIT STATUS")..];
+    for code in want {
+        assert!(
+            section.contains(&format!("\\fB{code}\\fR")),
+            "man EXIT STATUS lacks {code}"
+        );
+    }
+}

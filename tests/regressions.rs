@@ -709,3 +709,24 @@ fn a_failed_corrected_search_keeps_the_original() {
             .contains("searching the spelling correction \\\"biopython\\\" failed")
     );
 }
+
+#[test]
+fn a_full_disk_is_exit_74_and_says_the_output_failed() {
+    let fake = FakeNcbi::new(Corpus::synthetic());
+    let f = fake.clone();
+    let server = TestServer::start(move |r| f.reply(r));
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        return; // no /dev/full on this system
+    };
+    let run = pubmed(&["search", "hits30000", "--retmax", "9999", "--detail", "ids"])
+        .server(&server)
+        .stdout_to(full)
+        .run();
+    assert_eq!(run.code, 74, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("pubmed: error: cannot write the output: No space left on device"),
+        "{}",
+        run.stderr
+    );
+}

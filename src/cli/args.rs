@@ -50,9 +50,12 @@ Examples:
   pubmed search 'crispr[ti] AND 2023[pdat]' -f json | jq -r '.summaries[].title'
   pubmed search 'microbiome[mh]' --all > pmids.txt
   pubmed convert --input refs.txt --to pmcid > pmcids.txt
-  pubmed mcp                       # serve the same tools to an MCP client
+  pubmed mcp                       # serve the same tools to an MCP client";
 
-Exit status: 0 ok, 1 not found, 2 bad input, 69 NCBI unavailable, 75 rate limited (retry later).";
+/// The top-level `--help` epilogue: the examples and the exit statuses.
+fn main_after_help() -> String {
+    format!("{MAIN_EXAMPLES}\n\n{}", crate::error::Exit::summary())
+}
 
 const CONFIG_EXAMPLES: &str = "\
 Examples:
@@ -70,7 +73,7 @@ Examples:
 /// PubMed from the command line: search, spell-check and convert IDs with
 /// NCBI's E-utilities, or serve the same tools over MCP.
 #[derive(Debug, Parser)]
-#[command(name = "pubmed", version, about, propagate_version = true, after_help = MAIN_EXAMPLES)]
+#[command(name = "pubmed", version, about, propagate_version = true, after_help = main_after_help())]
 pub struct Cli {
     /// Options every subcommand takes.
     #[command(flatten)]

@@ -89,23 +89,11 @@ pub const FILES: &[(&str, &str)] = &[
     ),
 ];
 
-/// The man page's EXIT STATUS section as (code, meaning).
-pub const EXIT_STATUS: &[(&str, &str)] = &[
-    (
-        "0",
-        "Success, including zero hits and no spelling suggestion.",
-    ),
-    (
-        "1",
-        "NCBI says the record does not exist (ncbi_resource_not_found).",
-    ),
-    (
-        "2",
-        "Input to change: usage errors, blank_query, blank_filter, invalid_date_range, malformed_id, invalid_argument.",
-    ),
-    (
-        "69",
-        "NCBI unavailable: ncbi_unreachable, ncbi_deadline_exceeded, ncbi_invalid_response.",
-    ),
-    ("75", "Try again later: ncbi_rate_limited, queue_full."),
-];
+/// The man page's EXIT STATUS section as (code, meaning): every
+/// [`Exit`](crate::error::Exit) status.
+pub fn exit_status() -> Vec<(String, String)> {
+    crate::error::Exit::ALL
+        .iter()
+        .map(|e| (e.code().to_string(), e.meaning()))
+        .collect()
+}

@@ -3,10 +3,10 @@
 use std::io::{self, Read, Write};
 use std::path::Path;
 
+use super::Context;
 use super::args::ConfigAction;
-use super::{Context, Failure};
 use crate::config::{self, ConfigFile, ConfigKey, file::Change};
-use crate::error::{Error, Reason};
+use crate::error::{Error, Exit, Failure, Reason};
 use crate::output::Format;
 
 /// The longest value `config set KEY -` reads from stdin.
@@ -24,7 +24,7 @@ impl clap::ValueEnum for ConfigKey {
     }
 }
 
-pub(super) fn run(action: ConfigAction, ctx: &Context) -> Result<u8, Failure> {
+pub(super) fn run(action: ConfigAction, ctx: &Context) -> Result<Exit, Failure> {
     let path = config::config_path(&|k| std::env::var_os(k)).ok_or_else(|| {
         Error::new(
             Reason::InvalidArgument,
@@ -38,26 +38,14 @@ pub(super) fn run(action: ConfigAction, ctx: &Context) -> Result<u8, Failure> {
         ConfigAction::Set { key, value } => set(ctx, &path, key, value)?,
     }
     out.flush()?;
-    Ok(0)
+    Ok(Exit::Success)
 }
 
 /// `pubmed config show`: every knob, its value (the API key masked) and
 /// its source, as text or JSON.
 fn show(ctx: &Context, out: &mut dyn Write) -> Result<(), Failure> {
-    let json = match ctx.format {
-        None | Some(Format::Text) | Some(Format::Table) => false,
-        Some(Format::Json) => true,
-        Some(f) => {
-            return Err(Error::new(
-                Reason::InvalidArgument,
-                format!(
-                    "--format {} is not available for `config show` (use text or json)",
-                    f.as_str()
-                ),
-            )
-            .into());
-        }
-    };
+    let shown_as = [Format::Text, Format::Json, Format::Table];
+    let json = ctx.format_for("config show", &shown_as, Format::Text)? == Format::Json;
     let settings = config::load(&ctx.flags, !ctx.quiet)?;
     for w in &settings.warnings {
         ctx.note(w);
@@ -146,9 +134,9 @@ fn set(ctx: &Context, path: &Path, key: ConfigKey, value: String) -> Result<(), 
     Ok(())
 }
 
-pub(super) fn completions(shell: clap_complete::Shell) -> Result<u8, Failure> {
+pub(super) fn completions(shell: clap_complete::Shell) -> Result<Exit, Failure> {
     let mut out = io::stdout().lock();
     out.write_all(&super::assets::completion(shell))?;
     out.flush()?;
-    Ok(0)
+    Ok(Exit::Success)
 }

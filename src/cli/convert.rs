@@ -4,9 +4,10 @@
 use std::io::{self, BufRead, Write};
 
 use super::args::ConvertArgs;
-use super::{Context, Failure};
-use crate::error::{Error, Reason};
-use crate::ops::convert::{self, InputLine, Output, Stop};
+use super::progress::Counting;
+use super::{Context, interruptible};
+use crate::error::{Error, Exit, Failure, Reason};
+use crate::ops::convert::{self, InputLine, Output};
 use crate::output::{self, Format};
 
 /// Opens the input (`-` = stdin) before anything is written, so a missing
@@ -124,7 +125,7 @@ fn count_lines(path: &str) -> Option<u64> {
     }
 }
 
-pub(super) async fn run(a: ConvertArgs, ctx: &Context) -> Result<u8, Failure> {
+pub(super) async fn run(a: ConvertArgs, ctx: &Context) -> Result<Exit, Failure> {
     let (to, from) = (a.to, a.from);
     let format = match (ctx.format, to) {
         (None, Some(_)) => Format::Ids,
@@ -157,61 +158,48 @@ pub(super) async fn run(a: ConvertArgs, ctx: &Context) -> Result<u8, Failure> {
         Some(path) => Some(open_input(path)?),
     };
     let client = ctx.client()?;
-    let total = if ctx.progress && !ctx.quiet {
-        input.as_deref().and_then(count_lines)
-    } else {
-        None
+    let total = match &input {
+        Some(path) if ctx.progress && !ctx.quiet => count_lines(path),
+        _ => None,
     };
-    let bar = (ctx.progress && !ctx.quiet).then(|| {
-        let pb = indicatif::ProgressBar::new(total.unwrap_or(0));
-        let template = if total.is_some() {
-            "{spinner} {pos}/{len} IDs  {per_sec}  ETA {eta}"
-        } else {
-            "{spinner} {pos} IDs  {per_sec}"
-        };
-        pb.set_style(
-            indicatif::ProgressStyle::with_template(template)
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
-        );
-        pb
-    });
+    let progress = ctx.progress(Counting::Ids(total));
 
     let stdout = io::stdout();
     let mut lock = io::BufWriter::new(stdout.lock());
     let mut writer = output::convert::Writer::begin(&mut lock, format, to, ctx.style)?;
     let mut sink = |item: Output<'_>| -> io::Result<()> {
-        if let (Some(pb), Output::Record(_) | Output::Skipped) = (&bar, &item) {
-            pb.inc(1);
+        if let Output::Record(_) | Output::Skipped = item {
+            progress.inc();
         }
         writer.item(item)
     };
-    let result = match (input, reader) {
-        (Some(path), Some(reader)) => {
-            let rx = read_lines(reader, path);
-            let lines = Box::pin(futures::stream::unfold(rx, |mut rx| async move {
-                rx.recv().await.map(|item| (item, rx))
-            }));
-            convert::convert_stream(&client, lines, from, &mut sink).await
-        }
-        _ => {
-            let lines = futures::stream::iter(
-                a.ids
-                    .iter()
-                    .map(|s| Ok(InputLine::Id(s.clone())))
-                    .collect::<Vec<_>>(),
-            );
-            convert::convert_stream(&client, lines, from, &mut sink).await
+    let run = async {
+        match (input, reader) {
+            (Some(path), Some(reader)) => {
+                let rx = read_lines(reader, path);
+                let lines = Box::pin(futures::stream::unfold(rx, |mut rx| async move {
+                    rx.recv().await.map(|item| (item, rx))
+                }));
+                convert::convert_stream(&client, lines, from, &mut sink).await
+            }
+            _ => {
+                let lines = futures::stream::iter(
+                    a.ids
+                        .iter()
+                        .map(|s| Ok(InputLine::Id(s.clone())))
+                        .collect::<Vec<_>>(),
+                );
+                convert::convert_stream(&client, lines, from, &mut sink).await
+            }
         }
     };
-    if let Some(pb) = &bar {
-        pb.finish_and_clear();
-    }
+    let result = interruptible(run).await;
+    progress.clear();
     let totals = match result {
         Ok(t) => t,
-        Err(Stop::Output(e)) => return Err(e.into()),
-        Err(Stop::Input(e)) => {
-            writer.flush()?;
-            return Err(Error::new(Reason::InvalidArgument, e.to_string()).into());
+        Err(f) => {
+            writer.abandon()?;
+            return Err(f);
         }
     };
     writer.finish(&totals)?;
@@ -221,5 +209,5 @@ pub(super) async fn run(a: ConvertArgs, ctx: &Context) -> Result<u8, Failure> {
     Ok(totals
         .first_chunk_failure
         .as_ref()
-        .map_or(0, |e| e.reason.exit_code()))
+        .map_or(Exit::Success, |e| e.reason.exit()))
 }

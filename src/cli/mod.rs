@@ -1,5 +1,6 @@
 //! The command-line adapter: parses arguments, resolves configuration,
-//! calls one operation and renders its result. Exit codes follow client.md.
+//! calls one operation and renders its result. Exit statuses are
+//! [`Exit`]'s.
 
 use std::io::{self, IsTerminal, Read, Write};
 use std::process::ExitCode;
@@ -12,35 +13,15 @@ pub mod assets;
 pub mod choice;
 mod config_cmd;
 mod convert;
+mod progress;
 mod search;
 
 use crate::config::{self, Flags};
-use crate::error::{Error, Reason};
+use crate::error::{Error, Exit, Failure, Reason};
 use crate::ncbi::Client;
 use crate::ops;
 use crate::output::{self, ColorWhen, Format, Style};
 use args::{Cli, Command, GlobalArgs};
-
-/// Why a command stopped.
-#[derive(Debug)]
-pub enum Failure {
-    /// A typed operation error.
-    Op(Error),
-    /// Writing output failed (a broken pipe exits 0).
-    Io(io::Error),
-}
-
-impl From<Error> for Failure {
-    fn from(e: Error) -> Self {
-        Failure::Op(e)
-    }
-}
-
-impl From<io::Error> for Failure {
-    fn from(e: io::Error) -> Self {
-        Failure::Io(e)
-    }
-}
 
 /// What every command needs from the environment: resolved settings, the
 /// output format and style, and whether notes may be printed.
@@ -91,8 +72,9 @@ impl Context {
     }
 
     /// The format for a command: `--format` if allowed, else table on a
-    /// terminal, else the command's pipe default. Errors: a format the
-    /// command does not offer is `invalid_argument` (exit 2).
+    /// terminal (when the command has one), else the command's pipe
+    /// default. The one check of `--format`. Errors: a format the command
+    /// does not offer is `invalid_argument` (exit 2).
     pub fn format_for(
         &self,
         command: &str,
@@ -113,7 +95,7 @@ impl Context {
                         .join(", ")
                 ),
             )),
-            None if self.stdout_tty => Ok(Format::Table),
+            None if self.stdout_tty && allowed.contains(&Format::Table) => Ok(Format::Table),
             None => Ok(pipe_default),
         }
     }
@@ -123,6 +105,12 @@ impl Context {
         if !self.quiet {
             crate::diag!("pubmed: {msg}");
         }
+    }
+
+    /// The progress bar of a long run: shown on a terminal unless `-q` or
+    /// `--no-progress`.
+    fn progress(&self, counting: progress::Counting) -> progress::Progress {
+        progress::Progress::new(self.progress && !self.quiet, counting)
     }
 
     /// Builds the one NCBI client of the process from flags, environment
@@ -136,11 +124,26 @@ impl Context {
     }
 }
 
+/// Runs `run` until it ends or SIGINT (Ctrl-C) arrives; then `run` is
+/// dropped at an await point (every line it wrote is whole) and the
+/// result is [`Failure::Interrupted`].
+async fn interruptible<T>(run: impl Future<Output = Result<T, Failure>>) -> Result<T, Failure> {
+    tokio::select! {
+        r = run => r,
+        Ok(()) = tokio::signal::ctrl_c() => Err(Failure::Interrupted),
+    }
+}
+
 /// Joins query words with one space; a lone `-` reads the query from stdin.
 pub fn read_query(words: &[String]) -> Result<String, Failure> {
     if words.len() == 1 && words[0] == "-" {
         let mut bytes = Vec::new();
-        io::stdin().read_to_end(&mut bytes)?;
+        io::stdin().read_to_end(&mut bytes).map_err(|e| {
+            Error::new(
+                Reason::InvalidArgument,
+                format!("cannot read the query from stdin: {e}"),
+            )
+        })?;
         let s = String::from_utf8(bytes).map_err(|_| {
             Error::new(
                 Reason::InvalidArgument,
@@ -164,7 +167,22 @@ pub fn report(e: &Error, json: bool) {
     }
 }
 
-async fn run(cli: Cli, ctx: Context) -> Result<u8, Failure> {
+/// Prints why a command stopped (nothing for a closed pipe or Ctrl-C) and
+/// returns its exit status.
+fn report_failure(f: &Failure, json: bool) -> Exit {
+    match f {
+        Failure::Op(e) => report(e, json),
+        Failure::Output(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
+        Failure::Output(e) => {
+            crate::diag!("pubmed: error: cannot write the output: {e}");
+            crate::diag!("pubmed: hint: check the disk or the file that stdout goes to");
+        }
+        Failure::Interrupted => crate::diag!("pubmed: interrupted"),
+    }
+    f.exit()
+}
+
+async fn run(cli: Cli, ctx: Context) -> Result<Exit, Failure> {
     match cli.command {
         Command::Spell(a) => {
             let format = ctx.format_for(
@@ -182,7 +200,7 @@ async fn run(cli: Cli, ctx: Context) -> Result<u8, Failure> {
             if format == Format::Text {
                 ctx.note(&output::spell::note(&outcome));
             }
-            Ok(0)
+            Ok(Exit::Success)
         }
         Command::Search(a) => search::run(*a, &ctx).await,
         Command::Convert(a) => convert::run(a, &ctx).await,
@@ -194,7 +212,7 @@ async fn run(cli: Cli, ctx: Context) -> Result<u8, Failure> {
             crate::mcp::serve(client).await.map_err(|e| {
                 Error::new(Reason::NcbiUnreachable, format!("MCP server stopped: {e}"))
             })?;
-            Ok(0)
+            Ok(Exit::Success)
         }
     }
 }
@@ -254,16 +272,16 @@ pub fn main() -> ExitCode {
         Err(e) if !e.use_stderr() => {
             // --help and --version: clap prints them on stdout.
             let _ = e.print();
-            return ExitCode::SUCCESS;
+            return Exit::Success.into();
         }
         Err(e) if e.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
             // `pubmed` or `pubmed config` alone: the help, on stderr, exit 2.
             let _ = e.print();
-            return ExitCode::from(2);
+            return Exit::Usage.into();
         }
         Err(e) => {
             usage_error(&e);
-            return ExitCode::from(2);
+            return Exit::Usage.into();
         }
     };
     let ctx = Context::new(&cli.global);
@@ -276,22 +294,14 @@ pub fn main() -> ExitCode {
         Ok(rt) => rt,
         Err(e) => {
             crate::diag!("pubmed: error: cannot start the async runtime: {e}");
-            return ExitCode::from(70);
+            return Exit::Internal.into();
         }
     };
     let result = runtime.block_on(run(cli, ctx));
     // Don't wait for a blocking stdin read (MCP after SIGINT) to finish.
     runtime.shutdown_background();
     match result {
-        Ok(code) => ExitCode::from(code),
-        Err(Failure::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(Failure::Io(e)) => {
-            crate::diag!("pubmed: error: {e}");
-            ExitCode::from(74)
-        }
-        Err(Failure::Op(e)) => {
-            report(&e, json_errors);
-            ExitCode::from(e.reason.exit_code())
-        }
+        Ok(exit) => exit.into(),
+        Err(f) => report_failure(&f, json_errors).into(),
     }
 }

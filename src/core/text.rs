@@ -66,6 +66,33 @@ pub fn clean_markup(s: &str) -> String {
     strip_markup(&decode_entities(&strip_markup(s)))
 }
 
+/// True for characters that must never leave the program raw: controls
+/// (C0 with tab, CR, LF and ESC; DEL; C1), the Unicode line and paragraph
+/// separators, and the bidirectional embeddings, overrides and isolates
+/// (U+202A–U+202E, U+2066–U+2069), which reorder what a terminal shows.
+pub fn is_unsafe_for_output(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{2028}' | '\u{2029}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}'
+        )
+}
+
+/// Text as it may be printed: every [`is_unsafe_for_output`] character
+/// becomes a space, so text from a query or from NCBI can neither drive a
+/// terminal (escape sequences, cursor moves, reordering) nor split a line
+/// or a record. Borrowed when nothing changes.
+pub fn printable(s: &str) -> std::borrow::Cow<'_, str> {
+    if !s.chars().any(is_unsafe_for_output) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    std::borrow::Cow::Owned(
+        s.chars()
+            .map(|c| if is_unsafe_for_output(c) { ' ' } else { c })
+            .collect(),
+    )
+}
+
 /// `n` and a noun, plural unless `n` is 1: `1 attempt`, `7 attempts`.
 pub fn count(n: impl Into<u64>, noun: &str) -> String {
     let n = n.into();
@@ -138,6 +165,24 @@ mod tests {
         );
         assert_eq!(clean_markup("&nbsp;"), "\u{A0}");
         assert_eq!(clean_markup("AT&T &bogus;"), "AT&T &bogus;");
+    }
+
+    #[test]
+    fn printable_text_cannot_drive_a_terminal() {
+        assert_eq!(
+            printable("a\u{1b}[31mred\u{1b}[0m\tb\r\nc\u{7}\u{9b}2J"),
+            "a [31mred [0m b  c  2J"
+        );
+        assert_eq!(
+            printable("x\u{202E}gpj.exe\u{2066}y\u{2028}z"),
+            "x gpj.exe y z"
+        );
+        assert!(matches!(
+            printable("Müller K, β-cells"),
+            std::borrow::Cow::Borrowed("Müller K, β-cells")
+        ));
+        // joiners and other format characters that shape text stay
+        assert_eq!(printable("👩\u{200D}🔬"), "👩\u{200D}🔬");
     }
 
     #[test]

@@ -13,7 +13,7 @@ use futures::{Stream, StreamExt};
 use serde::Serialize;
 
 use crate::core::ids::{self, Canonical, IdType};
-use crate::error::{Error, Reason, Result};
+use crate::error::{Error, Failure, Reason, Result};
 use crate::ncbi::Client;
 use crate::ncbi::idconv::{IDCONV_MAX_IDS, IdconvRecord};
 
@@ -200,15 +200,6 @@ pub struct Totals {
     pub requests: u64,
     /// The first chunk that failed after retries; it decides the exit code.
     pub first_chunk_failure: Option<Error>,
-}
-
-/// Why the engine stopped early.
-#[derive(Debug)]
-pub enum Stop {
-    /// Reading input failed.
-    Input(io::Error),
-    /// Writing output failed.
-    Output(io::Error),
 }
 
 enum SlotState {
@@ -530,12 +521,15 @@ fn ids_budget(client: &Client) -> usize {
 /// ID type; `None` detects each ID's type. Malformed IDs become error
 /// records; a chunk that fails after retries gives each of its IDs an error
 /// record with the chunk's reason, and the run goes on.
+///
+/// Errors: a line that cannot be read is `invalid_argument` (its message
+/// names the input); the sink's error is [`Failure::Output`].
 pub async fn convert_stream<S, F>(
     client: &Client,
     input: S,
     from: Option<IdType>,
     sink: &mut F,
-) -> Result<Totals, Stop>
+) -> Result<Totals, Failure>
 where
     S: Stream<Item = io::Result<InputLine>> + Unpin,
     F: FnMut(Output<'_>) -> io::Result<()>,
@@ -573,7 +567,7 @@ where
                 (id, idtype, answer)
             });
         }
-        e.drain(sink).map_err(Stop::Output)?;
+        e.drain(sink).map_err(Failure::Output)?;
         if eof && e.pending.is_empty() && running.is_empty() {
             break;
         }
@@ -583,7 +577,9 @@ where
         tokio::select! {
             line = input.next(), if can_read => match line {
                 None => eof = true,
-                Some(Err(err)) => return Err(Stop::Input(err)),
+                Some(Err(err)) => {
+                    return Err(Error::new(Reason::InvalidArgument, err.to_string()).into());
+                }
                 Some(Ok(l)) => e.add(l),
             },
             Some((id, idtype, answer)) = running.next(), if !running.is_empty() => {
@@ -595,13 +591,13 @@ where
                 if let Some(ch) = e.chunks.get_mut(&id) {
                     ch.result = Some(result);
                 }
-                e.drain(sink).map_err(Stop::Output)?;
-                sink(Output::Flush).map_err(Stop::Output)?;
+                e.drain(sink).map_err(Failure::Output)?;
+                sink(Output::Flush).map_err(Failure::Output)?;
             },
             // Input is idle, or a partial chunk has waited long enough: send it.
             _ = tokio::time::sleep(IDLE_FLUSH), if partial => {
                 e.close_all();
-                sink(Output::Flush).map_err(Stop::Output)?;
+                sink(Output::Flush).map_err(Failure::Output)?;
             },
             _ = tokio::time::sleep_until(too_old), if partial => e.close_all(),
         }
@@ -636,11 +632,10 @@ pub async fn convert_ids(
     };
     let totals = match convert_stream(client, lines, from, &mut sink).await {
         Ok(t) => t,
-        Err(Stop::Input(e) | Stop::Output(e)) => {
-            return Err(Error::new(
-                crate::error::Reason::InvalidArgument,
-                e.to_string(),
-            ));
+        Err(Failure::Op(e)) => return Err(e),
+        // The sink cannot fail and nothing listens for SIGINT here.
+        Err(f @ (Failure::Output(_) | Failure::Interrupted)) => {
+            return Err(Error::new(Reason::InvalidArgument, format!("{f:?}")));
         }
     };
     Ok((records, totals))

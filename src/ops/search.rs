@@ -608,8 +608,22 @@ pub async fn search(
     today: DateBound,
 ) -> Result<SearchOutcome> {
     let prepared = prepare(req, today)?;
+    search_prepared(client, req, &prepared, today).await
+}
+
+/// [`search`] for a request already checked: `prepared` is what
+/// [`prepare`] returned for `req` and `today` (the CLI checks before it
+/// reads the configuration, and does not check twice).
+///
+/// Errors: client errors.
+pub async fn search_prepared(
+    client: &Client,
+    req: &SearchRequest,
+    prepared: &Prepared,
+    today: DateBound,
+) -> Result<SearchOutcome> {
     let answer = client.esearch(&prepared.params).await?;
-    let mut out = outcome_from(req, &prepared, answer);
+    let mut out = outcome_from(req, prepared, answer);
     fill_summaries(client, req, &mut out).await?;
     if out.count == 0 && req.spell != SpellMode::Off && !prepared.normalized_query.is_empty() {
         // The search succeeded; a failing spell check only costs the hint.
@@ -692,12 +706,16 @@ async fn fill_summaries(
     }
     let answer = client.esummary(&out.pmids[..n]).await?;
     out.summaries = answer.docs.iter().map(Summary::from_docsum).collect();
-    out.missing = answer
-        .missing
+    out.missing = missing_from(answer.missing);
+    Ok(())
+}
+
+/// The PMIDs ESummary answered with an error, as `(PMID, NCBI's text)`.
+pub fn missing_from(missing: Vec<(String, String)>) -> Vec<Missing> {
+    missing
         .into_iter()
         .map(|(pmid, message)| Missing { pmid, message })
-        .collect();
-    Ok(())
+        .collect()
 }
 
 #[cfg(test)]

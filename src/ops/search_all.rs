@@ -13,7 +13,7 @@ use futures::stream::FuturesUnordered;
 
 use super::search::{self, Detail, Missing, SearchRequest, Summary, Warning, WarningKind};
 use crate::core::dates::DateBound;
-use crate::error::{Error, Reason, Result};
+use crate::error::{Error, Failure, Reason, Result};
 use crate::ncbi::Client;
 use crate::ncbi::esearch::{EsearchAnswer, EsearchParams};
 
@@ -158,7 +158,14 @@ pub enum Event<'a> {
     /// PMIDs whose summaries could not be fetched.
     SummariesFailed(&'a [String], &'a Error),
     /// A range failed after retries; its PMIDs are not in the output.
-    RangeFailed(PmidRange, &'a Error),
+    RangeFailed {
+        /// The range.
+        range: PmidRange,
+        /// Why it failed.
+        error: &'a Error,
+        /// The query that fetches the range again ([`range_query`]).
+        rerun: &'a str,
+    },
     /// Progress: ranges done / planned, PMIDs so far / total.
     Progress {
         /// Range requests finished.
@@ -187,29 +194,78 @@ pub struct AllOutcome {
     pub first_failure: Option<Error>,
 }
 
-/// Why `search --all` stopped early.
-#[derive(Debug)]
-pub enum Stop {
-    /// The query could not run at all (validation, first request).
-    Failed(Error),
-    /// Writing output failed (e.g. a closed pipe).
-    Output(io::Error),
+/// A `--all` run checked and turned into ESearch parameters; no request
+/// was sent.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Plan {
+    /// The ESearch parameters of the whole query: the first window, IDs only,
+    /// no sort (ranges are by PMID).
+    base: EsearchParams,
+    /// The normalized user query, for [`range_query`].
+    query: String,
+    /// Warnings known before any request.
+    warnings: Vec<Warning>,
+    /// Summaries are fetched (`--detail brief|full`).
+    want_summaries: bool,
 }
 
-impl From<Error> for Stop {
-    fn from(e: Error) -> Self {
-        Stop::Failed(e)
+/// Checks a request for `--all` and plans its first request: the first
+/// 9,999-record window of the query, IDs only (summaries come in their own
+/// batches), no sort and no `retstart`. The request's `detail` says whether
+/// summaries are fetched.
+///
+/// Errors: the validation errors of [`search::prepare`].
+pub fn prepare(req: &SearchRequest, today: DateBound) -> Result<Plan> {
+    let first = SearchRequest {
+        retstart: 0,
+        retmax: WINDOW as u32,
+        sort: None,
+        detail: Detail::Ids,
+        ..req.clone()
+    };
+    let prepared = search::prepare(&first, today)?;
+    Ok(Plan {
+        base: EsearchParams {
+            sort: None,
+            ..prepared.params
+        },
+        query: prepared.normalized_query,
+        warnings: prepared.warnings,
+        want_summaries: req.detail != Detail::Ids,
+    })
+}
+
+/// The query that fetches range `r` of `query` again, as the user would
+/// type it: `(QUERY) AND LO:HI[uid]` (the filters and dates are the
+/// command's own options, given again).
+pub fn range_query(query: &str, r: PmidRange) -> String {
+    if query.is_empty() {
+        format!("{}:{}[uid]", r.lo, r.hi)
+    } else {
+        format!("({query}) AND {}:{}[uid]", r.lo, r.hi)
     }
 }
 
 enum Job {
-    Range(PmidRange),
+    Range(PmidRange, EsearchParams),
     Summaries(Vec<String>),
 }
 
 enum Done {
     Range(PmidRange, Result<EsearchAnswer>),
     Summaries(Vec<String>, Result<crate::ncbi::esummary::EsummaryAnswer>),
+}
+
+impl Job {
+    async fn send(self, client: &Client) -> Done {
+        match self {
+            Job::Range(r, params) => Done::Range(r, client.esearch(&params).await),
+            Job::Summaries(ids) => {
+                let answer = client.esummary(&ids).await;
+                Done::Summaries(ids, answer)
+            }
+        }
+    }
 }
 
 fn ranged(base: &EsearchParams, r: PmidRange) -> EsearchParams {
@@ -221,200 +277,225 @@ fn ranged(base: &EsearchParams, r: PmidRange) -> EsearchParams {
     }
 }
 
-/// Reports progress: range requests done and planned, PMIDs written.
-fn progress(
-    sink: &mut dyn FnMut(Event<'_>) -> io::Result<()>,
-    done: usize,
+type Sink<'s> = &'s mut dyn FnMut(Event<'_>) -> io::Result<()>;
+
+/// The state of one run: what was written, what is queued, and the
+/// bookkeeping that checks the counts at the end.
+struct AllRun<'s> {
+    plan: Plan,
+    sink: Sink<'s>,
+    seen: Seen,
+    queue: VecDeque<Job>,
+    out: AllOutcome,
+    /// Hits of the ranges that were not split (they must add up to the total).
+    leaf_sum: u64,
+    /// Range requests planned and finished.
     planned: usize,
-    out: &AllOutcome,
-) -> Result<(), Stop> {
-    sink(Event::Progress {
-        done,
-        planned,
-        pmids: out.written,
-        total: out.total,
-    })
-    .map_err(Stop::Output)
+    done: usize,
+    /// Bisection is bounded: a healthy query needs about ⌈count / 8,000⌉ ranges.
+    max_ranges: usize,
+    range_failed: bool,
 }
 
-/// Runs `search --all`, calling `sink` with each event as it happens.
-/// Failures of single ranges are reported and the run goes on; the first
-/// one is in [`AllOutcome::first_failure`].
-pub async fn search_all(
-    client: &Client,
-    req: &SearchRequest,
-    today: DateBound,
-    sink: &mut dyn FnMut(Event<'_>) -> io::Result<()>,
-) -> Result<AllOutcome, Stop> {
-    let mut first_req = req.clone();
-    first_req.retstart = 0;
-    first_req.retmax = WINDOW as u32;
-    first_req.sort = None;
-    // The ESearch side is IDs only; summaries come in their own batches.
-    first_req.detail = Detail::Ids;
-    let prepared = search::prepare(&first_req, today)?;
-    let base = EsearchParams {
-        sort: None,
-        ..prepared.params.clone()
-    };
-    let want_summaries = req.detail != Detail::Ids;
-    let sent_before = client.requests_sent();
-    let first = client.esearch(&base).await?;
-    let mut out = AllOutcome {
-        total: first.count,
-        warnings: prepared.warnings.clone(),
-        ..Default::default()
-    };
-    out.warnings.extend(search::note_warnings(&first.notes));
-    if first.count > MAX_HITS {
-        return Err(Stop::Failed(Error::new(
-            Reason::NcbiInvalidResponse,
-            format!(
-                "ESearch reports {} hits, more than PubMed holds; the answer cannot be right",
-                first.count
-            ),
-        )));
+impl<'s> AllRun<'s> {
+    /// A run after the first window's answer: its PMIDs are written and,
+    /// above the window, the ranges are planned.
+    fn start(checked: Plan, sink: Sink<'s>, first: &EsearchAnswer) -> Result<AllRun<'s>, Failure> {
+        if first.count > MAX_HITS {
+            return Err(Error::new(
+                Reason::NcbiInvalidResponse,
+                format!(
+                    "ESearch reports {} hits, more than PubMed holds; the answer cannot be right",
+                    first.count
+                ),
+            )
+            .into());
+        }
+        let mut warnings = checked.warnings.clone();
+        warnings.extend(search::note_warnings(&first.notes));
+        if first.count == 0 {
+            warnings.push(search::zero_hits_warning());
+        }
+        let mut run = AllRun {
+            plan: checked,
+            sink,
+            seen: Seen::default(),
+            queue: VecDeque::new(),
+            out: AllOutcome {
+                total: first.count,
+                warnings,
+                ..Default::default()
+            },
+            leaf_sum: 0,
+            planned: 0,
+            done: 0,
+            max_ranges: 0,
+            range_failed: false,
+        };
+        run.emit(&first.ids)?;
+        if first.count > WINDOW {
+            let sample: Vec<u64> = first.ids.iter().filter_map(|p| p.parse().ok()).collect();
+            run.max_ranges = 16 + 4 * first.count.div_ceil(WINDOW) as usize;
+            for r in plan(first.count, &sample) {
+                run.queue_range(r);
+            }
+        } else {
+            run.leaf_sum = first.count;
+        }
+        run.progress()?;
+        Ok(run)
     }
-    let mut seen = Seen::default();
-    let mut queue: VecDeque<Job> = VecDeque::new();
 
-    let emit = |ids: &[String],
-                seen: &mut Seen,
-                queue: &mut VecDeque<Job>,
-                out: &mut AllOutcome,
-                sink: &mut dyn FnMut(Event<'_>) -> io::Result<()>|
-     -> io::Result<()> {
-        let fresh: Vec<String> = ids.iter().filter(|p| seen.insert(p)).cloned().collect();
+    fn queue_range(&mut self, r: PmidRange) {
+        self.queue
+            .push_back(Job::Range(r, ranged(&self.plan.base, r)));
+        self.planned += 1;
+    }
+
+    /// Writes the PMIDs not seen before, or queues their summaries.
+    fn emit(&mut self, ids: &[String]) -> Result<(), Failure> {
+        let fresh: Vec<String> = ids
+            .iter()
+            .filter(|p| self.seen.insert(p))
+            .cloned()
+            .collect();
         if fresh.is_empty() {
             return Ok(());
         }
-        out.written += fresh.len() as u64;
-        if want_summaries {
+        self.out.written += fresh.len() as u64;
+        if self.plan.want_summaries {
             for c in fresh.chunks(SUMMARY_BATCH) {
-                queue.push_back(Job::Summaries(c.to_vec()));
+                self.queue.push_back(Job::Summaries(c.to_vec()));
             }
-            Ok(())
-        } else {
-            sink(Event::Pmids(&fresh))
+            return Ok(());
         }
-    };
-
-    if first.count == 0 {
-        out.warnings.push(search::zero_hits_warning());
+        self.send(Event::Pmids(&fresh))
     }
-    emit(&first.ids, &mut seen, &mut queue, &mut out, sink).map_err(Stop::Output)?;
-    let mut leaf_sum: u64 = 0;
-    let mut planned = 0usize;
-    // Bisection is bounded: a healthy query needs about ⌈count / 8,000⌉ ranges.
-    let mut max_ranges = 0usize;
-    let mut done = 0usize;
-    if first.count > WINDOW {
-        let sample: Vec<u64> = first.ids.iter().filter_map(|p| p.parse().ok()).collect();
-        max_ranges = 16 + 4 * first.count.div_ceil(WINDOW) as usize;
-        for r in plan(first.count, &sample) {
-            queue.push_back(Job::Range(r));
-            planned += 1;
-        }
-    } else {
-        leaf_sum = first.count;
-    }
-    progress(sink, done, planned, &out)?;
 
-    let limit = client.settings().policy.max_in_flight.max(1);
-    let mut running = FuturesUnordered::new();
-    let mut range_failed = false;
-    loop {
-        while running.len() < limit {
-            let Some(job) = queue.pop_front() else { break };
-            let base = &base;
-            running.push(async move {
-                match job {
-                    Job::Range(r) => Done::Range(r, client.esearch(&ranged(base, r)).await),
-                    Job::Summaries(ids) => {
-                        let answer = client.esummary(&ids).await;
-                        Done::Summaries(ids, answer)
-                    }
-                }
-            });
-        }
-        let Some(finished) = running.next().await else {
-            break;
+    fn send(&mut self, event: Event<'_>) -> Result<(), Failure> {
+        (self.sink)(event).map_err(Failure::Output)
+    }
+
+    fn progress(&mut self) -> Result<(), Failure> {
+        let event = Event::Progress {
+            done: self.done,
+            planned: self.planned,
+            pmids: self.out.written,
+            total: self.out.total,
         };
-        match finished {
+        self.send(event)
+    }
+
+    /// A range that failed (after retries, or because it cannot be split):
+    /// reported with the query that fetches it again; the run goes on.
+    fn range_failed(&mut self, range: PmidRange, error: Error) -> Result<(), Failure> {
+        self.range_failed = true;
+        let rerun = range_query(&self.plan.query, range);
+        self.send(Event::RangeFailed {
+            range,
+            error: &error,
+            rerun: &rerun,
+        })?;
+        self.out.first_failure.get_or_insert(error);
+        Ok(())
+    }
+
+    fn on_done(&mut self, done: Done) -> Result<(), Failure> {
+        match done {
             Done::Range(r, Ok(a)) if a.count > WINDOW => {
-                done += 1;
+                self.done += 1;
                 let ids: Vec<u64> = a.ids.iter().filter_map(|p| p.parse().ok()).collect();
                 // A range that cannot shrink, or too many splits, means the
                 // counts are not what PubMed gives: stop splitting.
-                match split(r, &ids).filter(|_| planned + 2 <= max_ranges) {
-                    Some(parts) => {
-                        for part in parts {
-                            queue.push_back(Job::Range(part));
-                            planned += 1;
-                        }
-                    }
+                match split(r, &ids).filter(|_| self.planned + 2 <= self.max_ranges) {
+                    Some(parts) => parts.into_iter().for_each(|p| self.queue_range(p)),
                     None => {
                         let e = Error::new(
                             Reason::NcbiInvalidResponse,
                             format!(
-                                "ESearch counts {} hits in PMID range {r}, which cannot be split further ({planned} ranges so far); the counts are inconsistent",
-                                a.count
+                                "ESearch counts {} hits in PMID range {r}, which cannot be split further ({} ranges so far); the counts are inconsistent",
+                                a.count, self.planned
                             ),
                         );
-                        range_failed = true;
-                        sink(Event::RangeFailed(r, &e)).map_err(Stop::Output)?;
-                        out.first_failure.get_or_insert(e);
+                        self.range_failed(r, e)?;
                     }
                 }
             }
             Done::Range(_, Ok(a)) => {
-                done += 1;
-                leaf_sum += a.count;
-                emit(&a.ids, &mut seen, &mut queue, &mut out, sink).map_err(Stop::Output)?;
+                self.done += 1;
+                self.leaf_sum += a.count;
+                self.emit(&a.ids)?;
             }
             Done::Range(r, Err(e)) => {
-                done += 1;
-                range_failed = true;
-                sink(Event::RangeFailed(r, &e)).map_err(Stop::Output)?;
-                out.first_failure.get_or_insert(e);
+                self.done += 1;
+                self.range_failed(r, e)?;
             }
             Done::Summaries(_, Ok(a)) => {
                 let summaries: Vec<Summary> = a.docs.iter().map(Summary::from_docsum).collect();
-                let missing: Vec<Missing> = a
-                    .missing
-                    .into_iter()
-                    .map(|(pmid, message)| Missing { pmid, message })
-                    .collect();
-                sink(Event::Summaries(&summaries, &missing)).map_err(Stop::Output)?;
+                let missing = search::missing_from(a.missing);
+                self.send(Event::Summaries(&summaries, &missing))?;
             }
             Done::Summaries(ids, Err(e)) => {
-                sink(Event::SummariesFailed(&ids, &e)).map_err(Stop::Output)?;
-                out.first_failure.get_or_insert(e);
+                self.send(Event::SummariesFailed(&ids, &e))?;
+                self.out.first_failure.get_or_insert(e);
             }
         }
-        progress(sink, done, planned, &out)?;
+        self.progress()
     }
-    if !range_failed && leaf_sum != out.total {
-        out.warnings.push(Warning {
-            kind: WarningKind::CountMismatch,
-            message: format!(
-                "the ranges' counts add up to {leaf_sum}, but the query has {} hits (difference {})",
-                out.total,
-                leaf_sum as i64 - out.total as i64
-            ),
-            terms: None,
-        });
+
+    /// The totals, with a warning when the counts do not add up.
+    fn finish(mut self) -> AllOutcome {
+        let (leaf_sum, total, written) = (self.leaf_sum, self.out.total, self.out.written);
+        if !self.range_failed && leaf_sum != total {
+            self.out.warnings.push(Warning::new(
+                WarningKind::CountMismatch,
+                format!(
+                    "the ranges' counts add up to {leaf_sum}, but the query has {total} hits (difference {})",
+                    leaf_sum as i64 - total as i64
+                ),
+            ));
+        }
+        if !self.range_failed && written != leaf_sum {
+            self.out.warnings.push(Warning::new(
+                WarningKind::CountMismatch,
+                format!(
+                    "{written} distinct PMIDs were written, but the ranges' counts add up to {leaf_sum}"
+                ),
+            ));
+        }
+        self.out
     }
-    if !range_failed && out.written != leaf_sum {
-        out.warnings.push(Warning {
-            kind: WarningKind::CountMismatch,
-            message: format!(
-                "{} distinct PMIDs were written, but the ranges' counts add up to {leaf_sum}",
-                out.written
-            ),
-            terms: None,
-        });
+}
+
+/// Runs `search --all` for a [`prepare`]d plan, calling `sink` with each
+/// event as it happens. Failures of single ranges are reported and the run
+/// goes on; the first one is in [`AllOutcome::first_failure`].
+///
+/// Errors: the first request's failure, an impossible count, or the sink's
+/// (output) error.
+pub async fn search_all(
+    client: &Client,
+    plan: Plan,
+    sink: &mut dyn FnMut(Event<'_>) -> io::Result<()>,
+) -> Result<AllOutcome, Failure> {
+    let sent_before = client.requests_sent();
+    let first = client.esearch(&plan.base).await?;
+    let mut run = AllRun::start(plan, sink, &first)?;
+    let limit = client.settings().policy.max_in_flight.max(1);
+    let mut running = FuturesUnordered::new();
+    loop {
+        while running.len() < limit {
+            let Some(job) = run.queue.pop_front() else {
+                break;
+            };
+            running.push(job.send(client));
+        }
+        let Some(done) = running.next().await else {
+            break;
+        };
+        run.on_done(done)?;
     }
+    let mut out = run.finish();
     out.requests = client.requests_sent() - sent_before;
     Ok(out)
 }

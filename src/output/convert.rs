@@ -4,12 +4,10 @@
 
 use std::io::{self, Write};
 
-use comfy_table::Cell;
-
-use super::search::{one_line, tsv_cell, write_rows};
-use super::{Format, Style, write_json_line};
+use super::delimited::{write_header, write_rows};
+use super::{Format, Style, cell, write_json_line};
 use crate::core::ids::IdType;
-use crate::core::text::count;
+use crate::core::text::{count, printable};
 use crate::ops::convert::{ConvertRecord, Output, Totals};
 
 /// Rows per table block, so a huge input never builds one huge table.
@@ -61,11 +59,7 @@ impl<'a> Writer<'a> {
             table: Vec::new(),
         };
         match format {
-            Format::Csv => {
-                let header: Vec<String> = HEADER.iter().map(|h| h.to_string()).collect();
-                write_rows(w.out, format, &[header])?;
-            }
-            Format::Tsv => writeln!(w.out, "{}", HEADER.join("\t"))?,
+            Format::Csv | Format::Tsv => write_header(w.out, format, &HEADER)?,
             Format::Json => write!(w.out, "{{\"records\": [")?,
             _ => {}
         }
@@ -88,7 +82,7 @@ impl<'a> Writer<'a> {
         match self.format {
             Format::Ids => {
                 let id = self.to.and_then(|t| r.get(t)).unwrap_or("");
-                writeln!(self.out, "{id}")?;
+                writeln!(self.out, "{}", printable(id))?;
             }
             Format::Ndjson => write_json_line(self.out, r)?,
             Format::Json => {
@@ -98,11 +92,7 @@ impl<'a> Writer<'a> {
                 write!(self.out, "\n  ")?;
                 serde_json::to_writer(&mut *self.out, r)?;
             }
-            Format::Csv => write_rows(self.out, self.format, &[cells(r)])?,
-            Format::Tsv => {
-                let row: Vec<String> = cells(r).iter().map(|c| tsv_cell(c)).collect();
-                writeln!(self.out, "{}", row.join("\t"))?;
-            }
+            Format::Csv | Format::Tsv => write_rows(self.out, self.format, &[cells(r)])?,
             _ => {
                 self.table.push(r.clone());
                 if self.table.len() >= TABLE_BLOCK {
@@ -120,18 +110,18 @@ impl<'a> Writer<'a> {
         let mut t = self.style.table();
         t.set_header(vec!["Requested", "PMID", "PMCID", "DOI", "Error"]);
         for r in self.table.drain(..) {
-            let c: Vec<String> = cells(&r).iter().map(|c| one_line(c)).collect();
+            let c = cells(&r);
             let err = r
                 .error
                 .as_ref()
-                .map(|e| one_line(&format!("{}: {}", e.reason, e.message)))
+                .map(|e| format!("{}: {}", e.reason, e.message))
                 .unwrap_or_default();
             t.add_row(vec![
-                Cell::new(&c[0]),
-                Cell::new(&c[1]),
-                Cell::new(&c[2]),
-                Cell::new(&c[3]),
-                Cell::new(err),
+                cell(&c[0]),
+                cell(&c[1]),
+                cell(&c[2]),
+                cell(&c[3]),
+                cell(&err),
             ]);
         }
         writeln!(self.out, "{t}")
@@ -151,8 +141,16 @@ impl<'a> Writer<'a> {
         self.out.flush()
     }
 
-    /// Flushes what was written so far (streaming).
-    pub fn flush(&mut self) -> io::Result<()> {
+    /// Ends an output that stopped early (bad input, Ctrl-C): the table
+    /// block so far, and the JSON record line ended, so every line written
+    /// is whole; then a flush. The JSON document stays unclosed: the run
+    /// did not finish.
+    pub fn abandon(&mut self) -> io::Result<()> {
+        match self.format {
+            Format::Json => writeln!(self.out)?,
+            Format::Table => self.flush_table()?,
+            _ => {}
+        }
         self.out.flush()
     }
 }

@@ -1,14 +1,18 @@
 //! Formatters: render operation results as tables, JSON, NDJSON, CSV/TSV,
 //! plain text or ID lists. Separate from the operations; they only write.
+//! Text from a query or from NCBI goes out [`printable`] (JSON escapes it).
 
 use std::io::{self, Write};
 
-use comfy_table::{ContentArrangement, Table, presets};
+use comfy_table::{Cell, ContentArrangement, Table, presets};
 
 use crate::core::choice::choice;
+use crate::core::text::printable;
 
 pub mod convert;
+pub mod delimited;
 pub mod search;
+pub mod search_all;
 pub mod spell;
 
 choice! {
@@ -98,6 +102,12 @@ impl Style {
             text.to_string()
         }
     }
+}
+
+/// A table cell holding `text` made [`printable`]: one line, no escape
+/// sequences.
+pub fn cell(text: &str) -> Cell {
+    Cell::new(printable(text))
 }
 
 /// Writes `value` as pretty JSON followed by a newline.

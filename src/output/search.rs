@@ -1,12 +1,13 @@
-//! Renders search outcomes: table, JSON, NDJSON, CSV, TSV, IDs
-//! (search.md §6). Every record is one line in NDJSON, CSV and TSV.
+//! Renders search outcomes: table, JSON, NDJSON, CSV, TSV, IDs. Every
+//! record is one line in NDJSON, CSV and TSV; text that came from NCBI is
+//! [`printable`] in every format but JSON (which escapes it).
 
+use std::collections::HashMap;
 use std::io::{self, Write};
 
-use super::{Format, Style, write_json, write_json_line};
-use std::collections::HashMap;
-
-use crate::core::text::count;
+use super::delimited::write_delimited;
+use super::{Format, Style, cell, write_json, write_json_line};
+use crate::core::text::{count, printable};
 use crate::ops::search::{Detail, Missing, SearchOutcome, Summary};
 use comfy_table::{Cell, Color, ColumnConstraint, Width};
 
@@ -72,7 +73,7 @@ pub fn render(
 /// One PMID per line.
 pub fn write_ids(out: &mut dyn Write, pmids: &[String]) -> io::Result<()> {
     for p in pmids {
-        writeln!(out, "{p}")?;
+        writeln!(out, "{}", printable(p))?;
     }
     Ok(())
 }
@@ -112,6 +113,11 @@ pub fn in_order(o: &SearchOutcome) -> Vec<Item<'_>> {
                 .or_else(|| missing.get(p.as_str()).map(|m| Item::Missing(m)))
         })
         .collect()
+}
+
+/// The stderr warning for a PMID without a summary.
+pub fn missing_note(m: &Missing) -> String {
+    format!("no summary for PMID {}: {}", m.pmid, m.message)
 }
 
 /// The NDJSON line for a PMID without a summary.
@@ -192,64 +198,6 @@ pub fn row(s: &Summary, detail: Detail) -> Vec<String> {
     }
 }
 
-/// Writes CSV (RFC 4180, via the csv crate) or TSV (no tab or line break
-/// inside a field) with a header row.
-pub fn write_delimited(
-    out: &mut dyn Write,
-    format: Format,
-    header: &[&str],
-    rows: &[Vec<String>],
-) -> io::Result<()> {
-    let header: Vec<String> = header.iter().map(|h| h.to_string()).collect();
-    write_rows(out, format, std::slice::from_ref(&header))?;
-    write_rows(out, format, rows)
-}
-
-/// Writes CSV or TSV rows without a header (for streaming).
-pub fn write_rows(out: &mut dyn Write, format: Format, rows: &[Vec<String>]) -> io::Result<()> {
-    if format == Format::Csv {
-        let mut w = csv::Writer::from_writer(out);
-        for r in rows {
-            let cells = r.iter().map(|c| one_line(c));
-            w.write_record(cells).map_err(csv_io)?;
-        }
-        return w.flush();
-    }
-    for r in rows {
-        let cells: Vec<String> = r.iter().map(|c| tsv_cell(c)).collect();
-        writeln!(out, "{}", cells.join("\t"))?;
-    }
-    Ok(())
-}
-
-/// The I/O error inside a CSV error, so a closed pipe stays a
-/// `BrokenPipe` (exit 0) rather than a generic failure.
-fn csv_io(e: csv::Error) -> io::Error {
-    match e.into_kind() {
-        csv::ErrorKind::Io(e) => e,
-        other => io::Error::other(format!("{other:?}")),
-    }
-}
-
-/// A cell that stays on one line and cannot drive a terminal: control
-/// characters (tab, CR, LF, ESC …) and Unicode line separators become spaces.
-pub fn one_line(s: &str) -> String {
-    s.chars()
-        .map(|c| {
-            if c.is_control() || matches!(c, '\u{2028}' | '\u{2029}') {
-                ' '
-            } else {
-                c
-            }
-        })
-        .collect()
-}
-
-/// A TSV cell: see [`one_line`].
-pub fn tsv_cell(s: &str) -> String {
-    one_line(s)
-}
-
 fn first_author(s: &Summary) -> String {
     match s.authors.len() {
         0 => String::new(),
@@ -279,7 +227,7 @@ fn write_table(
         Detail::Ids => {
             t.set_header(vec!["PMID"]);
             for p in &o.pmids {
-                t.add_row(vec![p]);
+                t.add_row(vec![cell(p)]);
             }
         }
         Detail::Brief | Detail::Full => {
@@ -309,7 +257,7 @@ fn write_table(
                     Item::Summary(s) => s,
                     Item::Missing(m) => {
                         let note = format!("(no summary: {})", m.message);
-                        let mut row = vec![Cell::new(&m.pmid), Cell::new(""), Cell::new(note)];
+                        let mut row = vec![cell(&m.pmid), Cell::new(""), cell(&note)];
                         row.insert(if detail == Detail::Full { 2 } else { 3 }, Cell::new(""));
                         if detail == Detail::Full {
                             row.push(Cell::new(""));
@@ -318,7 +266,7 @@ fn write_table(
                         continue;
                     }
                 };
-                let mut title = Cell::new(marked_title(s));
+                let mut title = cell(&marked_title(s));
                 if style.color && (s.retracted || s.retraction_notice) {
                     title = title.fg(Color::Red);
                 }
@@ -328,18 +276,18 @@ fn write_table(
                     .unwrap_or_else(|| s.pub_date_text.clone());
                 if detail == Detail::Full {
                     t.add_row(vec![
-                        Cell::new(&s.pmid),
-                        Cell::new(date),
-                        Cell::new(first_author(s)),
+                        cell(&s.pmid),
+                        cell(&date),
+                        cell(&first_author(s)),
                         title,
-                        Cell::new(&s.journal),
+                        cell(&s.journal),
                     ]);
                 } else {
                     t.add_row(vec![
-                        Cell::new(&s.pmid),
-                        Cell::new(date),
+                        cell(&s.pmid),
+                        cell(&date),
                         title,
-                        Cell::new(s.pub_types.join("; ")),
+                        cell(&s.pub_types.join("; ")),
                     ]);
                 }
             }

@@ -2,9 +2,8 @@
 
 use std::io::{self, Write};
 
-use comfy_table::Cell;
-
-use super::{Format, Style, write_json};
+use super::{Format, Style, cell, write_json};
+use crate::core::text::printable;
 use crate::ops::spell::SpellOutcome;
 
 /// Writes `o` to `out` in `format` (text, json or table).
@@ -17,7 +16,12 @@ pub fn render(
     match format {
         Format::Json => write_json(out, o),
         Format::Table => {
-            writeln!(out, "{} {}", style.bold("Corrected query:"), o.corrected)?;
+            writeln!(
+                out,
+                "{} {}",
+                style.bold("Corrected query:"),
+                printable(&o.corrected)
+            )?;
             if o.corrections.is_empty() {
                 return writeln!(out, "ESpell proposed no correction.");
             }
@@ -28,15 +32,11 @@ pub fn render(
                     None => "applied".to_string(),
                     Some(g) => format!("kept ({})", g.as_str()),
                 };
-                t.add_row(vec![
-                    Cell::new(&c.from),
-                    Cell::new(&c.to),
-                    Cell::new(result),
-                ]);
+                t.add_row(vec![cell(&c.from), cell(&c.to), cell(&result)]);
             }
             writeln!(out, "{t}")
         }
-        _ => writeln!(out, "{}", o.corrected),
+        _ => writeln!(out, "{}", printable(&o.corrected)),
     }
 }
 

@@ -1,0 +1,217 @@
+//! The streaming writer of `search --all`: PMIDs (`ids`, NDJSON, CSV, TSV)
+//! or summaries (NDJSON, CSV, TSV) written as each range or batch
+//! completes, one record per line, and the stderr notes of each event.
+
+use std::io::{self, Write};
+
+use super::delimited::{write_header, write_rows};
+use super::search::{
+    header, missing_json, missing_note, missing_row, row, write_ids, write_ndjson,
+};
+use super::{Format, write_json_line};
+use crate::ops::search::{Detail, Missing};
+use crate::ops::search_all::Event;
+
+/// The formats `--all` streams.
+pub const FORMATS: [Format; 4] = [Format::Ids, Format::Ndjson, Format::Csv, Format::Tsv];
+
+/// A streaming writer for one `--all` run: [`Writer::begin`], then
+/// [`Writer::event`] for each event, then [`Writer::finish`].
+pub struct Writer<'a> {
+    out: &'a mut dyn Write,
+    format: Format,
+    detail: Detail,
+    /// The CSV/TSV header goes out with the first rows, so a run that fails
+    /// before any data leaves stdout empty.
+    header_due: bool,
+}
+
+impl<'a> Writer<'a> {
+    /// Starts the output; nothing is written yet. `format` is one of
+    /// [`FORMATS`]; `detail` says which columns rows have.
+    pub fn begin(out: &'a mut dyn Write, format: Format, detail: Detail) -> Writer<'a> {
+        Writer {
+            out,
+            format,
+            detail,
+            header_due: matches!(format, Format::Csv | Format::Tsv),
+        }
+    }
+
+    fn header(&mut self) -> io::Result<()> {
+        if self.header_due {
+            self.header_due = false;
+            write_header(self.out, self.format, &header(self.detail))?;
+        }
+        Ok(())
+    }
+
+    fn rows(&mut self, rows: &[Vec<String>]) -> io::Result<()> {
+        self.header()?;
+        write_rows(self.out, self.format, rows)
+    }
+
+    /// A PMID without a summary: its NDJSON error line or its CSV/TSV row
+    /// with the `error` column (nothing in `ids`).
+    fn missing(&mut self, m: &Missing, reason: &str) -> io::Result<()> {
+        match self.format {
+            Format::Ndjson => {
+                let mut v = missing_json(m);
+                v["error"]["reason"] = reason.into();
+                write_json_line(self.out, &v)
+            }
+            Format::Csv | Format::Tsv => self.rows(&[missing_row(m, self.detail)]),
+            _ => Ok(()),
+        }
+    }
+
+    /// Writes what `event` adds to stdout and flushes, so every record is
+    /// out as soon as it is known.
+    pub fn event(&mut self, event: &Event<'_>) -> io::Result<()> {
+        match event {
+            Event::Pmids(ids) => match self.format {
+                Format::Ndjson => {
+                    for p in *ids {
+                        write_json_line(self.out, &serde_json::json!({ "pmid": p }))?;
+                    }
+                }
+                Format::Csv | Format::Tsv => {
+                    let rows: Vec<Vec<String>> = ids.iter().map(|p| vec![p.clone()]).collect();
+                    self.rows(&rows)?;
+                }
+                _ => write_ids(self.out, ids)?,
+            },
+            Event::Summaries(summaries, missing) => {
+                match self.format {
+                    Format::Csv | Format::Tsv => {
+                        let rows: Vec<Vec<String>> =
+                            summaries.iter().map(|s| row(s, self.detail)).collect();
+                        self.rows(&rows)?;
+                    }
+                    _ => write_ndjson(self.out, summaries, self.detail)?,
+                }
+                for m in *missing {
+                    self.missing(m, "ncbi_resource_not_found")?;
+                }
+            }
+            Event::SummariesFailed(ids, e) => {
+                for p in *ids {
+                    let m = Missing {
+                        pmid: p.clone(),
+                        message: if self.format == Format::Ndjson {
+                            e.message.clone()
+                        } else {
+                            format!("{} [{}]", e.message, e.reason)
+                        },
+                    };
+                    self.missing(&m, e.reason.as_str())?;
+                }
+            }
+            Event::RangeFailed { .. } | Event::Progress { .. } => return Ok(()),
+        }
+        self.out.flush()
+    }
+
+    /// Ends the output: the CSV/TSV header of a run without rows (unless it
+    /// failed, so a failed run can leave stdout empty), then a flush.
+    pub fn finish(&mut self, failed: bool) -> io::Result<()> {
+        if !failed {
+            self.header()?;
+        }
+        self.out.flush()
+    }
+
+    /// Flushes what was written so far (an interrupted run).
+    pub fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+/// A line for stderr.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Note {
+    /// A warning (silenced by `-q`).
+    Warning(String),
+    /// An error: part of the output failed (always shown).
+    Error(String),
+}
+
+/// What `event` says on stderr: PMIDs without a summary, failed summary
+/// batches, failed ranges with the query that fetches them again.
+pub fn notes(event: &Event<'_>) -> Vec<Note> {
+    match event {
+        Event::Summaries(_, missing) => missing
+            .iter()
+            .map(|m| Note::Warning(missing_note(m)))
+            .collect(),
+        Event::SummariesFailed(ids, e) => vec![Note::Error(format!(
+            "summaries of {} PMIDs failed: {} [{}]",
+            ids.len(),
+            e.message,
+            e.reason
+        ))],
+        Event::RangeFailed {
+            range,
+            error,
+            rerun,
+        } => vec![Note::Error(format!(
+            "PMID range {range} failed: {} [{}]; to fetch it later, run the same command with the query {}",
+            error.message,
+            error.reason,
+            shell_quoted(rerun)
+        ))],
+        Event::Pmids(_) | Event::Progress { .. } => Vec::new(),
+    }
+}
+
+/// `s` in single quotes for a POSIX shell (`'` written as `'\''`).
+fn shell_quoted(s: &str) -> String {
+    format!("'{}'", s.replace('\'', r"'\''"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::{Error, Reason};
+    use crate::ops::search_all::{PmidRange, range_query};
+
+    #[test]
+    fn a_failed_range_says_how_to_fetch_it_again() {
+        let e = Error::new(Reason::NcbiUnreachable, "gave up after 3 attempts");
+        let range = PmidRange { lo: 1, hi: 4999 };
+        let rerun = range_query("asthma[mh] AND child's", range);
+        let notes = notes(&Event::RangeFailed {
+            range,
+            error: &e,
+            rerun: &rerun,
+        });
+        assert_eq!(
+            notes,
+            vec![Note::Error(
+                "PMID range 1:4999 failed: gave up after 3 attempts [ncbi_unreachable]; to fetch it later, run the same command with the query '(asthma[mh] AND child'\\''s) AND 1:4999[uid]'".into()
+            )]
+        );
+        assert_eq!(range_query("", range), "1:4999[uid]");
+    }
+
+    #[test]
+    fn csv_header_waits_for_the_first_rows() {
+        let mut buf = Vec::new();
+        let mut w = Writer::begin(&mut buf, Format::Csv, Detail::Ids);
+        w.event(&Event::Progress {
+            done: 0,
+            planned: 1,
+            pmids: 0,
+            total: 2,
+        })
+        .unwrap();
+        w.event(&Event::Pmids(&["2".into(), "1".into()])).unwrap();
+        w.finish(false).unwrap();
+        assert_eq!(String::from_utf8(buf).unwrap(), "pmid\n2\n1\n");
+        let mut buf = Vec::new();
+        Writer::begin(&mut buf, Format::Tsv, Detail::Ids)
+            .finish(true)
+            .unwrap();
+        assert!(buf.is_empty(), "a failed run without rows writes nothing");
+    }
+}
