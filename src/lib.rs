@@ -8,11 +8,14 @@
 #![warn(missing_docs)]
 
 /// Writes one line on stderr, ignoring failures: a closed or broken stderr
-/// must never turn a note into a panic (`eprintln!` would).
+/// must never turn a note into a panic (`eprintln!` would). The line is
+/// [`core::text::printable`]: text quoted from a query or from NCBI cannot
+/// drive the terminal or start a line of its own.
 macro_rules! diag {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        let _ = writeln!(std::io::stderr(), $($arg)*);
+        let line = format!($($arg)*);
+        let _ = writeln!(std::io::stderr(), "{}", $crate::core::text::printable(&line));
     }};
 }
 pub(crate) use diag;

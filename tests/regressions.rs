@@ -730,3 +730,281 @@ fn a_full_disk_is_exit_74_and_says_the_output_failed() {
         run.stderr
     );
 }
+
+/// Issue 13 item 5: `pubmed spell $'\xff'` panicked with exit 101 and
+/// printed the argument (a key too, with `--api-key`).
+#[test]
+#[cfg(unix)]
+fn a_non_utf8_argument_is_a_usage_error_naming_its_place() {
+    use std::ffi::OsString;
+    use std::os::unix::ffi::OsStringExt;
+    let mut p = pubmed(&["spell"]);
+    p.cmd.arg(OsString::from_vec(vec![0xff]));
+    let run = p.run();
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+    assert!(
+        !run.stderr.contains('\u{FFFD}'),
+        "the raw byte: {}",
+        run.stderr
+    );
+    assert_eq!(
+        run.stderr.lines().next().unwrap(),
+        "pubmed: error: argument 2 is not valid UTF-8"
+    );
+    let mut p = pubmed(&["--api-key"]);
+    p.cmd
+        .arg(OsString::from_vec(b"abcdef0123456789\xff".to_vec()))
+        .args(["-f", "json", "spell", "x"]);
+    let run = p.run();
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(!run.stderr.contains("abcdef0123456789"), "{}", run.stderr);
+    let e = run.error_json();
+    assert_eq!(e["reason"], "invalid_argument");
+    assert_eq!(
+        e["message"],
+        "argument 2 (the value of --api-key) is not valid UTF-8"
+    );
+}
+
+/// Issue 13 item 5: `pubmed spell - < /dev/zero` grew without bound.
+#[test]
+fn an_endless_stdin_query_stops_at_the_length_limit() {
+    for command in ["spell", "search"] {
+        let p = pubmed(&[command, "-"]);
+        let mut cmd = p.cmd;
+        cmd.stdin(std::fs::File::open("/dev/zero").unwrap());
+        let started = Instant::now();
+        let out = cmd.output().unwrap();
+        let took = started.elapsed();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{command}: {stderr}");
+        assert!(took < Duration::from_secs(1), "{command} took {took:?}");
+        assert!(
+            stderr.contains("the query on stdin is longer than 100000 characters"),
+            "{stderr}"
+        );
+        assert!(out.stdout.is_empty());
+    }
+    // a query at the limit on stdin is still read whole (and then checked)
+    let run = pubmed(&["spell", "-"])
+        .stdin(format!("{}\n", "a".repeat(100_001)))
+        .run();
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr
+            .contains("the query is 100001 characters long; at most 100000 are accepted"),
+        "{}",
+        run.stderr
+    );
+}
+
+/// Issue 13 item 5: `-fjson` usage errors came out as text.
+#[test]
+fn usage_errors_are_json_under_every_spelling_of_the_format() {
+    for args in [
+        &["-fjson", "search", "x", "--bogus"][..],
+        &["-f=json", "search", "x", "--bogus"],
+        &["--format=json", "search", "x", "--bogus"],
+        &["--format", "json", "search", "x", "--bogus"],
+        &["-f", "json", "search", "x", "--bogus"],
+        &["search", "x", "--bogus", "-f", "JSON"],
+        &["search", "x", "--retmax", "lots", "-fndjson"],
+    ] {
+        let run = pubmed(args).run();
+        assert_eq!(run.code, 2, "{args:?}");
+        let e = run.error_json();
+        assert_eq!(e["reason"], "invalid_argument", "{args:?}");
+        assert_eq!(e["retryable"], false);
+        assert!(e["hint"].is_string());
+    }
+    let run = pubmed(&["-fjson", "search", "x", "--bogus"]).run();
+    assert_eq!(
+        run.error_json()["message"],
+        "unexpected argument '--bogus' found"
+    );
+    let run = pubmed(&["search", "x", "--bogus"]).run();
+    assert!(
+        run.stderr
+            .starts_with("pubmed: error: unexpected argument '--bogus' found"),
+        "{}",
+        run.stderr
+    );
+}
+
+/// Issue 15, first hour: `--spell apply` read `apply` as a query word.
+#[test]
+fn spell_apply_with_a_space_gets_a_hint() {
+    let run = pubmed(&["search", "--spell", "apply", "alzhiemer"]).run();
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    let lines: Vec<&str> = run.stderr.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "pubmed: error: `--spell apply` reads \"apply\" as a query word; --spell takes its mode after `=`",
+            "pubmed: hint: write --spell=apply (or put the query before --spell)",
+        ]
+    );
+}
+
+/// Issue 13 item 6: escape sequences from a query or from NCBI never reach
+/// stdout or stderr raw.
+#[test]
+fn escape_sequences_never_reach_the_terminal() {
+    const ESC: char = '\u{1b}';
+    let clean = |what: &str, run: &support::cli::Run| {
+        for (name, text) in [("stdout", &run.stdout), ("stderr", &run.stderr)] {
+            assert!(
+                !text
+                    .chars()
+                    .any(|c| c == ESC || c == '\u{9b}' || c == '\u{7}'),
+                "{what}: raw control in {name}: {text:?}"
+            );
+        }
+    };
+    // from the query: spell's text output and its note, errors quoting input
+    let server = TestServer::start(|r| {
+        if r.is("espell.fcgi") {
+            Reply::xml(ncbi::espell(
+                "x",
+                &[("O", "\u{1b}[31mbio"), ("R", "python\u{1b}[0m\u{7}")],
+            ))
+        } else if r.is("esearch.fcgi") {
+            Reply::xml(ncbi::esearch(
+                1,
+                0,
+                &["31452104".to_string()],
+                "q\u{1b}[2J",
+                &[("PhraseNotFound", "\u{1b}]0;pwned\u{7}")],
+                &[],
+            ))
+        } else {
+            let mut d = ncbi::Doc::new("31452104");
+            d.source = "J \u{1b}[5mBlink".into();
+            d.authors = vec!["Evil \u{9b}2J".into()];
+            Reply::xml(ncbi::esummary(&[d], &[]))
+        }
+    });
+    let run = pubmed(&["spell", "\u{1b}[31mbiopythooon"])
+        .server(&server)
+        .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    // the correction is refused (the segments do not align with the query);
+    // the query comes back, its escape made a space
+    assert_eq!(run.stdout, " [31mbiopythooon\n");
+    clean("spell", &run);
+    for format in ["table", "json"] {
+        let run = pubmed(&["spell", "-f", format, "\u{1b}[31mbiopythooon"])
+            .server(&server)
+            .run();
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        clean(format, &run);
+    }
+    for format in ["table", "tsv", "csv", "ids"] {
+        let run = pubmed(&["search", "-f", format, "-v", "q\u{1b}[2J"])
+            .server(&server)
+            .env("COLUMNS", "200")
+            .run();
+        assert_eq!(run.code, 0, "{format}: {}", run.stderr);
+        clean(format, &run);
+        assert!(
+            run.stderr.contains("PubMed found nothing for ]0;pwned and"),
+            "{}",
+            run.stderr
+        );
+    }
+    let run = pubmed(&["search", "-f", "tsv", "q"]).server(&server).run();
+    assert!(run.stdout.contains("\tEvil 2J\t"), "{}", run.stdout);
+    assert!(run.stdout.contains("\tJ [5mBlink\t"), "{}", run.stdout);
+    let run = pubmed(&["search", "x", "--field", "ti\u{1b}[2J"]).run();
+    assert_eq!(run.code, 2);
+    clean("--field", &run);
+    let run = pubmed(&["convert", "PMC\u{1b}[31m1"]).run();
+    assert_eq!(run.code, 2);
+    clean("convert argument", &run);
+
+    // from the ID Converter: `--to` lines and records
+    let conv = TestServer::start(|_| {
+        Reply::json(
+            200,
+            r#"{"status":"ok","responseDate":"2025-01-01 00:00:00","request":"x","records":[{"requested-id":"10.1038/ng.590","pmcid":"PMC2883744","pmid":20495566,"doi":"10.1038/ng.590\u001b[2J"}]}"#,
+        )
+    });
+    let run = pubmed(&["convert", "10.1038/ng.590", "--to", "doi"])
+        .server(&conv)
+        .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout, "10.1038/ng.590 [2J\n");
+    // and from a file: the requested ID is echoed in TSV
+    let run = pubmed(&["convert", "--input", "-", "-f", "tsv"])
+        .server(&conv)
+        .stdin("\u{1b}[2J123\n")
+        .run();
+    clean("convert file", &run);
+}
+
+/// Issue 13 item 6: Ctrl-C during a long run exits 130 with every line
+/// written whole.
+#[test]
+#[cfg(unix)]
+fn ctrl_c_stops_a_long_run_with_whole_lines_and_exit_130() {
+    let fake = FakeNcbi::new(Corpus::synthetic());
+    let f = fake.clone();
+    let server = TestServer::start(move |r| f.reply(r));
+    let interrupt = |mut cmd: std::process::Command, feed: Option<&str>| {
+        let mut child = cmd
+            .stdin(if feed.is_some() {
+                Stdio::piped()
+            } else {
+                Stdio::null()
+            })
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take();
+        if let (Some(s), Some(feed)) = (stdin.as_mut(), feed) {
+            s.write_all(feed.as_bytes()).unwrap();
+            s.flush().unwrap();
+        }
+        let mut out = BufReader::new(child.stdout.take().unwrap());
+        let mut first = String::new();
+        out.read_line(&mut first).unwrap();
+        let status = std::process::Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let mut rest = Vec::new();
+        std::io::Read::read_to_end(&mut out, &mut rest).unwrap();
+        let done = child.wait_with_output().unwrap();
+        drop(stdin);
+        (
+            done.status.code(),
+            first + &String::from_utf8(rest).unwrap(),
+            String::from_utf8_lossy(&done.stderr).into_owned(),
+        )
+    };
+    // search --all, paced so that the run lasts seconds
+    let p = pubmed(&["search", "hits250000", "--all"])
+        .server(&server)
+        .env("PUBMED_REQUEST_GAP_MS", "400");
+    let (code, stdout, stderr) = interrupt(p.cmd, None);
+    assert_eq!(code, Some(130), "{stderr}");
+    assert!(stdout.ends_with('\n'), "a half-written line");
+    assert!(
+        stdout
+            .lines()
+            .all(|l| !l.is_empty() && l.bytes().all(|b| b.is_ascii_digit())),
+        "every line a PMID"
+    );
+    assert!(
+        stdout.lines().count() >= 9_999,
+        "the first window was written"
+    );
+    assert!(stderr.contains("pubmed: interrupted"), "{stderr}");
+    // convert reading a pipe that stays open
+    let p = pubmed(&["convert", "--input", "-", "--to", "pmcid"]).server(&server);
+    let (code, stdout, stderr) = interrupt(p.cmd, Some("PMC3531190\n23193287\n"));
+    assert_eq!(code, Some(130), "{stderr}");
+    assert!(stdout.ends_with('\n'));
+    assert_eq!(stdout.lines().next(), Some("PMC3531190"));
+}

@@ -6,8 +6,6 @@ use std::io::{self, IsTerminal, Read, Write};
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use clap::Parser;
-
 pub mod args;
 pub mod assets;
 pub mod choice;
@@ -15,8 +13,10 @@ mod config_cmd;
 mod convert;
 mod progress;
 mod search;
+mod usage;
 
 use crate::config::{self, Flags};
+use crate::core::query::MAX_QUERY_CHARS;
 use crate::error::{Error, Exit, Failure, Reason};
 use crate::ncbi::Client;
 use crate::ops;
@@ -134,16 +134,34 @@ async fn interruptible<T>(run: impl Future<Output = Result<T, Failure>>) -> Resu
     }
 }
 
-/// Joins query words with one space; a lone `-` reads the query from stdin.
+/// Joins query words with one space; a lone `-` reads the query from
+/// stdin, up to the query length limit and no further (`/dev/zero` is an
+/// error at once, in bounded memory).
 pub fn read_query(words: &[String]) -> Result<String, Failure> {
     if words.len() == 1 && words[0] == "-" {
+        // The longest query in bytes (4 per character) and a line break.
+        let limit = MAX_QUERY_CHARS * 4 + 2;
         let mut bytes = Vec::new();
-        io::stdin().read_to_end(&mut bytes).map_err(|e| {
-            Error::new(
+        let stdin = io::stdin();
+        stdin
+            .lock()
+            .take(limit as u64 + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| {
+                Error::new(
+                    Reason::InvalidArgument,
+                    format!("cannot read the query from stdin: {e}"),
+                )
+            })?;
+        if bytes.len() > limit {
+            return Err(Error::new(
                 Reason::InvalidArgument,
-                format!("cannot read the query from stdin: {e}"),
+                format!(
+                    "the query on stdin is longer than {MAX_QUERY_CHARS} characters, the most accepted"
+                ),
             )
-        })?;
+            .into());
+        }
         let s = String::from_utf8(bytes).map_err(|_| {
             Error::new(
                 Reason::InvalidArgument,
@@ -217,72 +235,12 @@ async fn run(cli: Cli, ctx: Context) -> Result<Exit, Failure> {
     }
 }
 
-/// Prints a clap usage error as one `pubmed: error:` line and a hint (or
-/// as the JSON error object when `--format json`/`ndjson` was asked for).
-fn usage_error(e: &clap::Error) {
-    let rendered = e.render().to_string();
-    // The message is the first paragraph (clap lists missing arguments on
-    // the lines after "error: …").
-    let paragraph: Vec<&str> = rendered
-        .lines()
-        .map(str::trim)
-        .take_while(|l| !l.is_empty() && !l.starts_with("Usage:"))
-        .collect();
-    let first = paragraph.join(" ");
-    let message = first
-        .strip_prefix("error: ")
-        .unwrap_or(if first.is_empty() {
-            "invalid arguments"
-        } else {
-            &first
-        })
-        .to_string();
-    let hint = rendered
-        .lines()
-        .map(str::trim)
-        .find_map(|l| l.strip_prefix("tip: "))
-        .map(str::to_string)
-        .or_else(|| {
-            rendered
-                .lines()
-                .map(str::trim)
-                .find_map(|l| l.strip_prefix("Usage: "))
-                .map(|u| format!("usage: {u} (see --help)"))
-        })
-        .unwrap_or_else(|| "see `pubmed --help`".to_string());
-    let args: Vec<String> = std::env::args().collect();
-    let json = args.windows(2).any(|w| {
-        matches!(w[0].as_str(), "-f" | "--format") && matches!(w[1].as_str(), "json" | "ndjson")
-    }) || args
-        .iter()
-        .any(|a| a == "--format=json" || a == "--format=ndjson");
-    if json {
-        let v = serde_json::json!({"error": {"reason": "invalid_argument", "message": message, "retryable": false, "hint": hint}});
-        crate::diag!("{v}");
-    } else {
-        crate::diag!("pubmed: error: {message}");
-        crate::diag!("pubmed: hint: {hint}");
-    }
-}
-
 /// The whole program: parse, run, map the outcome to an exit code.
 pub fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let cli = match usage::parse(&args) {
         Ok(c) => c,
-        Err(e) if !e.use_stderr() => {
-            // --help and --version: clap prints them on stdout.
-            let _ = e.print();
-            return Exit::Success.into();
-        }
-        Err(e) if e.kind() == clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
-            // `pubmed` or `pubmed config` alone: the help, on stderr, exit 2.
-            let _ = e.print();
-            return Exit::Usage.into();
-        }
-        Err(e) => {
-            usage_error(&e);
-            return Exit::Usage.into();
-        }
+        Err(exit) => return exit.into(),
     };
     let ctx = Context::new(&cli.global);
     let json_errors = ctx.format.is_some_and(Format::is_json);
