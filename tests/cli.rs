@@ -400,3 +400,59 @@ fn choices_are_read_in_any_case() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stdout.contains("_pubmed()"), "{}", &run.stdout[..200]);
 }
+
+#[test]
+fn tables_use_the_whole_terminal_width() {
+    use support::ncbi;
+    let titles = [
+        "Effects of a long-term Mediterranean diet intervention on cognitive decline in older adults at high cardiovascular risk: a randomized trial.",
+        "GenBank.",
+    ];
+    let server = TestServer::start(move |r| {
+        let ids = ["31452104".to_string(), "22144687".to_string()];
+        if r.is("esearch.fcgi") {
+            Reply::xml(ncbi::esearch(2, 0, &ids, "q", &[], &[]))
+        } else {
+            let docs: Vec<ncbi::Doc> = ids
+                .iter()
+                .zip(titles)
+                .map(|(id, t)| {
+                    let mut d = ncbi::Doc::new(id);
+                    d.title = t.to_string();
+                    d
+                })
+                .collect();
+            Reply::xml(ncbi::esummary(&docs, &[]))
+        }
+    });
+    let table = |columns: usize| {
+        let run = pubmed(&["search", "-f", "table", "q"])
+            .server(&server)
+            .env("COLUMNS", &columns.to_string())
+            .run();
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let lines: Vec<String> = run.stdout.lines().map(str::to_string).collect();
+        let widths: Vec<usize> = lines.iter().map(|l| l.chars().count()).collect();
+        assert!(
+            widths.iter().all(|w| *w == widths[0]),
+            "{columns}: {widths:?}"
+        );
+        (widths[0], lines)
+    };
+    // PMID, date, first author, title, "Journal": 8 + 10 + 14 + 140 + 7 of
+    // content, 3 per column for padding and border, 1 for the last border
+    let natural = 8 + 10 + 14 + titles[0].chars().count() + 7 + 5 * 3 + 1;
+    assert_eq!(natural, 195);
+    // at 200 columns the title fits on one line: the table is as wide as
+    // its content and has one line per record
+    let (width, lines) = table(200);
+    assert_eq!(width, natural, "{lines:#?}");
+    assert_eq!(lines.len(), 6, "{lines:#?}");
+    assert!(lines[3].contains(titles[0]), "{lines:#?}");
+    // narrower terminals get the whole width, titles wrapped
+    for columns in [120, 80] {
+        let (width, lines) = table(columns);
+        assert_eq!(width, columns, "{lines:#?}");
+        assert!(lines.len() > 6);
+    }
+}

@@ -3,6 +3,8 @@
 //! lists come from the enums, so a new variant fails here until it is
 //! documented.
 
+mod support;
+
 use pubmed::core::choice::Choice;
 use pubmed::ops::convert::RecordReason;
 use pubmed::ops::search::WarningKind;
@@ -88,4 +90,61 @@ fn the_exit_status_table_lists_every_status_and_reason() {
             "man EXIT STATUS lacks {code}"
         );
     }
+}
+
+/// The README's first console block is what a terminal shows for the
+/// captures: stdout (the table, the count, the ID) and the `pubmed:` notes
+/// on stderr, command by command.
+#[test]
+fn the_first_console_block_is_what_the_commands_print() {
+    use support::cli::pubmed;
+    use support::server::{Reply, TestServer, fixture};
+    let server = TestServer::start(|r| {
+        if r.is("espell.fcgi") {
+            Reply::xml(fixture("espell_asthmaa_alergies.xml"))
+        } else if r.is("esearch.fcgi") {
+            Reply::xml(fixture("esearch_pubmed_biopython.xml"))
+        } else {
+            Reply::json(200, fixture("idconv_json_doi_with_versions.json"))
+        }
+    });
+    let text = readme();
+    let block = text
+        .split("```console\n")
+        .nth(1)
+        .and_then(|b| b.split("```").next())
+        .unwrap();
+    let mut commands = block.split("$ pubmed ").skip(1);
+    for (args, shown) in [
+        (
+            &["spell", "-f", "table", "asthmaa OR alergies"][..],
+            commands.next(),
+        ),
+        (
+            &["search", "-f", "table", "biopython", "--count"],
+            commands.next(),
+        ),
+        (
+            &["convert", "10.1038/ng.590", "--to", "pmcid"],
+            commands.next(),
+        ),
+    ] {
+        let shown = shown.expect("three commands");
+        let lines: Vec<&str> = shown.lines().skip(1).collect();
+        let stdout: Vec<&str> = lines
+            .iter()
+            .copied()
+            .filter(|l| !l.starts_with("pubmed:"))
+            .collect();
+        let stderr: Vec<&str> = lines
+            .iter()
+            .copied()
+            .filter(|l| l.starts_with("pubmed:"))
+            .collect();
+        let run = pubmed(args).server(&server).run();
+        assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
+        assert_eq!(run.stdout.lines().collect::<Vec<_>>(), stdout, "{args:?}");
+        assert_eq!(run.stderr.lines().collect::<Vec<_>>(), stderr, "{args:?}");
+    }
+    assert!(commands.next().is_none());
 }

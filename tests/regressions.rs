@@ -1008,3 +1008,31 @@ fn ctrl_c_stops_a_long_run_with_whole_lines_and_exit_130() {
     assert!(stdout.ends_with('\n'));
     assert_eq!(stdout.lines().next(), Some("PMC3531190"));
 }
+
+/// Issue 15, first hour: the 9,999-record window warning says how to get
+/// every PMID.
+#[test]
+fn the_window_warning_names_all() {
+    let fake = FakeNcbi::new(Corpus::synthetic());
+    let f = fake.clone();
+    let server = TestServer::start(move |r| f.reply(r));
+    let run = pubmed(&[
+        "search",
+        "hits30000",
+        "--retstart",
+        "9990",
+        "--retmax",
+        "20",
+    ])
+    .server(&server)
+    .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout.lines().count(), 9);
+    assert!(
+        run.stderr.contains(
+            "pubmed: warning: PubMed serves only the first 9,999 records of a query: the page was cut to records 9991–9999 (9 records); `pubmed search --all` returns every PMID of the query"
+        ),
+        "{}",
+        run.stderr
+    );
+}

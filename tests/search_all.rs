@@ -138,6 +138,22 @@ fn a_failed_range_is_reported_and_the_rest_still_written() {
         .collect();
     assert!(expected.len() > 9999 && expected.len() < 30_000);
     assert_exact(&run, &expected);
+    // the message gives the query that fetches the failed range again
+    let rerun = line
+        .split("run the same command with the query '")
+        .nth(1)
+        .and_then(|s| s.strip_suffix('\''))
+        .unwrap_or_else(|| panic!("no query to re-run: {line}"));
+    assert_eq!(rerun, format!("(hits30000) AND 1:{hi}[uid]"));
+    let healthy = start(&FakeNcbi::new(corpus.clone()));
+    let again = all(&healthy, rerun, &[]);
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    let missing: Vec<u64> = corpus
+        .hits("hits30000")
+        .into_iter()
+        .filter(|p| *p <= hi)
+        .collect();
+    assert_exact(&again, &missing);
 }
 
 #[test]

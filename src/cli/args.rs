@@ -66,8 +66,10 @@ Examples:
 
 const COMPLETIONS_EXAMPLES: &str = "\
 Examples:
+  mkdir -p ~/.local/share/bash-completion/completions
   pubmed completions bash > ~/.local/share/bash-completion/completions/pubmed
-  pubmed completions zsh > ~/.zfunc/_pubmed
+  mkdir -p ~/.zfunc && pubmed completions zsh > ~/.zfunc/_pubmed
+  mkdir -p ~/.config/fish/completions
   pubmed completions fish > ~/.config/fish/completions/pubmed.fish";
 
 /// PubMed from the command line: search, spell-check and convert IDs with

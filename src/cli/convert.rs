@@ -159,7 +159,7 @@ pub(super) async fn run(a: ConvertArgs, ctx: &Context) -> Result<Exit, Failure> 
     };
     let client = ctx.client()?;
     let total = match &input {
-        Some(path) if ctx.progress && !ctx.quiet => count_lines(path),
+        Some(path) if ctx.progress && !ctx.quiet && !ctx.stdout_tty => count_lines(path),
         _ => None,
     };
     let progress = ctx.progress(Counting::Ids(total));

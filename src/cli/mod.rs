@@ -107,10 +107,12 @@ impl Context {
         }
     }
 
-    /// The progress bar of a long run: shown on a terminal unless `-q` or
+    /// The progress bar of a long run: shown when stderr is a terminal and
+    /// stdout is not (output on the terminal is its own progress, and a bar
+    /// drawn between its lines would garble them), unless `-q` or
     /// `--no-progress`.
     fn progress(&self, counting: progress::Counting) -> progress::Progress {
-        progress::Progress::new(self.progress && !self.quiet, counting)
+        progress::Progress::new(self.progress && !self.quiet && !self.stdout_tty, counting)
     }
 
     /// Builds the one NCBI client of the process from flags, environment

@@ -449,7 +449,7 @@ pub fn prepare(req: &SearchRequest, today: DateBound) -> Result<Prepared> {
         warnings.push(Warning::new(
             WarningKind::WindowTruncated,
             format!(
-                "PubMed serves only the first 9,999 records of a query: the page was cut to records {}–9999 ({})",
+                "PubMed serves only the first 9,999 records of a query: the page was cut to records {}–9999 ({}); `pubmed search --all` returns every PMID of the query",
                 req.retstart + 1,
                 crate::core::text::count(retmax, "record")
             ),

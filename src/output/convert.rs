@@ -5,7 +5,7 @@
 use std::io::{self, Write};
 
 use super::delimited::{write_header, write_rows};
-use super::{Format, Style, cell, write_json_line};
+use super::{Format, Style, cell, write_json_line, write_table};
 use crate::core::ids::IdType;
 use crate::core::text::{count, printable};
 use crate::ops::convert::{ConvertRecord, Output, Totals};
@@ -124,7 +124,7 @@ impl<'a> Writer<'a> {
                 cell(&err),
             ]);
         }
-        writeln!(self.out, "{t}")
+        write_table(self.out, t)
     }
 
     /// Ends the output (the JSON totals, the last table block) and flushes.

@@ -76,7 +76,8 @@ pub struct Style {
 }
 
 impl Style {
-    /// A table that wraps long cells to the width rather than cutting them.
+    /// A table that wraps long cells to the width rather than cutting them
+    /// (written with [`write_table`]).
     pub fn table(&self) -> Table {
         let mut t = Table::new();
         t.load_style(presets::UTF8_FULL_CONDENSED);
@@ -102,6 +103,24 @@ impl Style {
             text.to_string()
         }
     }
+}
+
+/// Writes a table at its natural width when that fits the terminal (or
+/// `COLUMNS`), else at the full width with long cells wrapped: the
+/// terminal's width is used, not a part of it (comfy-table's `Dynamic`
+/// leaves columns narrower than the space there is).
+pub fn write_table(out: &mut dyn Write, mut t: Table) -> io::Result<()> {
+    if let Some(width) = t.width() {
+        let widths = t.column_max_content_widths();
+        // Each column: its content, one space each side, one border.
+        let natural: usize = widths.iter().map(|w| usize::from(*w) + 3).sum::<usize>() + 1;
+        t.set_content_arrangement(if natural > usize::from(width) {
+            ContentArrangement::DynamicFullWidth
+        } else {
+            ContentArrangement::Disabled
+        });
+    }
+    writeln!(out, "{t}")
 }
 
 /// A table cell holding `text` made [`printable`]: one line, no escape

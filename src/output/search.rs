@@ -296,7 +296,7 @@ fn write_table(
     if t.row_count() == 0 {
         return Ok(());
     }
-    writeln!(out, "{t}")
+    super::write_table(out, t)
 }
 
 /// The stderr header for people: count and paging.

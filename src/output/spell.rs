@@ -34,7 +34,7 @@ pub fn render(
                 };
                 t.add_row(vec![cell(&c.from), cell(&c.to), cell(&result)]);
             }
-            writeln!(out, "{t}")
+            super::write_table(out, t)
         }
         _ => writeln!(out, "{}", printable(&o.corrected)),
     }
