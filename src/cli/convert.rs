@@ -125,48 +125,63 @@ fn count_lines(path: &str) -> Option<u64> {
     }
 }
 
-pub(super) async fn run(a: ConvertArgs, ctx: &Context) -> Result<Exit, Failure> {
-    let (to, from) = (a.to, a.from);
-    let format = match (ctx.format, to) {
+/// Where the IDs come from: the arguments, or a file (`-` = stdin) opened
+/// before anything is written.
+enum Input {
+    Arguments,
+    File(String, Box<dyn BufRead + Send>),
+}
+
+/// The output format: `ids` when `--to` is given without `-f`. Errors:
+/// `-f ids` without `--to`, or a format `convert` does not offer.
+fn choose_format(a: &ConvertArgs, ctx: &Context) -> Result<Format, Error> {
+    let format = match (ctx.format, a.to) {
         (None, Some(_)) => Format::Ids,
         _ => ctx.format_for("convert", &Format::RECORDS, Format::Tsv)?,
     };
-    if format == Format::Ids && to.is_none() {
+    if format == Format::Ids && a.to.is_none() {
         return Err(Error::new(
             Reason::InvalidArgument,
             "--format ids needs --to pmid|pmcid|doi (which ID to print)",
-        )
-        .into());
+        ));
     }
-    let input = match (&a.input, a.ids.as_slice()) {
-        (Some(path), _) => Some(path.clone()),
-        (None, [dash]) if dash == "-" => Some("-".to_string()),
+    Ok(format)
+}
+
+/// The input, checked before any request: arguments are validated all at
+/// once (the first malformed one is the error), a file is opened.
+fn choose_input(a: &ConvertArgs) -> Result<Input, Error> {
+    let path = match (&a.input, a.ids.as_slice()) {
+        (Some(path), _) => path.clone(),
+        (None, [dash]) if dash == "-" => "-".to_string(),
         (None, []) => {
             return Err(Error::new(
                 Reason::InvalidArgument,
                 "give IDs to convert, or --input FILE (- for stdin)",
-            )
-            .into());
+            ));
         }
-        (None, _) => None,
-    };
-    let reader = match &input {
-        None => {
-            convert::check_ids(&a.ids, from)?;
-            None
+        (None, _) => {
+            convert::check_ids(&a.ids, a.from)?;
+            return Ok(Input::Arguments);
         }
-        Some(path) => Some(open_input(path)?),
     };
+    let reader = open_input(&path)?;
+    Ok(Input::File(path, reader))
+}
+
+pub(super) async fn run(a: ConvertArgs, ctx: &Context) -> Result<Exit, Failure> {
+    let format = choose_format(&a, ctx)?;
+    let input = choose_input(&a)?;
     let client = ctx.client()?;
     let total = match &input {
-        Some(path) if ctx.progress && !ctx.quiet && !ctx.stdout_tty => count_lines(path),
+        Input::File(path, _) if ctx.progress && !ctx.quiet && !ctx.stdout_tty => count_lines(path),
         _ => None,
     };
     let progress = ctx.progress(Counting::Ids(total));
 
     let stdout = io::stdout();
     let mut lock = io::BufWriter::new(stdout.lock());
-    let mut writer = output::convert::Writer::begin(&mut lock, format, to, ctx.style)?;
+    let mut writer = output::convert::Writer::begin(&mut lock, format, a.to, ctx.style)?;
     let mut sink = |item: Output<'_>| -> io::Result<()> {
         if let Output::Record(_) | Output::Skipped = item {
             progress.inc();
@@ -174,22 +189,18 @@ pub(super) async fn run(a: ConvertArgs, ctx: &Context) -> Result<Exit, Failure> 
         writer.item(item)
     };
     let run = async {
-        match (input, reader) {
-            (Some(path), Some(reader)) => {
+        match input {
+            Input::File(path, reader) => {
                 let rx = read_lines(reader, path);
                 let lines = Box::pin(futures::stream::unfold(rx, |mut rx| async move {
                     rx.recv().await.map(|item| (item, rx))
                 }));
-                convert::convert_stream(&client, lines, from, &mut sink).await
+                convert::convert_stream(&client, lines, a.from, &mut sink).await
             }
-            _ => {
-                let lines = futures::stream::iter(
-                    a.ids
-                        .iter()
-                        .map(|s| Ok(InputLine::Id(s.clone())))
-                        .collect::<Vec<_>>(),
-                );
-                convert::convert_stream(&client, lines, from, &mut sink).await
+            Input::Arguments => {
+                let ids: Vec<_> = a.ids.iter().map(|s| Ok(InputLine::Id(s.clone()))).collect();
+                let lines = futures::stream::iter(ids);
+                convert::convert_stream(&client, lines, a.from, &mut sink).await
             }
         }
     };
