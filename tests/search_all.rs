@@ -19,7 +19,11 @@ fn start(fake: &Arc<FakeNcbi>) -> TestServer {
 fn all(server: &TestServer, query: &str, extra: &[&str]) -> Run {
     let mut args = vec!["search", query, "--all"];
     args.extend_from_slice(extra);
-    pubmed(&args).server(server).run()
+    let mut p = pubmed(&args);
+    // The fake builds 9,999-ID pages in a debug build: on a loaded machine one
+    // answer can take longer than the runner's default 5 s deadline.
+    p.cmd.env("PUBMED_DEADLINE_S", "30");
+    p.server(server).run()
 }
 
 /// Every PMID written once, and exactly the expected set.
