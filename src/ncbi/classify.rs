@@ -192,6 +192,23 @@ pub fn classify_xml<T>(
     endpoint: &str,
     parse: impl FnOnce(&Element) -> Result<T, String>,
 ) -> Verdict<T> {
+    let errors = |root: &Element| {
+        let texts = error_texts(root);
+        (!texts.is_empty()).then(|| verdict_for_error_texts(&texts, endpoint))
+    };
+    classify_xml_with(resp, endpoint, errors, parse)
+}
+
+/// As [`classify_xml`], with `errors` deciding what the document's
+/// `<ERROR>`s mean (step 4; `None`: nothing, parse it). ELink answers one
+/// `<LinkSet>` per input and may put an input's own `<ERROR>` inside it:
+/// that one is the input's, not the call's.
+pub fn classify_xml_with<T>(
+    resp: &HttpResponse,
+    endpoint: &str,
+    errors: impl FnOnce(&Element) -> Option<Verdict<T>>,
+    parse: impl FnOnce(&Element) -> Result<T, String>,
+) -> Verdict<T> {
     if let Some(v) = classify_http(resp, endpoint) {
         return v;
     }
@@ -218,9 +235,10 @@ pub fn classify_xml<T>(
         )),
         Err(_) => other_status(resp, endpoint),
         Ok(root) => {
-            let texts = error_texts(&root);
-            if !texts.is_empty() && (status_ok || resp.status == 400) {
-                return verdict_for_error_texts(&texts, endpoint);
+            if (status_ok || resp.status == 400)
+                && let Some(v) = errors(&root)
+            {
+                return v;
             }
             if !status_ok {
                 return other_status(resp, endpoint);
