@@ -31,6 +31,9 @@ _pubmed() {
             pubmed,mcp)
                 cmd="pubmed__subcmd__mcp"
                 ;;
+            pubmed,related)
+                cmd="pubmed__subcmd__related"
+                ;;
             pubmed,search)
                 cmd="pubmed__subcmd__search"
                 ;;
@@ -76,6 +79,9 @@ _pubmed() {
             pubmed__subcmd__help,mcp)
                 cmd="pubmed__subcmd__help__subcmd__mcp"
                 ;;
+            pubmed__subcmd__help,related)
+                cmd="pubmed__subcmd__help__subcmd__related"
+                ;;
             pubmed__subcmd__help,search)
                 cmd="pubmed__subcmd__help__subcmd__search"
                 ;;
@@ -98,7 +104,7 @@ _pubmed() {
 
     case "${cmd}" in
         pubmed)
-            opts="-f -q -v -h -V --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --timeout --help --version spell search convert mcp config completions help"
+            opts="-f -q -v -h -V --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --timeout --help --version spell search convert related mcp config completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -468,7 +474,7 @@ _pubmed() {
             return 0
             ;;
         pubmed__subcmd__convert)
-            opts="-i -f -q -v -h -V --from --input --to --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --timeout --help --version"
+            opts="-i -f -q -v -h -V --from --input --to --fallback --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -488,6 +494,10 @@ _pubmed() {
                     ;;
                 --to)
                     COMPREPLY=($(compgen -W "pmid pmcid doi" -- "${cur}"))
+                    return 0
+                    ;;
+                --fallback)
+                    COMPREPLY=($(compgen -W "pubmed" -- "${cur}"))
                     return 0
                     ;;
                 --format)
@@ -534,7 +544,7 @@ _pubmed() {
             return 0
             ;;
         pubmed__subcmd__help)
-            opts="spell search convert mcp config completions help"
+            opts="spell search convert related mcp config completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -659,6 +669,20 @@ _pubmed() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        pubmed__subcmd__help__subcmd__related)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         pubmed__subcmd__help__subcmd__search)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -694,6 +718,76 @@ _pubmed() {
                 return 0
             fi
             case "${prev}" in
+                --format)
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids" -- "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --api-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --email)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tool)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --eutils-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --idconv-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        pubmed__subcmd__related)
+            opts="-i -f -q -v -h -V --input --kind --retmax --detail --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --input)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -i)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kind)
+                    COMPREPLY=($(compgen -W "similar cited-by references" -- "${cur}"))
+                    return 0
+                    ;;
+                --retmax)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --detail)
+                    COMPREPLY=($(compgen -W "full brief ids" -- "${cur}"))
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids" -- "${cur}"))
                     return 0

@@ -24,7 +24,7 @@ function __fish_pubmed_using_subcommand
     contains -- $cmd[1] $argv
 end
 
-complete -c pubmed -n "__fish_pubmed_needs_command" -s f -l format -d 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]' -r -f -a "table\t''
+complete -c pubmed -n "__fish_pubmed_needs_command" -s f -l format -d 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]' -r -f -a "table\t''
 text\t''
 json\t''
 ndjson\t''
@@ -48,11 +48,12 @@ complete -c pubmed -n "__fish_pubmed_needs_command" -s V -l version -d 'Print ve
 complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "spell" -d 'Correct the spelling of a PubMed query with ESpell, in place'
 complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "search" -d 'Search PubMed (ESearch + ESummary) and say what PubMed did to the query'
 complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "convert" -d 'Convert between PMID, PMCID and DOI with the PMC ID Converter, one record per input'
+complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "related" -d 'PubMed\'s similar articles, citing articles or references of PMIDs (ELink), one record per input'
 complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "mcp" -d 'Serve pubmed_search_articles, pubmed_spell_check and pubmed_convert_ids over MCP (stdio)'
 complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "config" -d 'Show or change the configuration file (API key, e-mail, URLs, policy knobs)'
 complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -s f -l format -d 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]' -r -f -a "table\t''
+complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -s f -l format -d 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]' -r -f -a "table\t''
 text\t''
 json\t''
 ndjson\t''
@@ -98,7 +99,7 @@ journal\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l detail -d 'Record detail [default: full; ids with -f ids and with --all]' -r -f -a "full\t''
 brief\t''
 ids\t''"
-complete -c pubmed -n "__fish_pubmed_using_subcommand search" -s f -l format -d 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]' -r -f -a "table\t''
+complete -c pubmed -n "__fish_pubmed_using_subcommand search" -s f -l format -d 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]' -r -f -a "table\t''
 text\t''
 json\t''
 ndjson\t''
@@ -130,7 +131,8 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -s i -l input -d 
 complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -l to -d 'Print only this ID type, one line per input line (implies -f ids)' -r -f -a "pmid\t''
 pmcid\t''
 doi\t''"
-complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -s f -l format -d 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]' -r -f -a "table\t''
+complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -l fallback -d 'Look up IDs the Converter has no record of (not in PMC) in PubMed: a PMID\'s DOI, a DOI\'s PMID; such records say source "pubmed"' -r -f -a "pubmed\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -s f -l format -d 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]' -r -f -a "table\t''
 text\t''
 json\t''
 ndjson\t''
@@ -151,7 +153,36 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -s v -l verbose -
 complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -l no-progress -d 'No progress bar'
 complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -s h -l help -d 'Print help'
 complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -s V -l version -d 'Print version'
-complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -s f -l format -d 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]' -r -f -a "table\t''
+complete -c pubmed -n "__fish_pubmed_using_subcommand related" -s i -l input -d 'Read PMIDs from FILE, one per line (`-` = stdin; blank and # lines skipped)' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand related" -l kind -d 'similar: PubMed\'s similar articles; cited-by: articles citing it; references: articles it cites (both from PubMed\'s PMC-based citation links, so counts can be lower than other citation indexes)' -r -f -a "similar\t''
+cited-by\t''
+references\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand related" -l retmax -d 'Keep at most N linked PMIDs per input [default: all NCBI returns]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand related" -l detail -d 'Summaries of the linked articles [default: full with -f table, else ids]' -r -f -a "full\t''
+brief\t''
+ids\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand related" -s f -l format -d 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]' -r -f -a "table\t''
+text\t''
+json\t''
+ndjson\t''
+csv\t''
+tsv\t''
+ids\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand related" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand related" -l api-key -d 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand related" -l email -d 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand related" -l tool -d 'Tool name sent to NCBI with every request [default: pubmed-cli]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand related" -l eutils-url -d 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand related" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand related" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand related" -s q -l quiet -d 'No warnings or notes on stderr'
+complete -c pubmed -n "__fish_pubmed_using_subcommand related" -s v -l verbose -d 'Log each request on stderr (API key redacted)'
+complete -c pubmed -n "__fish_pubmed_using_subcommand related" -l no-progress -d 'No progress bar'
+complete -c pubmed -n "__fish_pubmed_using_subcommand related" -s h -l help -d 'Print help'
+complete -c pubmed -n "__fish_pubmed_using_subcommand related" -s V -l version -d 'Print version'
+complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -s f -l format -d 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]' -r -f -a "table\t''
 text\t''
 json\t''
 ndjson\t''
@@ -172,7 +203,7 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -s v -l verbose -d 'L
 complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l no-progress -d 'No progress bar'
 complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -s h -l help -d 'Print help'
 complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -s V -l version -d 'Print version'
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -s f -l format -d 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]' -r -f -a "table\t''
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -s f -l format -d 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]' -r -f -a "table\t''
 text\t''
 json\t''
 ndjson\t''
@@ -197,7 +228,7 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_see
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -f -a "show" -d 'Print every setting, its value (API key masked) and where it comes from'
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -f -a "set" -d 'Set KEY to VALUE in the config file (VALUE `-` reads stdin; empty unsets)'
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -s f -l format -d 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]' -r -f -a "table\t''
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -s f -l format -d 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]' -r -f -a "table\t''
 text\t''
 json\t''
 ndjson\t''
@@ -218,7 +249,7 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_su
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -l no-progress -d 'No progress bar'
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -s h -l help -d 'Print help'
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -s V -l version -d 'Print version'
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -s f -l format -d 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]' -r -f -a "table\t''
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -s f -l format -d 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]' -r -f -a "table\t''
 text\t''
 json\t''
 ndjson\t''
@@ -239,7 +270,7 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_su
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -l no-progress -d 'No progress bar'
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -s f -l format -d 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]' -r -f -a "table\t''
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -s f -l format -d 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]' -r -f -a "table\t''
 text\t''
 json\t''
 ndjson\t''
@@ -264,7 +295,7 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_su
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "show" -d 'Print every setting, its value (API key masked) and where it comes from'
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "set" -d 'Set KEY to VALUE in the config file (VALUE `-` reads stdin; empty unsets)'
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -s f -l format -d 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]' -r -f -a "table\t''
+complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -s f -l format -d 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]' -r -f -a "table\t''
 text\t''
 json\t''
 ndjson\t''
@@ -285,13 +316,14 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -s v -l verbo
 complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -l no-progress -d 'No progress bar'
 complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert mcp config completions help" -f -a "spell" -d 'Correct the spelling of a PubMed query with ESpell, in place'
-complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert mcp config completions help" -f -a "search" -d 'Search PubMed (ESearch + ESummary) and say what PubMed did to the query'
-complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert mcp config completions help" -f -a "convert" -d 'Convert between PMID, PMCID and DOI with the PMC ID Converter, one record per input'
-complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert mcp config completions help" -f -a "mcp" -d 'Serve pubmed_search_articles, pubmed_spell_check and pubmed_convert_ids over MCP (stdio)'
-complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert mcp config completions help" -f -a "config" -d 'Show or change the configuration file (API key, e-mail, URLs, policy knobs)'
-complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert mcp config completions help" -f -a "completions" -d 'Print a shell completion script'
-complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert mcp config completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related mcp config completions help" -f -a "spell" -d 'Correct the spelling of a PubMed query with ESpell, in place'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related mcp config completions help" -f -a "search" -d 'Search PubMed (ESearch + ESummary) and say what PubMed did to the query'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related mcp config completions help" -f -a "convert" -d 'Convert between PMID, PMCID and DOI with the PMC ID Converter, one record per input'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related mcp config completions help" -f -a "related" -d 'PubMed\'s similar articles, citing articles or references of PMIDs (ELink), one record per input'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related mcp config completions help" -f -a "mcp" -d 'Serve pubmed_search_articles, pubmed_spell_check and pubmed_convert_ids over MCP (stdio)'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related mcp config completions help" -f -a "config" -d 'Show or change the configuration file (API key, e-mail, URLs, policy knobs)'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related mcp config completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related mcp config completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c pubmed -n "__fish_pubmed_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "path" -d 'Print the config file\'s path'
 complete -c pubmed -n "__fish_pubmed_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "show" -d 'Print every setting, its value (API key masked) and where it comes from'
 complete -c pubmed -n "__fish_pubmed_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "set" -d 'Set KEY to VALUE in the config file (VALUE `-` reads stdin; empty unsets)'

@@ -118,6 +118,7 @@ async fn initialize_and_list_the_three_tools() {
         names,
         vec![
             "pubmed_convert_ids",
+            "pubmed_find_related",
             "pubmed_search_articles",
             "pubmed_spell_check"
         ]
@@ -243,6 +244,15 @@ async fn schemas_are_portable_and_outputs_conform() {
                 &c,
                 "pubmed_convert_ids",
                 json!({"ids": ["23193287", "14"], "idType": "pmid"}),
+            )
+            .await,
+        ),
+        (
+            "pubmed_find_related",
+            call(
+                &c,
+                "pubmed_find_related",
+                json!({"pmid": "9298984", "kind": "references", "maxResults": 3}),
             )
             .await,
         ),
@@ -610,7 +620,7 @@ async fn debug_logging_keeps_stdout_json_rpc_only() {
     )
     .await;
     assert!(ok);
-    assert_eq!(by_id(&v, 1)["result"]["tools"].as_array().unwrap().len(), 3);
+    assert_eq!(by_id(&v, 1)["result"]["tools"].as_array().unwrap().len(), 4);
     assert_eq!(
         by_id(&v, 2)["result"]["structuredContent"]["totalCount"],
         300
@@ -765,5 +775,82 @@ async fn error_results_match_the_output_schema_and_arguments_keep_their_spelling
     let sc = r.structured_content.unwrap();
     assert_eq!(sc["records"][0]["requestedId"], " 22676651");
     assert_eq!(sc["records"][0]["pmcid"], "PMC3479421");
+    c.cancel().await.unwrap();
+}
+
+/// `pubmed_find_related` returns what `pubmed related` returns: the real
+/// capture's lists for PMID 9298984, summaries of what it returns, an
+/// unknown PMID as an error, a PMID without links as an empty list with a
+/// notice.
+#[tokio::test]
+async fn find_related_matches_the_cli() {
+    let Session {
+        fake,
+        server,
+        c,
+        _home,
+    } = session().await;
+    let r = call(
+        &c,
+        "pubmed_find_related",
+        json!({"pmid": "9298984", "kind": "cited-by", "maxResults": "3"}),
+    )
+    .await;
+    assert_eq!(r.is_error, Some(false), "{r:?}");
+    let sc = r.structured_content.unwrap();
+    // elink_pubmed_neighbor_all_pubmed_linknames.xml: 39 citing articles.
+    assert_eq!(sc["total"], 39);
+    assert_eq!(sc["kind"], "cited-by");
+    let linked: Vec<&str> = sc["linked"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["pmid"].as_str().unwrap())
+        .collect();
+    assert_eq!(linked, ["38830800", "38188366", "37424454"]);
+    assert_eq!(sc["summaries"].as_array().unwrap().len(), 3);
+    assert_eq!(sc["summaries"][0]["pmid"], "38830800");
+    let cli = cli_json(
+        &server,
+        &["related", "9298984", "--kind", "cited-by", "--retmax", "3"],
+    );
+    let cli_linked: Vec<&str> = cli["links"][0]["linked"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["pmid"].as_str().unwrap())
+        .collect();
+    assert_eq!(linked, cli_linked);
+    assert_eq!(cli["links"][0]["total"], 39);
+    // Similar articles leave the source out; the default is 20.
+    let r = call(&c, "pubmed_find_related", json!({"pmid": 9298984})).await;
+    let sc = r.structured_content.unwrap();
+    assert_eq!(sc["total"], 100);
+    assert_eq!(sc["linked"].as_array().unwrap().len(), 20);
+    assert_eq!(sc["linked"][0], json!({"pmid": "8794856", "rank": 1}));
+    // No links: an empty list and a notice (PMIDs divisible by 11).
+    let r = call(&c, "pubmed_find_related", json!({"pmid": "1100"})).await;
+    assert_eq!(r.is_error, Some(false));
+    let sc = r.structured_content.unwrap();
+    assert_eq!(sc["linked"], json!([]));
+    assert_eq!(sc["notice"], "PMID 1100 has no similar articles");
+    // Unknown, malformed, out of range.
+    let before = fake.counters.elink.load(Ordering::SeqCst);
+    for (args, reason) in [
+        (json!({"pmid": "99000002"}), "ncbi_resource_not_found"),
+        (json!({"pmid": "PMC1"}), "malformed_id"),
+        (json!({"pmid": "1", "kind": "cites"}), "invalid_argument"),
+        (json!({"pmid": "1", "maxResults": 101}), "invalid_argument"),
+        (json!({"pmid": "1", "maxResults": 0}), "invalid_argument"),
+    ] {
+        let r = call(&c, "pubmed_find_related", args.clone()).await;
+        assert_eq!(r.is_error, Some(true), "{args}");
+        assert_eq!(
+            r.structured_content.unwrap()["error"]["data"]["reason"],
+            reason,
+            "{args}"
+        );
+    }
+    assert_eq!(fake.counters.elink.load(Ordering::SeqCst), before + 1);
     c.cancel().await.unwrap();
 }

@@ -8,6 +8,8 @@ use super::choice::choice;
 use crate::core::dates::DateType;
 use crate::core::ids::IdType;
 use crate::core::query::Species;
+use crate::ops::fallback::Fallback;
+use crate::ops::related::LinkKind;
 use crate::ops::search::{Detail, Sort, SpellMode};
 use crate::output::{ColorWhen, Format};
 
@@ -34,7 +36,19 @@ Examples:
   pubmed convert PMC3531190 10.1038/ng.590 23193287
   pubmed convert --input refs.txt --to pmcid > pmcids.txt
   pubmed convert --input refs.txt -f json | jq '.records[] | select(.error)'
-  pubmed search 'crispr[ti]' --retmax 100 | pubmed convert --input - --to doi";
+  pubmed search 'crispr[ti]' --retmax 100 | pubmed convert --input - --to doi --fallback pubmed";
+
+const RELATED_EXAMPLES: &str = "\
+Examples:
+  pubmed related 9298984                              # similar articles, one PMID per line
+  pubmed related 9298984 --kind cited-by -f table
+  pubmed related 9298984 --kind references --detail brief -f json | jq '.links[].linked[].summary.title'
+  pubmed related --input pmids.txt --retmax 10 -f tsv > similar.tsv
+  pubmed search 'crispr[ti] AND 2023[pdat]' | pubmed related --input - --kind cited-by
+
+cited-by and references come from PubMed's own citation links, which NCBI builds
+from the reference lists of articles in PMC: counts can be lower than those of
+other citation indexes, and an article whose references are not in PMC lists none.";
 
 const MCP_EXAMPLES: &str = "\
 Examples:
@@ -50,6 +64,7 @@ Examples:
   pubmed search 'crispr[ti] AND 2023[pdat]' -f json | jq -r '.summaries[].title'
   pubmed search 'microbiome[mh]' --all > pmids.txt
   pubmed convert --input refs.txt --to pmcid > pmcids.txt
+  pubmed related 9298984 --kind cited-by
   pubmed mcp                       # serve the same tools to an MCP client";
 
 /// The top-level `--help` epilogue: the examples and the exit statuses.
@@ -88,7 +103,7 @@ pub struct Cli {
 /// Options every subcommand takes.
 #[derive(Debug, Args)]
 pub struct GlobalArgs {
-    /// Output format: spell takes text|json|table; search and convert take
+    /// Output format: spell takes text|json|table; search, convert and related take
     /// table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]
     #[arg(short = 'f', long, global = true, value_name = "FORMAT",
           value_parser = choice::<Format>(), help_heading = "Output")]
@@ -144,6 +159,9 @@ pub enum Command {
     /// Convert between PMID, PMCID and DOI with the PMC ID Converter, one record per input
     #[command(after_help = CONVERT_EXAMPLES)]
     Convert(ConvertArgs),
+    /// PubMed's similar articles, citing articles or references of PMIDs (ELink), one record per input
+    #[command(after_help = RELATED_EXAMPLES)]
+    Related(RelatedArgs),
     /// Serve pubmed_search_articles, pubmed_spell_check and pubmed_convert_ids over MCP (stdio)
     #[command(after_help = MCP_EXAMPLES)]
     Mcp,
@@ -196,6 +214,33 @@ pub struct ConvertArgs {
     /// Print only this ID type, one line per input line (implies -f ids)
     #[arg(long, value_name = "TYPE", value_parser = choice::<IdType>())]
     pub to: Option<IdType>,
+    /// Look up IDs the Converter has no record of (not in PMC) in PubMed:
+    /// a PMID's DOI, a DOI's PMID; such records say source "pubmed"
+    #[arg(long, value_name = "SOURCE", value_parser = choice::<Fallback>())]
+    pub fallback: Option<Fallback>,
+}
+
+/// `pubmed related PMID… [--input FILE|-] [--kind KIND] [--retmax N] [--detail LEVEL]`
+#[derive(Debug, Args)]
+pub struct RelatedArgs {
+    /// PMIDs to look up; `-` reads stdin
+    #[arg(value_name = "PMID", conflicts_with = "input")]
+    pub pmids: Vec<String>,
+    /// Read PMIDs from FILE, one per line (`-` = stdin; blank and # lines skipped)
+    #[arg(short, long, value_name = "FILE")]
+    pub input: Option<String>,
+    /// similar: PubMed's similar articles; cited-by: articles citing it;
+    /// references: articles it cites (both from PubMed's PMC-based citation
+    /// links, so counts can be lower than other citation indexes)
+    #[arg(long, value_name = "KIND", default_value = "similar",
+          value_parser = choice::<LinkKind>())]
+    pub kind: LinkKind,
+    /// Keep at most N linked PMIDs per input [default: all NCBI returns]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub retmax: Option<u32>,
+    /// Summaries of the linked articles [default: full with -f table, else ids]
+    #[arg(long, value_name = "LEVEL", value_parser = choice::<Detail>())]
+    pub detail: Option<Detail>,
 }
 
 /// `pubmed search QUERY… [filters] [paging]`

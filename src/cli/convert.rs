@@ -8,11 +8,12 @@ use super::progress::Counting;
 use super::{Context, interruptible};
 use crate::error::{Error, Exit, Failure, Reason};
 use crate::ops::convert::{self, InputLine, Output};
+use crate::ops::fallback;
 use crate::output::{self, Format};
 
 /// Opens the input (`-` = stdin) before anything is written, so a missing
 /// file or a directory is an error naming it, with nothing on stdout.
-fn open_input(path: &str) -> Result<Box<dyn BufRead + Send>, Error> {
+pub(super) fn open_input(path: &str) -> Result<Box<dyn BufRead + Send>, Error> {
     if path == "-" {
         return Ok(Box::new(io::BufReader::new(io::stdin())));
     }
@@ -109,7 +110,7 @@ fn skip_line(reader: &mut Box<dyn BufRead + Send>) -> io::Result<()> {
 
 /// Counts the lines of a regular file, for the progress bar's length. Not
 /// for pipes, FIFOs or devices: reading them here would consume the input.
-fn count_lines(path: &str) -> Option<u64> {
+pub(super) fn count_lines(path: &str) -> Option<u64> {
     if path == "-" || !std::fs::metadata(path).ok()?.is_file() {
         return None;
     }
@@ -127,9 +128,39 @@ fn count_lines(path: &str) -> Option<u64> {
 
 /// Where the IDs come from: the arguments, or a file (`-` = stdin) opened
 /// before anything is written.
-enum Input {
+pub(super) enum Input {
     Arguments,
     File(String, Box<dyn BufRead + Send>),
+}
+
+impl Input {
+    /// The file to count lines of for the progress bar, when there is one
+    /// and a bar is shown.
+    pub(super) fn total(&self, ctx: &Context) -> Option<u64> {
+        match self {
+            Input::File(path, _) if ctx.progress && !ctx.quiet && !ctx.stdout_tty => {
+                count_lines(path)
+            }
+            _ => None,
+        }
+    }
+
+    /// The input as a stream of lines: the file or stdin (read on its own
+    /// thread), or the arguments `ids`.
+    pub(super) fn lines(
+        self,
+        ids: &[String],
+    ) -> futures::stream::BoxStream<'static, io::Result<InputLine>> {
+        match self {
+            Input::File(path, reader) => {
+                let rx = read_lines(reader, path);
+                Box::pin(futures::stream::unfold(rx, |mut rx| async move {
+                    rx.recv().await.map(|item| (item, rx))
+                }))
+            }
+            Input::Arguments => Box::pin(convert::id_lines(ids)),
+        }
+    }
 }
 
 /// The output format: `ids` when `--to` is given without `-f`. Errors:
@@ -173,35 +204,30 @@ pub(super) async fn run(a: ConvertArgs, ctx: &Context) -> Result<Exit, Failure> 
     let format = choose_format(&a, ctx)?;
     let input = choose_input(&a)?;
     let client = ctx.client()?;
-    let total = match &input {
-        Input::File(path, _) if ctx.progress && !ctx.quiet && !ctx.stdout_tty => count_lines(path),
-        _ => None,
-    };
-    let progress = ctx.progress(Counting::Ids(total));
+    let progress = ctx.progress(Counting::Ids(input.total(ctx)));
 
     let stdout = io::stdout();
     let mut lock = io::BufWriter::new(stdout.lock());
-    let mut writer = output::convert::Writer::begin(&mut lock, format, a.to, ctx.style)?;
+    let fallback = a.fallback.is_some();
+    let mut writer =
+        output::convert::Writer::begin_with(&mut lock, format, a.to, ctx.style, fallback)?;
     let mut sink = |item: Output<'_>| -> io::Result<()> {
         if let Output::Record(_) | Output::Skipped = item {
             progress.inc();
         }
         writer.item(item)
     };
+    let lines = input.lines(&a.ids);
     let run = async {
-        match input {
-            Input::File(path, reader) => {
-                let rx = read_lines(reader, path);
-                let lines = Box::pin(futures::stream::unfold(rx, |mut rx| async move {
-                    rx.recv().await.map(|item| (item, rx))
-                }));
-                convert::convert_stream(&client, lines, a.from, &mut sink).await
-            }
-            Input::Arguments => {
-                let ids: Vec<_> = a.ids.iter().map(|s| Ok(InputLine::Id(s.clone()))).collect();
-                let lines = futures::stream::iter(ids);
-                convert::convert_stream(&client, lines, a.from, &mut sink).await
-            }
+        if fallback {
+            // `--fallback pubmed`: a stage after the Converter's records.
+            let mut staged = |item: &fallback::Item| match item {
+                fallback::Item::Record(r) => sink(Output::Record(r)),
+                fallback::Item::Skipped => sink(Output::Skipped),
+            };
+            fallback::convert_with_fallback(&client, lines, a.from, &mut staged).await
+        } else {
+            convert::convert_stream(&client, lines, a.from, &mut sink).await
         }
     };
     let result = interruptible(run).await;

@@ -12,6 +12,7 @@ pub mod choice;
 mod config_cmd;
 mod convert;
 mod progress;
+mod related;
 mod search;
 mod usage;
 
@@ -224,6 +225,7 @@ async fn run(cli: Cli, ctx: Context) -> Result<Exit, Failure> {
         }
         Command::Search(a) => search::run(*a, &ctx).await,
         Command::Convert(a) => convert::run(a, &ctx).await,
+        Command::Related(a) => related::run(a, &ctx).await,
         Command::Config { action } => config_cmd::run(action, &ctx),
         Command::Completions { shell } => config_cmd::completions(shell),
         Command::Mcp => {

@@ -29,7 +29,7 @@ impl PubmedServer {
     }
 }
 
-const INSTRUCTIONS: &str = "PubMed literature tools on NCBI E-utilities. Search with pubmed_search_articles (PubMed query syntax, filters, dates); if it finds nothing, check the query with pubmed_spell_check and search again; convert PMIDs, PMCIDs and DOIs with pubmed_convert_ids.";
+const INSTRUCTIONS: &str = "PubMed literature tools on NCBI E-utilities. Search with pubmed_search_articles (PubMed query syntax, filters, dates); if it finds nothing, check the query with pubmed_spell_check and search again; convert PMIDs, PMCIDs and DOIs with pubmed_convert_ids; follow an article's similar articles, citing articles or references with pubmed_find_related.";
 
 impl ServerHandler for PubmedServer {
     fn get_info(&self) -> ServerConfig {
@@ -59,6 +59,7 @@ impl ServerHandler for PubmedServer {
             tools::SEARCH => tools::search(&self.client, &args).await?,
             tools::SPELL => tools::spell(&self.client, &args).await?,
             tools::CONVERT => tools::convert(&self.client, &args).await?,
+            tools::RELATED => tools::related(&self.client, &args).await?,
             other => {
                 return Err(ErrorData::invalid_params(
                     format!("unknown tool {other:?}"),

@@ -24,6 +24,12 @@ pub const SEARCH: &str = "pubmed_search_articles";
 pub const SPELL: &str = "pubmed_spell_check";
 /// Convert tool name.
 pub const CONVERT: &str = "pubmed_convert_ids";
+/// Related-articles tool name.
+pub const RELATED: &str = "pubmed_find_related";
+/// Most linked PMIDs per `pubmed_find_related` call.
+pub const MAX_RELATED: u64 = 100;
+/// Linked PMIDs per `pubmed_find_related` call when none is asked.
+pub const DEFAULT_RELATED: u64 = 20;
 
 /// Most IDs per `pubmed_convert_ids` call.
 pub const MAX_CONVERT_IDS: usize = 50;
@@ -217,6 +223,7 @@ pub fn tools() -> Vec<Tool> {
         .with_title("Convert PMID / PMCID / DOI")
         .with_raw_output_schema(object(or_error(convert_out)))
         .with_annotations(annotations()),
+        related_tool(),
     ]
 }
 
@@ -665,6 +672,185 @@ pub async fn convert(client: &Client, map: &JsonObject) -> Outcome {
             )
         },
     ))
+}
+
+fn related_tool() -> Tool {
+    let input = json!({
+        "type": "object",
+        "properties": {
+            "pmid": {"type": "string", "description": "The PubMed ID of the source article: digits (9298984; leading zeros allowed, never 0). A PMCID or DOI must be converted first with pubmed_convert_ids."},
+            "kind": {"type": "string", "enum": ["similar", "cited-by", "references"], "default": "similar", "description": "similar: PubMed's similar articles, best match first; cited-by: articles that cite it; references: articles it cites. cited-by and references come from PubMed's own citation links, built from the reference lists of articles in PubMed Central: counts can be lower than in other citation indexes, and an article whose references are not in PMC has none listed."},
+            "maxResults": {"type": "integer", "minimum": 1, "maximum": MAX_RELATED, "default": DEFAULT_RELATED, "description": "Linked articles to return, in NCBI's order; `total` says how many NCBI lists."}
+        },
+        "required": ["pmid"],
+        "additionalProperties": false
+    });
+    let output = json!({
+        "type": "object",
+        "properties": {
+            "pmid": {"type": "string", "description": "The source PMID (leading zeros dropped)."},
+            "kind": {"type": "string", "description": "similar, cited-by or references."},
+            "total": {"type": "integer", "description": "How many linked PMIDs NCBI lists (the source itself left out), before maxResults."},
+            "linked": {"type": "array", "description": "Linked articles in NCBI's order, at most maxResults.", "items": {
+                "type": "object",
+                "properties": {
+                    "pmid": {"type": "string"},
+                    "rank": {"type": "integer", "description": "1-based position in NCBI's list."},
+                    "score": {"type": "integer", "description": "NCBI's similarity score, when it sends one."}
+                },
+                "required": ["pmid", "rank"]
+            }},
+            "summaries": {"type": "array", "items": summary_schema(), "description": "A summary of every linked PMID (ESummary), in the order of linked."},
+            "missing": {"type": "array", "items": {"type": "object", "properties": {"pmid": {"type": "string"}, "message": {"type": "string"}}}, "description": "Linked PMIDs ESummary has no summary for."},
+            "notice": {"type": "string", "description": "Present when there are no links: what that means."}
+        },
+        "required": ["pmid", "kind", "total", "linked", "summaries"]
+    });
+    Tool::new(
+        RELATED,
+        "Find articles linked to one PubMed article: similar articles (PubMed's \"Similar articles\", best match first), the articles that cite it (cited-by), or the articles it cites (references), each with a short summary (title, authors, journal, date, DOI, retraction status). Use it to widen a literature search from a known relevant article, or to follow its citations. One call takes one PMID; `total` says how many links NCBI lists and `maxResults` (1–100, default 20) how many are returned. cited-by and references come from PubMed's own links, built from reference lists deposited in PubMed Central: counts are often lower than in other citation indexes, and zero does not mean the article is uncited. An article with no links of the kind returns an empty list and a `notice`. Errors: `malformed_id` (pmid is not digits, or is 0), `invalid_argument` (kind or maxResults out of range), `ncbi_resource_not_found` (PubMed has no article with this PMID; check it with pubmed_search_articles, e.g. \"9298984[pmid]\"), and retryable upstream reasons (`queue_full`, `ncbi_rate_limited`, `ncbi_unreachable`, `ncbi_deadline_exceeded`, `ncbi_invalid_response`).",
+        object(input),
+    )
+    .with_title("Find related articles")
+    .with_raw_output_schema(object(or_error(output)))
+    .with_annotations(annotations())
+}
+
+/// The MCP view of one related record (docs/related.md).
+pub fn related_output(r: &crate::ops::related::RelatedRecord) -> Value {
+    let linked: Vec<Value> = r
+        .linked
+        .iter()
+        .map(|l| {
+            let mut v = json!({"pmid": l.pmid, "rank": l.rank});
+            if let Some(s) = l.score {
+                v["score"] = s.into();
+            }
+            v
+        })
+        .collect();
+    let summaries: Vec<&crate::ops::search::Summary> =
+        r.linked.iter().filter_map(|l| l.summary.as_ref()).collect();
+    let missing: Vec<Value> = r
+        .linked
+        .iter()
+        .filter_map(|l| {
+            l.missing
+                .as_ref()
+                .map(|m| json!({"pmid": l.pmid, "message": m}))
+        })
+        .collect();
+    let mut v = json!({
+        "pmid": r.pmid,
+        "kind": r.kind,
+        "total": r.total,
+        "linked": linked,
+        "summaries": summaries,
+        "missing": missing,
+    });
+    if r.total == 0 {
+        v["notice"] = crate::ops::related::no_links_note(r).into();
+    }
+    v
+}
+
+fn related_text(r: &crate::ops::related::RelatedRecord) -> String {
+    let pmid = r.pmid.as_deref().unwrap_or(&r.requested);
+    if r.total == 0 {
+        return format!("{}.", crate::ops::related::no_links_note(r));
+    }
+    let mut t = format!(
+        "**{} {}** for PMID {pmid} (showing {}):",
+        r.total,
+        match r.kind {
+            crate::ops::related::LinkKind::Similar => "similar articles",
+            crate::ops::related::LinkKind::CitedBy => "citing articles",
+            crate::ops::related::LinkKind::References => "references",
+        },
+        r.linked.len()
+    );
+    for l in &r.linked {
+        match &l.summary {
+            Some(s) => {
+                let mark = if s.retracted { " **RETRACTED**" } else { "" };
+                t.push_str(&format!(
+                    "\n{}. {} — {}{} ({}, {})",
+                    l.rank,
+                    l.pmid,
+                    s.title,
+                    mark,
+                    s.journal,
+                    s.pub_date.as_deref().unwrap_or(&s.pub_date_text)
+                ));
+            }
+            None => t.push_str(&format!("\n{}. {} (no summary)", l.rank, l.pmid)),
+        }
+    }
+    t
+}
+
+/// `pubmed_find_related`.
+pub async fn related(client: &Client, map: &JsonObject) -> Outcome {
+    use crate::ops::related::{self, LinkKind, RelatedRequest};
+    let a = Args { tool: RELATED, map };
+    a.only(&["pmid", "kind", "maxResults"])?;
+    // A PMID sent as a JSON number is read as its digits.
+    let pmid = match a.get("pmid") {
+        Some(Value::Number(n)) if n.is_u64() => Some(n.to_string()),
+        _ => a.string("pmid")?,
+    };
+    let kind = a.string("kind")?;
+    let max = a.integer("maxResults")?;
+    let checked = (|| {
+        let pmid =
+            pmid.ok_or_else(|| limit("pmid is required: the source article's PubMed ID".into()))?;
+        let kind = match kind.as_deref() {
+            None => LinkKind::Similar,
+            Some(k) => LinkKind::parse(&k.replace('_', "-")).ok_or_else(|| {
+                limit(format!("kind {k:?} is not similar, cited-by or references"))
+            })?,
+        };
+        let max = in_range(
+            "maxResults",
+            max,
+            DEFAULT_RELATED,
+            MAX_RELATED,
+            &format!("is over the limit of {MAX_RELATED}"),
+        )?;
+        if max == 0 {
+            return Err(limit("maxResults must be at least 1".into()));
+        }
+        Ok((pmid, kind, max as usize))
+    })();
+    let (pmid, kind, max) = match checked {
+        Ok(c) => c,
+        Err(e) => return Ok(error_result(&e)),
+    };
+    let req = RelatedRequest {
+        kind,
+        retmax: Some(max),
+        detail: Detail::Full,
+    };
+    let outcome = related::related_ids(client, std::slice::from_ref(&pmid), &req)
+        .await
+        .and_then(|(mut records, totals)| {
+            let r = records
+                .pop()
+                .ok_or_else(|| Error::new(Reason::NcbiInvalidResponse, "no record came back"))?;
+            match &r.error {
+                None => Ok(r),
+                Some(e) if e.reason == crate::ops::convert::RecordReason::NotFound => {
+                    Err(Error::new(Reason::NcbiResourceNotFound, e.message.clone()))
+                }
+                Some(e) => Err(totals
+                    .first_chunk_failure
+                    .clone()
+                    .unwrap_or_else(|| Error::new(Reason::NcbiUnreachable, e.message.clone()))),
+            }
+        });
+    Ok(finish(outcome, |r| {
+        success(related_output(&r), related_text(&r))
+    }))
 }
 
 #[cfg(test)]

@@ -12,55 +12,32 @@
 
 use std::collections::HashMap;
 
-use serde::Serialize;
-
 use super::classify::{self, ErrorTextKind, Verdict};
 use super::client::Client;
 use super::pacer::Lane;
 use super::xml::Element;
+use crate::core::choice::choice;
 use crate::core::text::fold_whitespace;
 use crate::error::{Error, Result};
 
 const ENDPOINT: &str = "ELink";
 
-/// Which PubMed links to follow (`--kind`, MCP `kind`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum LinkKind {
-    /// PubMed's similar articles (`pubmed_pubmed`), best match first.
-    #[default]
-    Similar,
-    /// Articles that cite this one (`pubmed_pubmed_citedin`), from PubMed's
-    /// own, PMC-based citation links.
-    CitedBy,
-    /// Articles this one cites (`pubmed_pubmed_refs`), from the same links.
-    References,
+choice! {
+    /// Which PubMed links to follow (`--kind`, MCP `kind`).
+    #[derive(Default)]
+    pub enum LinkKind {
+        /// PubMed's similar articles (`pubmed_pubmed`), best match first.
+        #[default]
+        Similar = "similar",
+        /// Articles that cite this one (`pubmed_pubmed_citedin`), from
+        /// PubMed's own, PMC-based citation links.
+        CitedBy = "cited-by",
+        /// Articles this one cites (`pubmed_pubmed_refs`), from the same links.
+        References = "references",
+    }
 }
 
 impl LinkKind {
-    /// Every kind, in the order `--help` lists them.
-    pub const ALL: [LinkKind; 3] = [LinkKind::Similar, LinkKind::CitedBy, LinkKind::References];
-
-    /// The name on the command line and in MCP (`similar`, `cited-by`,
-    /// `references`).
-    pub fn name(self) -> &'static str {
-        match self {
-            LinkKind::Similar => "similar",
-            LinkKind::CitedBy => "cited-by",
-            LinkKind::References => "references",
-        }
-    }
-
-    /// Parses a name; `cited_by` is accepted for `cited-by`.
-    pub fn parse(s: &str) -> Option<LinkKind> {
-        match s {
-            "similar" => Some(LinkKind::Similar),
-            "cited-by" | "cited_by" => Some(LinkKind::CitedBy),
-            "references" => Some(LinkKind::References),
-            _ => None,
-        }
-    }
-
     /// The ELink `linkname`.
     pub fn linkname(self) -> &'static str {
         match self {
@@ -625,14 +602,16 @@ mod tests {
 
     #[test]
     fn kinds_round_trip() {
+        use crate::core::choice::Choice;
         for k in LinkKind::ALL {
-            assert_eq!(LinkKind::parse(k.name()), Some(k));
+            assert_eq!(LinkKind::parse(k.as_str()), Some(*k));
         }
-        assert_eq!(LinkKind::parse("cited_by"), Some(LinkKind::CitedBy));
+        assert_eq!(LinkKind::parse("Cited-By"), Some(LinkKind::CitedBy));
         assert_eq!(LinkKind::parse("cited"), None);
         assert_eq!(
             serde_json::to_value(LinkKind::CitedBy).unwrap(),
             serde_json::json!("cited-by")
         );
+        assert_eq!(LinkKind::References.linkname(), "pubmed_pubmed_refs");
     }
 }

@@ -38,6 +38,10 @@ pub enum RecordReason {
     NotInPmc,
     /// The Converter's answer has no record for the ID (`no_record_returned`).
     NoRecordReturned,
+    /// PubMed has no record of the ID either (`not_found`): `convert
+    /// --fallback pubmed` (docs/convert-fallback.md) and `related`
+    /// (docs/related.md).
+    NotFound,
     /// The request for the record's chunk failed after retries, or the
     /// Converter answered the ID with another error: that failure's reason
     /// (`ncbi_unreachable`, `invalid_argument`, …).
@@ -46,10 +50,11 @@ pub enum RecordReason {
 
 impl RecordReason {
     /// The reasons that belong to one record, not to a request.
-    pub const PER_RECORD: [RecordReason; 3] = [
+    pub const PER_RECORD: [RecordReason; 4] = [
         RecordReason::MalformedId,
         RecordReason::NotInPmc,
         RecordReason::NoRecordReturned,
+        RecordReason::NotFound,
     ];
 
     /// The name written in JSON, CSV/TSV and the summary line.
@@ -58,6 +63,7 @@ impl RecordReason {
             RecordReason::MalformedId => "malformed_id",
             RecordReason::NotInPmc => "not_in_pmc",
             RecordReason::NoRecordReturned => "no_record_returned",
+            RecordReason::NotFound => "not_found",
             RecordReason::Request(r) => r.as_str(),
         }
     }
@@ -93,6 +99,27 @@ pub struct RecordError {
     pub message: String,
 }
 
+/// Where a record's answer came from (`source`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Source {
+    /// The PMC ID Converter.
+    Pmc,
+    /// PubMed (ESummary / ESearch), for an ID the Converter has no record
+    /// of (`--fallback pubmed`, docs/convert-fallback.md).
+    Pubmed,
+}
+
+impl Source {
+    /// `pmc` or `pubmed`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Source::Pmc => "pmc",
+            Source::Pubmed => "pubmed",
+        }
+    }
+}
+
 /// One output record (convert.md "Records").
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ConvertRecord {
@@ -107,6 +134,9 @@ pub struct ConvertRecord {
     /// Absent on success.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<RecordError>,
+    /// Where the answer came from; absent when there is none (an error).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<Source>,
 }
 
 impl ConvertRecord {
@@ -120,6 +150,7 @@ impl ConvertRecord {
                 reason,
                 message: message.into(),
             }),
+            source: None,
         }
     }
 
@@ -312,6 +343,7 @@ fn record_from(
             pmcid: r.pmcid.clone(),
             doi: r.doi.clone(),
             error: None,
+            source: Some(Source::Pmc),
         },
     }
 }
@@ -606,6 +638,17 @@ where
     Ok(e.totals)
 }
 
+/// IDs given at once (CLI arguments, MCP) as a stream of input lines.
+pub fn id_lines(
+    ids: &[String],
+) -> futures::stream::Iter<std::vec::IntoIter<io::Result<InputLine>>> {
+    futures::stream::iter(
+        ids.iter()
+            .map(|s| Ok(InputLine::Id(s.clone())))
+            .collect::<Vec<_>>(),
+    )
+}
+
 /// Converts a list of IDs given at once (CLI arguments, MCP): every element
 /// is validated first, and the first malformed one fails the whole call.
 ///
@@ -617,12 +660,7 @@ pub async fn convert_ids(
     from: Option<IdType>,
 ) -> Result<(Vec<ConvertRecord>, Totals)> {
     check_ids(input, from)?;
-    let lines = futures::stream::iter(
-        input
-            .iter()
-            .map(|s| Ok(InputLine::Id(s.clone())))
-            .collect::<Vec<_>>(),
-    );
+    let lines = id_lines(input);
     let mut records = Vec::with_capacity(input.len());
     let mut sink = |o: Output<'_>| {
         if let Output::Record(r) = o {

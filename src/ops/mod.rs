@@ -2,6 +2,8 @@
 //! out. The CLI and MCP layers are thin adapters over these.
 
 pub mod convert;
+pub mod fallback;
+pub mod related;
 pub mod search;
 pub mod search_all;
 pub mod spell;

@@ -704,9 +704,7 @@ async fn fill_summaries(
     if n == 0 {
         return Ok(());
     }
-    let answer = client.esummary(&out.pmids[..n]).await?;
-    out.summaries = answer.docs.iter().map(Summary::from_docsum).collect();
-    out.missing = missing_from(answer.missing);
+    (out.summaries, out.missing) = summaries(client, &out.pmids[..n]).await?;
     Ok(())
 }
 
@@ -716,6 +714,20 @@ pub fn missing_from(missing: Vec<(String, String)>) -> Vec<Missing> {
         .into_iter()
         .map(|(pmid, message)| Missing { pmid, message })
         .collect()
+}
+
+/// Records for `pmids` through ESummary (batches of at most
+/// 500, POST when long), in `pmids` order, and the PMIDs NCBI has no
+/// summary for, with its text. Shared by every operation that shows
+/// summaries (`search`, `related`).
+///
+/// Errors: the client's (an ESummary `<ERROR>` is an error, never "no records").
+pub async fn summaries(client: &Client, pmids: &[String]) -> Result<(Vec<Summary>, Vec<Missing>)> {
+    let answer = client.esummary(pmids).await?;
+    Ok((
+        answer.docs.iter().map(Summary::from_docsum).collect(),
+        missing_from(answer.missing),
+    ))
 }
 
 #[cfg(test)]

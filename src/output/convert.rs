@@ -22,6 +22,13 @@ pub struct Writer<'a> {
     style: Style,
     records: u64,
     table: Vec<ConvertRecord>,
+    /// A `source` column (pmc or pubmed) in TSV, CSV and tables
+    /// (`--fallback pubmed`).
+    source: bool,
+}
+
+fn source_cell(r: &ConvertRecord) -> String {
+    r.source.map(|s| s.as_str().to_string()).unwrap_or_default()
 }
 
 fn cells(r: &ConvertRecord) -> Vec<String> {
@@ -50,6 +57,18 @@ impl<'a> Writer<'a> {
         to: Option<IdType>,
         style: Style,
     ) -> io::Result<Writer<'a>> {
+        Self::begin_with(out, format, to, style, false)
+    }
+
+    /// As [`Writer::begin`], with a `source` column after `message` when
+    /// `source` is set.
+    pub fn begin_with(
+        out: &'a mut dyn Write,
+        format: Format,
+        to: Option<IdType>,
+        style: Style,
+        source: bool,
+    ) -> io::Result<Writer<'a>> {
         let w = Writer {
             out,
             format,
@@ -57,9 +76,14 @@ impl<'a> Writer<'a> {
             style,
             records: 0,
             table: Vec::new(),
+            source,
         };
+        let mut header = HEADER.to_vec();
+        if source {
+            header.push("source");
+        }
         match format {
-            Format::Csv | Format::Tsv => write_header(w.out, format, &HEADER)?,
+            Format::Csv | Format::Tsv => write_header(w.out, format, &header)?,
             Format::Json => write!(w.out, "{{\"records\": [")?,
             _ => {}
         }
@@ -92,7 +116,13 @@ impl<'a> Writer<'a> {
                 write!(self.out, "\n  ")?;
                 serde_json::to_writer(&mut *self.out, r)?;
             }
-            Format::Csv | Format::Tsv => write_rows(self.out, self.format, &[cells(r)])?,
+            Format::Csv | Format::Tsv => {
+                let mut row = cells(r);
+                if self.source {
+                    row.push(source_cell(r));
+                }
+                write_rows(self.out, self.format, &[row])?
+            }
             _ => {
                 self.table.push(r.clone());
                 if self.table.len() >= TABLE_BLOCK {
@@ -108,7 +138,11 @@ impl<'a> Writer<'a> {
             return Ok(());
         }
         let mut t = self.style.table();
-        t.set_header(vec!["Requested", "PMID", "PMCID", "DOI", "Error"]);
+        let mut header = vec!["Requested", "PMID", "PMCID", "DOI", "Error"];
+        if self.source {
+            header.push("Source");
+        }
+        t.set_header(header);
         for r in self.table.drain(..) {
             let c = cells(&r);
             let err = r
@@ -116,13 +150,17 @@ impl<'a> Writer<'a> {
                 .as_ref()
                 .map(|e| format!("{}: {}", e.reason, e.message))
                 .unwrap_or_default();
-            t.add_row(vec![
+            let mut row = vec![
                 cell(&c[0]),
                 cell(&c[1]),
                 cell(&c[2]),
                 cell(&c[3]),
                 cell(&err),
-            ]);
+            ];
+            if self.source {
+                row.push(cell(&source_cell(&r)));
+            }
+            t.add_row(row);
         }
         write_table(self.out, t)
     }
@@ -163,14 +201,7 @@ pub fn summary(t: &Totals) -> String {
         t.converted,
         t.failed
     );
-    if !t.by_reason.is_empty() {
-        let parts: Vec<String> = t
-            .by_reason
-            .iter()
-            .map(|(k, v)| format!("{k} {v}"))
-            .collect();
-        s.push_str(&format!(" ({})", parts.join(", ")));
-    }
+    s.push_str(&super::by_reason(&t.by_reason));
     s.push_str(&format!("; {}", count(t.requests, "request")));
     s
 }

@@ -11,6 +11,7 @@ use crate::core::text::printable;
 
 pub mod convert;
 pub mod delimited;
+pub mod related;
 pub mod search;
 pub mod search_all;
 pub mod spell;
@@ -139,4 +140,14 @@ pub fn write_json<T: serde::Serialize>(out: &mut dyn Write, value: &T) -> io::Re
 pub fn write_json_line<T: serde::Serialize>(out: &mut dyn Write, value: &T) -> io::Result<()> {
     serde_json::to_writer(&mut *out, value)?;
     writeln!(out)
+}
+
+/// ` (reason n, …)` for failures counted by reason (summary lines), or
+/// nothing when there are none.
+pub fn by_reason(counts: &std::collections::BTreeMap<&'static str, u64>) -> String {
+    if counts.is_empty() {
+        return String::new();
+    }
+    let parts: Vec<String> = counts.iter().map(|(k, v)| format!("{k} {v}")).collect();
+    format!(" ({})", parts.join(", "))
 }

@@ -198,7 +198,8 @@ pub fn row(s: &Summary, detail: Detail) -> Vec<String> {
     }
 }
 
-fn first_author(s: &Summary) -> String {
+/// The first author, with "et al." when there are more.
+pub fn first_author(s: &Summary) -> String {
     match s.authors.len() {
         0 => String::new(),
         1 => s.authors[0].clone(),
@@ -206,7 +207,8 @@ fn first_author(s: &Summary) -> String {
     }
 }
 
-fn marked_title(s: &Summary) -> String {
+/// The title, marked RETRACTED or RETRACTION NOTICE when it is one.
+pub fn marked_title(s: &Summary) -> String {
     if s.retracted {
         format!("RETRACTED: {}", s.title)
     } else if s.retraction_notice {

@@ -1,6 +1,6 @@
 //! A fake NCBI over a synthetic corpus: ESearch with `(Q) AND LO:HI[uid]`
-//! ranges and PubMed's 9,999-record window, ESummary and ESpell in NCBI's
-//! formats, an optional NCBI-like rate limit, and request counters.
+//! ranges and PubMed's 9,999-record window, ESummary, ESpell and ELink in
+//! NCBI's formats, an optional NCBI-like rate limit, and request counters.
 
 #![allow(dead_code)]
 
@@ -100,6 +100,7 @@ pub struct Counters {
     pub esummary: AtomicUsize,
     pub espell: AtomicUsize,
     pub idconv: AtomicUsize,
+    pub elink: AtomicUsize,
     pub rate_limited: AtomicUsize,
 }
 
@@ -123,6 +124,84 @@ pub struct FakeNcbi {
     pub failing_terms: Mutex<Vec<String>>,
     /// Injected faults, when set.
     pub faults: Option<Faults>,
+    /// Every ELink request, as received.
+    pub elink_calls: Mutex<Vec<ElinkCall>>,
+    /// ELink requests carrying one of these PMIDs get a top-level
+    /// `<ERROR>` with the text.
+    pub elink_errors: Mutex<HashMap<String, String>>,
+    /// ELink similar-article lists carry `<Score>`s (the shape of
+    /// `elink_pubmed_neighbor_with_scores_2008.xml`).
+    pub elink_scored: bool,
+}
+
+/// One ELink request as the fake received it.
+#[derive(Debug, Clone)]
+pub struct ElinkCall {
+    /// `GET` or `POST`.
+    pub method: String,
+    /// Every `id` parameter, in order (one per PMID when repeated).
+    pub ids: Vec<String>,
+    pub linkname: Option<String>,
+    pub cmd: Option<String>,
+    pub dbfrom: Option<String>,
+    pub db: Option<String>,
+}
+
+/// PMIDs from here up are unknown to the fake PubMed (ESummary errors).
+pub const UNKNOWN_FROM: u64 = 99_000_000;
+
+/// The PMID whose ELink lists are the real capture's
+/// (`elink_pubmed_neighbor_all_pubmed_linknames.xml`).
+pub const CAPTURED_PMID: u64 = 9298984;
+
+/// The fake's ELink list of `pmid` for `linkname` (PMID, score); `None`
+/// for an unknown PMID. Derived from the PMID: PMIDs divisible by 11 have
+/// no links; similar articles list the PMID itself first, then the next
+/// 2–5 PMIDs; 1–3 citing articles at +1,000,000 steps; 0–1 references
+/// 10 below. `scored`: similar articles carry `<Score>`s.
+pub fn synthetic_links(
+    pmid: u64,
+    linkname: &str,
+    scored: bool,
+) -> Option<Vec<(String, Option<u64>)>> {
+    if pmid >= UNKNOWN_FROM || pmid == 0 {
+        return None;
+    }
+    if pmid == CAPTURED_PMID {
+        let capture = if scored && linkname == "pubmed_pubmed" {
+            "elink_pubmed_neighbor_with_scores_2008.xml"
+        } else {
+            "elink_pubmed_neighbor_all_pubmed_linknames.xml"
+        };
+        return Some(ncbi::capture_links(capture, linkname));
+    }
+    if pmid.is_multiple_of(11) {
+        return Some(Vec::new());
+    }
+    let ids: Vec<u64> = match linkname {
+        "pubmed_pubmed" => std::iter::once(pmid)
+            .chain((1..=2 + pmid % 4).map(|i| pmid + i))
+            .collect(),
+        "pubmed_pubmed_citedin" => (1..=1 + pmid % 3).map(|i| pmid + 1_000_000 * i).collect(),
+        "pubmed_pubmed_refs" if pmid > 10 => (1..=pmid % 2).map(|i| pmid - 10 * i).collect(),
+        _ => Vec::new(),
+    };
+    let scored = scored && linkname == "pubmed_pubmed";
+    Some(
+        ids.into_iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let score = scored.then(|| {
+                    if i == 0 {
+                        2_147_483_647
+                    } else {
+                        90_000_000 - 1000 * i as u64
+                    }
+                });
+                (p.to_string(), score)
+            })
+            .collect(),
+    )
 }
 
 /// Faults injected into a share of answers, reproducibly from a seed:
@@ -259,14 +338,31 @@ impl FakeNcbi {
         }
         if req.is("esummary.fcgi") {
             self.counters.esummary.fetch_add(1, Ordering::SeqCst);
-            let docs: Vec<Doc> = req
+            let ids: Vec<u64> = req
                 .param("id")
                 .unwrap_or_default()
                 .split(',')
                 .filter_map(|s| s.parse::<u64>().ok())
-                .map(synthetic_doc)
                 .collect();
-            return Reply::xml(ncbi::esummary(&docs, &[]));
+            let docs: Vec<Doc> = ids
+                .iter()
+                .filter(|p| **p < UNKNOWN_FROM)
+                .map(|p| synthetic_doc(*p))
+                .collect();
+            let unknown: Vec<String> = ids
+                .iter()
+                .filter(|p| **p >= UNKNOWN_FROM)
+                .map(u64::to_string)
+                .collect();
+            let errors: Vec<(&str, &str)> = unknown
+                .iter()
+                .map(|u| (u.as_str(), "cannot get document summary"))
+                .collect();
+            return Reply::xml(ncbi::esummary(&docs, &errors));
+        }
+        if req.is("elink.fcgi") {
+            self.counters.elink.fetch_add(1, Ordering::SeqCst);
+            return self.elink(req);
         }
         Reply::status(404, "text/plain", "unknown endpoint")
     }
@@ -296,6 +392,9 @@ impl FakeNcbi {
                 "Search Backend failed: Exception: 'retstart' cannot be larger than 9998. For PubMed, ESearch can only retrieve the first 9,999 records matching the query.",
             ));
         }
+        if term.contains("[doi]") {
+            return Reply::xml(doi_search(term));
+        }
         let mut hits = self.corpus.hits(term);
         hits.reverse(); // most recent first, as PubMed's default sort
         let end = (retstart + retmax).min(WINDOW).min(hits.len());
@@ -324,6 +423,81 @@ impl FakeNcbi {
         }
         Reply::xml(body)
     }
+}
+
+impl FakeNcbi {
+    /// ELink `cmd=neighbor`: one LinkSet per `id` parameter, as ELink does
+    /// when `id` is repeated; a comma-joined `id` is answered with one
+    /// merged LinkSet, as ELink does. An unknown PMID is answered like one
+    /// without links (a LinkSet with only `<IdList>`, or for odd PMIDs no
+    /// LinkSet at all), as public reports say ELink answers them.
+    fn elink(&self, req: &Request) -> Reply {
+        let ids: Vec<String> = req
+            .params
+            .iter()
+            .filter(|(k, _)| k == "id")
+            .map(|(_, v)| v.clone())
+            .collect();
+        self.elink_calls.lock().unwrap().push(ElinkCall {
+            method: req.method.clone(),
+            ids: ids.clone(),
+            linkname: req.param("linkname").map(str::to_string),
+            cmd: req.param("cmd").map(str::to_string),
+            dbfrom: req.param("dbfrom").map(str::to_string),
+            db: req.param("db").map(str::to_string),
+        });
+        let errors = self.elink_errors.lock().unwrap();
+        if let Some(text) = ids
+            .iter()
+            .flat_map(|v| v.split(','))
+            .find_map(|id| errors.get(id))
+        {
+            return Reply::xml(ncbi::eutils_error("eLinkResult", text));
+        }
+        let linkname = req.param("linkname").unwrap_or("pubmed_pubmed").to_string();
+        let mut sets = Vec::new();
+        for value in &ids {
+            let members: Vec<u64> = value
+                .split(',')
+                .filter_map(|p| p.trim().parse().ok())
+                .collect();
+            let mut links = Vec::new();
+            let mut known = false;
+            for p in &members {
+                if let Some(l) = synthetic_links(*p, &linkname, self.elink_scored) {
+                    known = true;
+                    links.extend(l);
+                }
+            }
+            if members.len() == 1 && !known && members[0] % 2 == 1 {
+                continue;
+            }
+            sets.push(ncbi::ElinkSet {
+                ids: members.iter().map(u64::to_string).collect(),
+                linkname: linkname.clone(),
+                links,
+            });
+        }
+        Reply::xml(ncbi::elink(&sets))
+    }
+}
+
+/// ESearch for `"DOI"[doi]` terms OR-ed: every synthetic record has the
+/// DOI `10.5555/pmid.N` (see [`synthetic_doc`]); other DOIs find nothing.
+fn doi_search(term: &str) -> String {
+    let ids: Vec<String> = term
+        .split(" OR ")
+        .filter_map(|t| {
+            let doi = t.trim().strip_prefix('"')?.strip_suffix("\"[doi]")?;
+            let pmid: u64 = doi
+                .to_lowercase()
+                .strip_prefix("10.5555/pmid.")?
+                .parse()
+                .ok()?;
+            (pmid > 0 && pmid < UNKNOWN_FROM).then(|| pmid.to_string())
+        })
+        .collect();
+    ncbi::esearch(ids.len() as u64, 0, &ids, term, &[], &[])
 }
 
 /// ID triples (PMID, PMCID, DOI) the fake knows: the last two are from the

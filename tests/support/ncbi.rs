@@ -190,3 +190,75 @@ pub fn esummary(docs: &[Doc], errors: &[(&str, &str)]) -> String {
     s.push_str("</DocumentSummarySet>\n</eSummaryResult>\n");
     s
 }
+
+const ELINK_CAPTURE: &str = include_str!("../fixtures/elink_pubmed_neighbor_two_ids_mindate.xml");
+
+/// One `<LinkSet>` of an ELink answer: the inputs it answers (`<IdList>`)
+/// and, for one link name, the links as (PMID, score). No links: no
+/// `<LinkSetDb>`, as ELink answers an input without any.
+#[derive(Debug, Clone)]
+pub struct ElinkSet {
+    pub ids: Vec<String>,
+    pub linkname: String,
+    pub links: Vec<(String, Option<u64>)>,
+}
+
+/// An ELink `cmd=neighbor` answer in the shape of
+/// `elink_pubmed_neighbor_two_ids_mindate.xml` (tab-indented; `<Score>`
+/// after `<Id>` as in `elink_pubmed_neighbor_with_scores_2008.xml`).
+pub fn elink(sets: &[ElinkSet]) -> String {
+    let mut s = prolog(ELINK_CAPTURE);
+    s.push_str("<eLinkResult>\n");
+    for set in sets {
+        s.push_str("<LinkSet>\n\t<DbFrom>pubmed</DbFrom>\n\t<IdList>\n");
+        for id in &set.ids {
+            s.push_str(&format!("\t\t<Id>{}</Id>\n", esc(id)));
+        }
+        s.push_str("\t</IdList>\n");
+        if !set.links.is_empty() {
+            s.push_str(&format!(
+                "\t<LinkSetDb>\n\t\t<DbTo>pubmed</DbTo>\n\t\t<LinkName>{}</LinkName>\n",
+                esc(&set.linkname)
+            ));
+            for (id, score) in &set.links {
+                s.push_str(&format!("\t\t<Link>\n\t\t\t<Id>{id}</Id>\n"));
+                if let Some(sc) = score {
+                    s.push_str(&format!("\t\t\t<Score>{sc}</Score>\n"));
+                }
+                s.push_str("\t\t</Link>\n");
+            }
+            s.push_str("\t</LinkSetDb>\n");
+        }
+        s.push_str("</LinkSet>\n");
+    }
+    s.push_str("</eLinkResult>\n");
+    s
+}
+
+/// The links of one `<LinkSetDb>` (by link name) of a real ELink capture
+/// in `tests/fixtures/`, as (PMID, score), in the capture's order.
+pub fn capture_links(capture: &str, linkname: &str) -> Vec<(String, Option<u64>)> {
+    let path = format!("{}/tests/fixtures/{capture}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let inner = |s: &str, tag: &str| -> Option<String> {
+        let open = format!("<{tag}>");
+        let at = s.find(&open)? + open.len();
+        let end = s[at..].find(&format!("</{tag}>"))? + at;
+        Some(s[at..end].trim().to_string())
+    };
+    text.split("<LinkSetDb>")
+        .skip(1)
+        .find(|db| inner(db, "LinkName").as_deref() == Some(linkname))
+        .map(|db| {
+            db.split("<Link>")
+                .skip(1)
+                .map(|l| {
+                    (
+                        inner(l, "Id").unwrap(),
+                        inner(l, "Score").map(|s| s.parse().unwrap()),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}

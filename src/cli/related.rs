@@ -1,0 +1,94 @@
+//! The `related` adapter: PMIDs from arguments or a file/stdin → the
+//! related engine → a streaming writer, notes on stderr (docs/related.md).
+
+use std::io::{self, Write};
+
+use super::args::RelatedArgs;
+use super::convert::{Input, open_input};
+use super::progress::Counting;
+use super::{Context, interruptible};
+use crate::error::{Error, Exit, Failure, Reason};
+use crate::ops::related::{self, Output, RelatedRequest};
+use crate::ops::search::Detail;
+use crate::output::{self, Format};
+
+/// The input, checked before any request: arguments are validated all at
+/// once (the first malformed one is the error), a file is opened.
+fn choose_input(a: &RelatedArgs) -> Result<Input, Error> {
+    let path = match (&a.input, a.pmids.as_slice()) {
+        (Some(path), _) => path.clone(),
+        (None, [dash]) if dash == "-" => "-".to_string(),
+        (None, []) => {
+            return Err(Error::new(
+                Reason::InvalidArgument,
+                "give PMIDs, or --input FILE (- for stdin)",
+            ));
+        }
+        (None, _) => {
+            for p in &a.pmids {
+                related::check_pmid(p)?;
+            }
+            return Ok(Input::Arguments);
+        }
+    };
+    let reader = open_input(&path)?;
+    Ok(Input::File(path, reader))
+}
+
+pub(super) async fn run(a: RelatedArgs, ctx: &Context) -> Result<Exit, Failure> {
+    let format = ctx.format_for("related", &Format::RECORDS, Format::Ids)?;
+    // Summaries cost ESummary requests: only a table shows them unasked.
+    let detail = a.detail.unwrap_or(if format == Format::Table {
+        Detail::Full
+    } else {
+        Detail::Ids
+    });
+    let req = RelatedRequest {
+        kind: a.kind,
+        retmax: a.retmax.map(|n| n as usize),
+        detail,
+    };
+    let input = choose_input(&a)?;
+    let client = ctx.client()?;
+    let progress = ctx.progress(Counting::Ids(input.total(ctx)));
+
+    let stdout = io::stdout();
+    let mut lock = io::BufWriter::new(stdout.lock());
+    let mut writer =
+        output::related::Writer::begin(&mut lock, format, req.kind, detail, ctx.style)?;
+    let mut sink = |item: Output<'_>| -> io::Result<()> {
+        if let Output::Record(_) | Output::Skipped = item {
+            progress.inc();
+        }
+        if let Output::Record(r) = &item {
+            match &r.error {
+                None if r.total == 0 => ctx.note(&format!("note: {}", related::no_links_note(r))),
+                // Error records are rows in every other format.
+                Some(e) if format == Format::Ids => ctx.note(&format!(
+                    "error: {}: {} [{}]",
+                    r.requested, e.message, e.reason
+                )),
+                _ => {}
+            }
+        }
+        writer.item(item)
+    };
+    let lines = input.lines(&a.pmids);
+    let result = interruptible(related::related_stream(&client, lines, &req, &mut sink)).await;
+    progress.clear();
+    let totals = match result {
+        Ok(t) => t,
+        Err(f) => {
+            writer.abandon()?;
+            return Err(f);
+        }
+    };
+    writer.finish(&totals)?;
+    drop(writer);
+    lock.flush()?;
+    ctx.note(&output::related::summary(&totals));
+    if let Some(e) = &totals.first_chunk_failure {
+        ctx.note(&format!("error: {} [{}]", e.message, e.reason));
+    }
+    Ok(totals.exit())
+}

@@ -1,0 +1,340 @@
+//! Renders `related` records as they stream out (docs/related.md): the
+//! linked PMIDs (`ids`, each once), one row per (source PMID, kind, linked
+//! PMID, rank[, score]) in TSV/CSV/NDJSON, one JSON document with totals,
+//! or tables in blocks. Summaries (`--detail brief|full`) use `search`'s
+//! columns and fields.
+
+use std::collections::HashSet;
+use std::io::{self, Write};
+
+use serde_json::{Value, json};
+
+use super::delimited::{write_header, write_rows};
+use super::search::{first_author, header, marked_title, row};
+use super::{Format, Style, cell, write_json_line, write_table};
+use crate::core::text::count;
+use crate::ops::related::{LinkKind, Linked, Output, RelatedRecord, Totals};
+use crate::ops::search::{Detail, Summary};
+
+/// Rows per table block, so a long run never builds one huge table.
+const TABLE_BLOCK: usize = 100;
+
+/// A summary as JSON in `detail` (the brief view for `Brief`).
+fn summary_json(s: &Summary, detail: Detail) -> Value {
+    if detail == Detail::Brief {
+        json!(s.brief())
+    } else {
+        json!(s)
+    }
+}
+
+fn linked_json(l: &Linked, detail: Detail) -> Value {
+    let mut v = json!({"pmid": l.pmid, "rank": l.rank});
+    if let Some(s) = l.score {
+        v["score"] = s.into();
+    }
+    if let Some(s) = &l.summary {
+        v["summary"] = summary_json(s, detail);
+    }
+    if let Some(m) = &l.missing {
+        v["missing"] = m.clone().into();
+    }
+    v
+}
+
+/// One record as JSON: `{requested, pmid, kind, total, linked: [{pmid,
+/// rank, score?, summary?, missing?}], error?}`.
+pub fn record_json(r: &RelatedRecord, detail: Detail) -> Value {
+    let mut v = json!({
+        "requested": r.requested,
+        "pmid": r.pmid,
+        "kind": r.kind,
+        "total": r.total,
+        "linked": r.linked.iter().map(|l| linked_json(l, detail)).collect::<Vec<_>>(),
+    });
+    if let Some(e) = &r.error {
+        v["error"] = json!({"reason": e.reason, "message": e.message});
+    }
+    v
+}
+
+/// The column names of TSV/CSV for `detail`.
+pub fn columns(detail: Detail) -> Vec<&'static str> {
+    let mut h = vec!["source_pmid", "kind", "linked_pmid", "rank", "score"];
+    if detail != Detail::Ids {
+        let s = header(detail);
+        h.extend(&s[1..s.len() - 1]);
+    }
+    h.extend(["error", "message"]);
+    h
+}
+
+fn source(r: &RelatedRecord) -> &str {
+    r.pmid.as_deref().unwrap_or(&r.requested)
+}
+
+/// The TSV/CSV rows of a record: one per linked PMID; one with empty link
+/// cells for an input without links or with an error.
+pub fn rows(r: &RelatedRecord, detail: Detail) -> Vec<Vec<String>> {
+    let n = columns(detail).len();
+    let blank = |r: &RelatedRecord| {
+        let mut cells = vec![String::new(); n];
+        cells[0] = source(r).to_string();
+        cells[1] = r.kind.as_str().to_string();
+        cells
+    };
+    if r.linked.is_empty() {
+        let mut cells = blank(r);
+        if let Some(e) = &r.error {
+            cells[n - 2] = e.reason.as_str().to_string();
+            cells[n - 1] = e.message.clone();
+        }
+        return vec![cells];
+    }
+    r.linked
+        .iter()
+        .map(|l| {
+            let mut cells = blank(r);
+            cells[2] = l.pmid.clone();
+            cells[3] = l.rank.to_string();
+            cells[4] = l.score.map(|s| s.to_string()).unwrap_or_default();
+            if detail != Detail::Ids {
+                if let Some(s) = &l.summary {
+                    let sr = row(s, detail);
+                    for (i, c) in sr[1..sr.len() - 1].iter().enumerate() {
+                        cells[5 + i] = c.clone();
+                    }
+                } else if let Some(m) = &l.missing {
+                    cells[n - 2] = "no_summary".into();
+                    cells[n - 1] = m.clone();
+                }
+            }
+            cells
+        })
+        .collect()
+}
+
+/// The NDJSON lines of a record: one object per linked PMID; one with
+/// `linkedPmid: null` for an input without links; one with `error`.
+pub fn ndjson_lines(r: &RelatedRecord, detail: Detail) -> Vec<Value> {
+    if let Some(e) = &r.error {
+        return vec![json!({
+            "sourcePmid": source(r),
+            "requested": r.requested,
+            "kind": r.kind,
+            "error": {"reason": e.reason, "message": e.message},
+        })];
+    }
+    if r.linked.is_empty() {
+        return vec![json!({
+            "sourcePmid": source(r),
+            "kind": r.kind,
+            "linkedPmid": null,
+            "rank": null,
+            "total": r.total,
+        })];
+    }
+    r.linked
+        .iter()
+        .map(|l| {
+            let mut v = linked_json(l, detail);
+            let m = v.as_object_mut().expect("an object");
+            let pmid = m.remove("pmid").unwrap_or(Value::Null);
+            let mut out = json!({"sourcePmid": source(r), "kind": r.kind, "linkedPmid": pmid});
+            out.as_object_mut().expect("an object").extend(m.clone());
+            out
+        })
+        .collect()
+}
+
+/// A streaming writer for one run.
+pub struct Writer<'a> {
+    out: &'a mut dyn Write,
+    format: Format,
+    detail: Detail,
+    style: Style,
+    records: u64,
+    /// `ids`: PMIDs already printed (each once per run).
+    printed: HashSet<String>,
+    table: Vec<RelatedRecord>,
+}
+
+impl<'a> Writer<'a> {
+    /// Starts the output (CSV/TSV header, the JSON opening).
+    pub fn begin(
+        out: &'a mut dyn Write,
+        format: Format,
+        kind: LinkKind,
+        detail: Detail,
+        style: Style,
+    ) -> io::Result<Writer<'a>> {
+        let w = Writer {
+            out,
+            format,
+            detail,
+            style,
+            records: 0,
+            printed: HashSet::new(),
+            table: Vec::new(),
+        };
+        match format {
+            Format::Csv | Format::Tsv => write_header(w.out, format, &columns(detail))?,
+            Format::Json => write!(w.out, "{{\"kind\": \"{}\", \"links\": [", kind.as_str())?,
+            _ => {}
+        }
+        Ok(w)
+    }
+
+    /// Writes one output item.
+    pub fn item(&mut self, item: Output<'_>) -> io::Result<()> {
+        let r = match item {
+            Output::Flush => return self.out.flush(),
+            Output::Skipped => return Ok(()),
+            Output::Record(r) => r,
+        };
+        self.records += 1;
+        match self.format {
+            Format::Ids => {
+                for l in &r.linked {
+                    if self.printed.insert(l.pmid.clone()) {
+                        writeln!(self.out, "{}", l.pmid)?;
+                    }
+                }
+            }
+            Format::Ndjson => {
+                for v in ndjson_lines(r, self.detail) {
+                    write_json_line(self.out, &v)?;
+                }
+            }
+            Format::Json => {
+                if self.records > 1 {
+                    write!(self.out, ",")?;
+                }
+                write!(self.out, "\n  ")?;
+                serde_json::to_writer(&mut *self.out, &record_json(r, self.detail))?;
+            }
+            Format::Csv | Format::Tsv => write_rows(self.out, self.format, &rows(r, self.detail))?,
+            _ => {
+                self.table.push(r.clone());
+                let rows: usize = self.table.iter().map(|r| r.linked.len().max(1)).sum();
+                if rows >= TABLE_BLOCK {
+                    self.flush_table()?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn flush_table(&mut self) -> io::Result<()> {
+        if self.table.is_empty() {
+            return Ok(());
+        }
+        let mut t = self.style.table();
+        t.set_header(match self.detail {
+            Detail::Ids => vec!["Source", "#", "PMID", "Score"],
+            Detail::Brief => vec!["Source", "#", "PMID", "Date", "Title", "Types"],
+            Detail::Full => vec![
+                "Source",
+                "#",
+                "PMID",
+                "Date",
+                "First author",
+                "Title",
+                "Journal",
+            ],
+        });
+        let width = match self.detail {
+            Detail::Ids => 4,
+            Detail::Brief => 6,
+            Detail::Full => 7,
+        };
+        for r in self.table.drain(..) {
+            let src = source(&r).to_string();
+            if r.linked.is_empty() {
+                let what = match &r.error {
+                    Some(e) => format!("error: {} [{}]", e.message, e.reason),
+                    None => format!("({})", crate::ops::related::no_links_note(&r)),
+                };
+                let mut cells = vec![src, String::new(), what];
+                cells.resize(width, String::new());
+                t.add_row(cells.iter().map(|c| cell(c)).collect::<Vec<_>>());
+                continue;
+            }
+            for l in &r.linked {
+                let mut cells = vec![src.clone(), l.rank.to_string(), l.pmid.clone()];
+                match (self.detail, &l.summary) {
+                    (Detail::Ids, _) => {
+                        cells.push(l.score.map(|s| s.to_string()).unwrap_or_default())
+                    }
+                    (_, None) => cells.push(format!(
+                        "(no summary: {})",
+                        l.missing.as_deref().unwrap_or("")
+                    )),
+                    (detail, Some(s)) => {
+                        let date = s
+                            .pub_date
+                            .clone()
+                            .unwrap_or_else(|| s.pub_date_text.clone());
+                        cells.push(date);
+                        if detail == Detail::Full {
+                            cells.push(first_author(s));
+                            cells.push(marked_title(s));
+                            cells.push(s.journal.clone());
+                        } else {
+                            cells.push(marked_title(s));
+                            cells.push(s.pub_types.join("; "));
+                        }
+                    }
+                }
+                cells.resize(width, String::new());
+                t.add_row(cells.iter().map(|c| cell(c)).collect::<Vec<_>>());
+            }
+        }
+        write_table(self.out, t)
+    }
+
+    /// Ends the output (the JSON totals, the last table block) and flushes.
+    pub fn finish(&mut self, totals: &Totals) -> io::Result<()> {
+        match self.format {
+            Format::Json => writeln!(
+                self.out,
+                "\n],\n\"submitted\": {}, \"withLinks\": {}, \"withoutLinks\": {}, \"failed\": {}, \"linked\": {}}}",
+                totals.submitted,
+                totals.with_links,
+                totals.without_links,
+                totals.failed,
+                totals.linked
+            )?,
+            Format::Table => self.flush_table()?,
+            _ => {}
+        }
+        self.out.flush()
+    }
+
+    /// Ends an output that stopped early (bad input, Ctrl-C): the table
+    /// block so far, and the JSON record line ended, so every line written
+    /// is whole; then a flush. The JSON document stays unclosed.
+    pub fn abandon(&mut self) -> io::Result<()> {
+        match self.format {
+            Format::Json => writeln!(self.out)?,
+            Format::Table => self.flush_table()?,
+            _ => {}
+        }
+        self.out.flush()
+    }
+}
+
+/// The stderr summary line: counts, failures by reason, requests.
+pub fn summary(t: &Totals) -> String {
+    let mut s = format!(
+        "{}: {} with links, {} without, {} failed; {} listed",
+        count(t.submitted, "input"),
+        t.with_links,
+        t.without_links,
+        t.failed,
+        count(t.linked, "linked PMID")
+    );
+    s.push_str(&super::by_reason(&t.by_reason));
+    s.push_str(&format!("; {}", count(t.requests, "request")));
+    s
+}
