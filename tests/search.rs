@@ -821,3 +821,69 @@ fn search_offers_its_formats_only() {
     assert!(run.stderr.contains("--format text"), "{}", run.stderr);
     assert_eq!(server.count(), 0);
 }
+
+/// `--spell=apply` searches only corrections that lined up: none when
+/// ESpell's answer lost alignment at once, and only those before the loss
+/// otherwise.
+#[test]
+fn spell_apply_never_searches_a_correction_that_lost_alignment() {
+    let fake = Fake::default();
+    let zero = String::from_utf8(fixture("esearch_zero_hits_phrase_not_found.xml")).unwrap();
+    for q in ["covid 19 vacine efficasy", "asthmaa OR alergies 2020"] {
+        fake.on_term(q, zero.clone());
+    }
+    fake.on_term(
+        "asthma OR alergies 2020",
+        ncbi::esearch(1, 0, &ids(&["51"]), "asthma", &[], &[]),
+    );
+    fake.espell.lock().unwrap().insert(
+        "covid 19 vacine efficasy".into(),
+        ncbi::espell(
+            "covid 19 vacine efficasy",
+            &[
+                ("O", "covid "),
+                ("R", "vaccine"),
+                ("O", " "),
+                ("R", "efficacy"),
+            ],
+        ),
+    );
+    fake.espell.lock().unwrap().insert(
+        "asthmaa OR alergies 2020".into(),
+        ncbi::espell(
+            "asthmaa OR alergies 2020",
+            &[
+                ("O", ""),
+                ("R", "asthma"),
+                ("O", " OR "),
+                ("R", "allergies"),
+            ],
+        ),
+    );
+    let server = fake.start();
+    let run = search(
+        &server,
+        &["covid 19 vacine efficasy", "--spell=apply", "-f", "json"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let v = run.json();
+    assert_eq!(v["count"], 0);
+    assert_eq!(v["spell"]["hasSuggestion"], false);
+    assert_eq!(v["spell"]["applied"], false);
+    let terms: Vec<String> = esearch_requests(&server)
+        .iter()
+        .map(|r| r.param("term").unwrap_or_default().to_string())
+        .collect();
+    assert_eq!(terms, vec!["covid 19 vacine efficasy"]);
+
+    // "allergies" stands where ESpell left "2020" out: only "asthma" is searched.
+    let run = search(
+        &server,
+        &["asthmaa OR alergies 2020", "--spell=apply", "-f", "json"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let v = run.json();
+    assert_eq!(v["effectiveQuery"], "asthma OR alergies 2020");
+    assert_eq!(v["pmids"], serde_json::json!(["51"]));
+    assert_eq!(v["spell"]["corrected"], "asthma OR alergies 2020");
+}

@@ -647,24 +647,9 @@ pub async fn search_prepared(
             let mut again = req.clone();
             again.query = s.corrected.clone();
             again.spell = SpellMode::Off;
-            let mut rerun = match Box::pin(search(client, &again, today)).await {
-                Ok(r) => r,
-                Err(e) => {
-                    // Keep the search that worked; say the retry failed.
-                    out.warnings.push(Warning::new(
-                        WarningKind::SpellFailed,
-                        format!(
-                            "no hits for {:?}; searching the spelling correction {:?} failed: {} [{}]",
-                            s.original, s.corrected, e.message, e.reason
-                        ),
-                    ));
-                    out.spell = Some(SpellNote {
-                        applied: false,
-                        ..note
-                    });
-                    return Ok(out);
-                }
-            };
+            // The corrected search is the search now: if it fails, so does
+            // this one (its reason decides the exit code), never zero hits.
+            let mut rerun = Box::pin(search(client, &again, today)).await?;
             rerun.warnings.insert(
                 0,
                 Warning::new(
