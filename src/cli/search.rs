@@ -78,7 +78,7 @@ pub(super) async fn run(a: SearchArgs, ctx: &Context) -> Result<Exit, Failure> {
         for w in &outcome.warnings {
             ctx.note(&format!("warning: {}", w.message));
         }
-        for m in &outcome.missing {
+        for m in outcome.missing.iter().flatten() {
             ctx.note(&format!("warning: {}", output::search::missing_note(m)));
         }
     }

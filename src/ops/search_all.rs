@@ -311,7 +311,10 @@ impl<'s> AllRun<'s> {
             )
             .into());
         }
-        let mut warnings = checked.warnings.clone();
+        let mut warnings: Vec<_> = search::translated_warning(&first.translations)
+            .into_iter()
+            .collect();
+        warnings.extend(checked.warnings.iter().cloned());
         warnings.extend(search::note_warnings(&first.notes));
         if first.count == 0 {
             warnings.push(search::zero_hits_warning());
