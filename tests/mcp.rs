@@ -443,6 +443,31 @@ async fn validation_failures_never_reach_ncbi() {
             "malformed_id",
             -32007,
         ),
+        // whitespace anywhere in an element is malformed, never trimmed
+        (
+            "pubmed_convert_ids",
+            json!({"ids": [" 23193287"], "idType": "pmid"}),
+            "malformed_id",
+            -32007,
+        ),
+        (
+            "pubmed_convert_ids",
+            json!({"ids": ["PMC3531190 "], "idType": "pmcid"}),
+            "malformed_id",
+            -32007,
+        ),
+        (
+            "pubmed_convert_ids",
+            json!({"ids": ["10.1038/ ng.590"], "idType": "doi"}),
+            "malformed_id",
+            -32007,
+        ),
+        (
+            "pubmed_convert_ids",
+            json!({"ids": ["PMC0"], "idType": "pmcid"}),
+            "malformed_id",
+            -32007,
+        ),
         (
             "pubmed_convert_ids",
             json!({"ids": ids51, "idType": "pmid"}),
@@ -762,9 +787,12 @@ async fn error_results_match_the_output_schema_and_arguments_keep_their_spelling
         json!({"ids": [" 22676651"], "idType": "pmid"}),
     )
     .await;
+    // Whitespace in an element is malformed; the error keeps its spelling.
+    assert_eq!(r.is_error, Some(true));
     let sc = r.structured_content.unwrap();
-    assert_eq!(sc["records"][0]["requestedId"], " 22676651");
-    assert_eq!(sc["records"][0]["pmcid"], "PMC3479421");
+    assert_eq!(sc["error"]["data"]["reason"], "malformed_id");
+    let msg = sc["error"]["message"].as_str().unwrap();
+    assert!(msg.contains("\" 22676651\""), "{msg}");
     c.cancel().await.unwrap();
 }
 

@@ -1152,3 +1152,33 @@ fn search_all_fails_a_range_whose_pages_are_short() {
         .count();
     assert_eq!(short_range_requests, 3, "retried, then failed");
 }
+
+/// `--all` with summaries follows the batch exit rule: every PMID without
+/// its summary is nothing found (exit 1); some found is 0.
+#[test]
+fn search_all_exit_status_follows_the_batch_rule() {
+    let fake = Fake::default();
+    for id in ["31", "32", "33"] {
+        fake.summary_errors
+            .lock()
+            .unwrap()
+            .insert(id.into(), "cannot get document summary".into());
+    }
+    let server = fake.start();
+    let run = search(
+        &server,
+        &["x", "--all", "-f", "ndjson", "--detail", "brief"],
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert_eq!(
+        run.stdout.lines().count(),
+        3,
+        "each PMID still has its line"
+    );
+    fake.summary_errors.lock().unwrap().remove("32");
+    let run = search(
+        &server,
+        &["x", "--all", "-f", "ndjson", "--detail", "brief"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+}

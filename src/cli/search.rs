@@ -140,7 +140,5 @@ async fn run_all(a: &SearchArgs, ctx: &Context) -> Result<Exit, Failure> {
         count(outcome.total, "hit"),
         count(outcome.requests, "request")
     ));
-    Ok(outcome
-        .first_failure
-        .map_or(Exit::Success, |e| e.reason.exit()))
+    Ok(outcome.exit())
 }
