@@ -173,7 +173,7 @@ impl std::fmt::Display for ConceptMapping {
 /// author name expanded to the full-name index (`hart rk[author]` →
 /// `Hart, Rk[Full Author Name]`) and a journal abbreviation resolved to the
 /// same journal (`PNAS[ta]` → `"Proc Natl Acad Sci U S A"[Journal]`) are not
-/// a different concept.
+/// a different concept (`docs/search.md`).
 pub fn concept_mappings(translations: &[(String, String)]) -> Vec<ConceptMapping> {
     translations
         .iter()

@@ -9,7 +9,7 @@
 //! (a piece of one, split at a hyphen or digit; or, for a merge, the words
 //! it merges), and never moves a byte of the query's syntax. Where ESpell's
 //! answer stops lining up with the query, that proposal and every later one
-//! are left as written.
+//! are left as written. The rules, with examples: `docs/spell.md`.
 
 use std::collections::HashSet;
 use std::ops::Range;

@@ -123,7 +123,8 @@ pub fn parse(root: &Element) -> Result<EsearchAnswer, String> {
 
 /// Checks that an answer agrees with itself for the page asked for: no
 /// PMID twice, and as many IDs as `Count` promises on this page,
-/// `min(retmax, Count − retstart)` (PubMed never serves a short page).
+/// `min(retmax, Count − retstart)` (PubMed never serves a short page;
+/// `docs/search.md`).
 pub fn check_consistent(a: &EsearchAnswer, retstart: u32, retmax: u32) -> Result<(), String> {
     let mut seen = std::collections::HashSet::new();
     if let Some(dup) = a.ids.iter().find(|id| !seen.insert(id.as_str())) {

@@ -278,7 +278,7 @@ fn names(message: &str, id: &str) -> bool {
 /// IDs its message names are set aside and the rest sent again; otherwise
 /// the request is split in halves until each rejected ID stands alone
 /// (about 2·log2(n) more requests per bad ID), so one bad ID never costs
-/// the others.
+/// the others (`docs/convert.md`).
 ///
 /// Errors: a request that fails after retries fails the chunk.
 async fn convert_chunk(client: &Client, idtype: IdType, ids: Vec<String>) -> Result<ChunkAnswer> {
