@@ -227,7 +227,8 @@ impl std::error::Error for Error {}
 pub enum Exit {
     /// 0: success, including zero hits, no suggestion and a closed pipe.
     Success,
-    /// 1: NCBI says the record does not exist.
+    /// 1: NCBI says the record does not exist, or a batch found or
+    /// converted nothing (every input failed on its own).
     NotFound,
     /// 2: input to change (usage errors and input reasons).
     Usage,
@@ -298,7 +299,9 @@ impl Exit {
                 "Success, including zero hits, no spelling suggestion and a closed output pipe."
                     .into()
             }
-            Exit::NotFound => format!("NCBI says the record does not exist: {reasons}."),
+            Exit::NotFound => format!(
+                "NCBI says the record does not exist ({reasons}), or a batch (convert, search --all) converted or found nothing: every input failed on its own."
+            ),
             Exit::Usage => format!("Input to change: usage errors, {reasons}."),
             Exit::Unavailable => format!("NCBI unavailable: {reasons}."),
             Exit::Internal => "Internal failure: the async runtime could not start.".into(),

@@ -493,7 +493,10 @@ async fn the_id_converter_is_paced_as_keyless() {
         })
         .collect();
     for h in calls {
-        assert_eq!(h.await.unwrap().unwrap(), vec![]);
+        assert_eq!(
+            h.await.unwrap().unwrap(),
+            pubmed::ncbi::idconv::IdconvAnswer::Records(vec![])
+        );
     }
     assert!(
         fake.gaps().iter().all(|g| *g == Duration::from_millis(400)),

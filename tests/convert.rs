@@ -121,6 +121,17 @@ fn malformed_arguments_exit_2_before_any_request() {
         vec!["--from", "pmid", "PMC6063279"],
         vec!["--from", "doi", "23193287"],
         vec!["10.1/a b"],
+        // zero is never a PMID or PMCID
+        vec!["0"],
+        vec!["--from", "pmid", "000"],
+        vec!["PMC0"],
+        vec!["--from", "pmcid", "pmc000"],
+        // whitespace anywhere in an argument, leading and trailing too
+        vec![" 23193287"],
+        vec!["23193287 "],
+        vec!["2319 3287"],
+        vec!["--from", "pmcid", "PMC3531190\t"],
+        vec!["23193287\u{A0}"],
     ] {
         let mut a = vec!["-f", "json"];
         a.extend(args.iter());
@@ -268,11 +279,12 @@ fn real_converter_captures() {
     assert_eq!(req.param("format"), Some("json"));
     assert_eq!(req.param("tool"), Some("pubmed-cli"));
 
-    // a per-record error inside status ok
+    // a per-record error inside status ok: the only input failed on its
+    // own, so nothing converted (exit 1, as grep)
     let server =
         TestServer::start(|_| Reply::json(200, fixture("idconv_json_doi_invalid_article_id.json")));
     let run = convert(&server, &["-f", "ndjson", "10.7164/antibiotics.37.454"]);
-    assert_eq!(run.code, 0, "per-ID failures exit 0: {}", run.stderr);
+    assert_eq!(run.code, 1, "nothing converted: {}", run.stderr);
     let r = &records(&run)[0];
     assert_eq!(r["error"]["reason"], "not_in_pmc");
     assert!(
@@ -283,7 +295,9 @@ fn real_converter_captures() {
     );
     assert!(r["error"]["message"].as_str().unwrap().contains("[doi]"));
 
-    // a top-level error fails the chunk with invalid_argument
+    // a top-level rejection of every request: the chunk is split until each
+    // ID stands alone (1 + 2 requests), each rejected ID gets its own
+    // malformed_id record, and with nothing converted the exit is 1
     let server = TestServer::start(|_| {
         Reply::json(404, fixture("idconv_json_error_idtype_mismatch_404.json"))
     });
@@ -291,14 +305,169 @@ fn real_converter_captures() {
         &server,
         &["-f", "ndjson", "--from", "doi", "10.1/x", "10.1/y"],
     );
-    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert_eq!(run.code, 1, "{}", run.stderr);
     let recs = records(&run);
     assert_eq!(recs.len(), 2);
-    for r in &recs {
-        assert_eq!(r["error"]["reason"], "invalid_argument");
-        assert!(r["error"]["message"].as_str().unwrap().contains("mismatch"));
+    for (r, id) in recs.iter().zip(["10.1/x", "10.1/y"]) {
+        assert_eq!(r["requested"], id);
+        assert_eq!(r["error"]["reason"], "malformed_id");
+        let m = r["error"]["message"].as_str().unwrap();
+        assert!(
+            m.contains("ID type 'doi' mismatch for '28371833'") && m.contains("10.<registrant>"),
+            "{m}"
+        );
     }
-    assert_eq!(server.count(), 1, "not retried");
+    let sent: Vec<String> = server
+        .requests()
+        .iter()
+        .map(|r| r.param("ids").unwrap_or_default().to_string())
+        .collect();
+    assert_eq!(sent, vec!["10.1/x,10.1/y", "10.1/x", "10.1/y"]);
+}
+
+/// One ID the Converter rejects never costs the others: the chunk is split
+/// to find it, and the requests that costs are counted.
+#[test]
+fn a_rejected_chunk_is_split_to_find_the_rejected_ids() {
+    let fake = FakeNcbi::new(Corpus::default());
+    let f = fake.clone();
+    // The current service's HTTP 400 shape, not naming the ID.
+    let server = TestServer::start(move |req| {
+        let ids = req.param("ids").unwrap_or_default();
+        if req.path.contains("/idconv/") && ids.split(',').any(|id| id == "5") {
+            return Reply::json(
+                400,
+                r#"{"status":"error","errors":[{"message":"Invalid value for ids","code":"bad_ids"}]}"#,
+            );
+        }
+        f.reply(req)
+    });
+    let input = ["1", "2", "3", "4", "5", "6", "8", "9"];
+    let mut args = vec!["-f", "ndjson", "--from", "pmid"];
+    args.extend(input);
+    let run = convert(&server, &args);
+    assert_eq!(run.code, 0, "per-ID failures only: {}", run.stderr);
+    let recs = records(&run);
+    assert_eq!(recs.len(), 8);
+    for (r, id) in recs.iter().zip(input) {
+        assert_eq!(r["requested"], id);
+        if id == "5" {
+            assert_eq!(r["error"]["reason"], "malformed_id");
+            let m = r["error"]["message"].as_str().unwrap();
+            assert!(
+                m.contains("rejects this PMID: Invalid value for ids"),
+                "{m}"
+            );
+        } else {
+            assert!(r.get("error").is_none(), "{r}");
+            let pmid: u64 = id.parse().unwrap();
+            assert_eq!(r["pmcid"], format!("PMC{}", pmid + 5_000_000));
+        }
+    }
+    // 8 IDs, one rejected: the chunk, both halves, both quarters of the bad
+    // half, both eighths of the bad quarter: 1 + 2·log2(8) = 7 requests.
+    let sent: Vec<String> = server
+        .requests()
+        .iter()
+        .map(|r| r.param("ids").unwrap_or_default().to_string())
+        .collect();
+    assert_eq!(
+        sent,
+        vec![
+            "1,2,3,4,5,6,8,9",
+            "1,2,3,4",
+            "5,6,8,9",
+            "5,6",
+            "5",
+            "6",
+            "8,9"
+        ]
+    );
+    assert!(run.stderr.contains("7 requests"), "{}", run.stderr);
+
+    // A message that names the ID (the 404 capture's shape) costs one more
+    // request: the others are sent again without it.
+    let f = fake.clone();
+    let server = TestServer::start(move |req| {
+        let ids = req.param("ids").unwrap_or_default();
+        if req.path.contains("/idconv/") && ids.split(',').any(|id| id == "5") {
+            return Reply::json(
+                404,
+                "{\n \"status\": \"error\",\n \"message\": \"ID%20type%20%27pmid%27%20mismatch%20for%20%275%27\"\n}\n",
+            );
+        }
+        f.reply(req)
+    });
+    let run = convert(&server, &args);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let recs = records(&run);
+    assert_eq!(recs[4]["error"]["reason"], "malformed_id");
+    assert_eq!(recs.iter().filter(|r| r.get("error").is_none()).count(), 7);
+    let sent: Vec<String> = server
+        .requests()
+        .iter()
+        .map(|r| r.param("ids").unwrap_or_default().to_string())
+        .collect();
+    assert_eq!(sent, vec!["1,2,3,4,5,6,8,9", "1,2,3,4,6,8,9"]);
+}
+
+/// The batch exit rule: 0 when something converted and every failure is
+/// per-ID, 1 when every input failed per-ID, else the failed chunk's code.
+#[test]
+fn batch_exit_status() {
+    let fake = FakeNcbi::new(Corpus::default());
+    let server = start(&fake);
+    // 14 and 21 are not in PMC in the fake (multiples of 7)
+    for (args, code) in [
+        (vec!["23193287"], 0),
+        (vec!["23193287", "14"], 0),
+        (vec!["14"], 1),
+        (vec!["14", "21"], 1),
+    ] {
+        let mut a = vec!["-f", "ndjson"];
+        a.extend(args.iter());
+        let run = convert(&server, &a);
+        assert_eq!(run.code, code, "{args:?}: {}", run.stderr);
+    }
+    // file input: malformed lines are per-ID failures too
+    for (text, code) in [
+        ("0\nPMC0\n23193287\n", 0),
+        ("0\nabc\n14\n", 1),
+        ("# only a comment\n", 0),
+    ] {
+        let run = pubmed(&["convert", "--input", "-", "-f", "ndjson"])
+            .server(&server)
+            .stdin(text)
+            .run();
+        assert_eq!(run.code, code, "{text:?}: {}", run.stderr);
+    }
+    let run = pubmed(&["convert", "--input", "-", "-f", "ndjson"])
+        .server(&server)
+        .stdin("0\n000\nPMC0\n")
+        .run();
+    let recs = records(&run);
+    assert!(recs.iter().all(|r| r["error"]["reason"] == "malformed_id"));
+    // a failed chunk decides, whatever converted
+    fake.failing_ids.lock().unwrap().push("22676651".into());
+    let run = convert(&server, &["-f", "ndjson", "22676651", "PMC3531190"]);
+    assert_eq!(run.code, 69, "{}", run.stderr);
+}
+
+/// Lines of an input file are trimmed; arguments are not (see
+/// `malformed_arguments_exit_2_before_any_request`).
+#[test]
+fn file_lines_are_trimmed() {
+    let fake = FakeNcbi::new(Corpus::default());
+    let server = start(&fake);
+    let run = pubmed(&["convert", "--input", "-", "-f", "ndjson"])
+        .server(&server)
+        .stdin("  23193287 \n\tPMC3531190\t\n")
+        .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let recs = records(&run);
+    assert_eq!(recs[0]["requested"], "23193287");
+    assert_eq!(recs[0]["pmcid"], "PMC3531190");
+    assert_eq!(recs[1]["pmid"], "23193287");
 }
 
 #[test]

@@ -453,6 +453,31 @@ async fn validation_failures_never_reach_ncbi() {
             "malformed_id",
             -32007,
         ),
+        // whitespace anywhere in an element is malformed, never trimmed
+        (
+            "pubmed_convert_ids",
+            json!({"ids": [" 23193287"], "idType": "pmid"}),
+            "malformed_id",
+            -32007,
+        ),
+        (
+            "pubmed_convert_ids",
+            json!({"ids": ["PMC3531190 "], "idType": "pmcid"}),
+            "malformed_id",
+            -32007,
+        ),
+        (
+            "pubmed_convert_ids",
+            json!({"ids": ["10.1038/ ng.590"], "idType": "doi"}),
+            "malformed_id",
+            -32007,
+        ),
+        (
+            "pubmed_convert_ids",
+            json!({"ids": ["PMC0"], "idType": "pmcid"}),
+            "malformed_id",
+            -32007,
+        ),
         (
             "pubmed_convert_ids",
             json!({"ids": ids51, "idType": "pmid"}),
@@ -772,9 +797,77 @@ async fn error_results_match_the_output_schema_and_arguments_keep_their_spelling
         json!({"ids": [" 22676651"], "idType": "pmid"}),
     )
     .await;
+    // Whitespace in an element is malformed; the error keeps its spelling.
+    assert_eq!(r.is_error, Some(true));
     let sc = r.structured_content.unwrap();
-    assert_eq!(sc["records"][0]["requestedId"], " 22676651");
-    assert_eq!(sc["records"][0]["pmcid"], "PMC3479421");
+    assert_eq!(sc["error"]["data"]["reason"], "malformed_id");
+    let msg = sc["error"]["message"].as_str().unwrap();
+    assert!(msg.contains("\" 22676651\""), "{msg}");
+    c.cancel().await.unwrap();
+}
+
+/// `missing` is null without summaries and `[]` with; PubMed's concept
+/// mapping and unbalanced syntax reach `notice` through the warnings.
+#[tokio::test]
+async fn search_missing_and_notice() {
+    let to = "\"myocardial infarction\"[MeSH Terms] OR \"heart attack\"[All Fields]";
+    let body = support::ncbi::esearch_translated(
+        2,
+        0,
+        &["61".to_string(), "62".to_string()],
+        &[("heart attack", to)],
+        to,
+        &[],
+        &[],
+    );
+    let server = TestServer::start(move |r| {
+        if r.is("esummary.fcgi") {
+            let docs: Vec<support::ncbi::Doc> = r
+                .param("id")
+                .unwrap_or_default()
+                .split(',')
+                .map(support::ncbi::Doc::new)
+                .collect();
+            Reply::xml(support::ncbi::esummary(&docs, &[]))
+        } else {
+            Reply::xml(body.clone())
+        }
+    });
+    let home = tempfile::tempdir().unwrap();
+    let c = client(&server, home.path()).await;
+    let r = call(
+        &c,
+        "pubmed_search_articles",
+        json!({"query": "heart attack"}),
+    )
+    .await;
+    let sc = r.structured_content.unwrap();
+    assert_eq!(sc["missing"], Value::Null);
+    let notice = sc["notice"].as_str().unwrap();
+    assert!(
+        notice.contains("heart attack → \"myocardial infarction\"[MeSH Terms]"),
+        "{notice}"
+    );
+    let r = call(
+        &c,
+        "pubmed_search_articles",
+        json!({"query": "heart attack", "summaryCount": 2}),
+    )
+    .await;
+    let sc = r.structured_content.unwrap();
+    assert_eq!(sc["missing"], json!([]));
+    assert_eq!(sc["summaries"].as_array().unwrap().len(), 2);
+    let r = call(
+        &c,
+        "pubmed_search_articles",
+        json!({"query": "(heart attack"}),
+    )
+    .await;
+    let notice = r.structured_content.unwrap()["notice"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(notice.contains("do not pair"), "{notice}");
     c.cancel().await.unwrap();
 }
 

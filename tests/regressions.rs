@@ -685,8 +685,10 @@ fn config_urls_are_checked_when_set() {
     );
 }
 
+/// `--spell=apply`: when the corrected search fails, the search fails with
+/// its reason (it used to exit 0 with zero hits and a warning).
 #[test]
-fn a_failed_corrected_search_keeps_the_original() {
+fn a_failed_corrected_search_fails_the_search() {
     let server = TestServer::start(|req| {
         if req.is("espell.fcgi") {
             Reply::xml(fixture("espell_biopythooon.xml"))
@@ -699,15 +701,9 @@ fn a_failed_corrected_search_keeps_the_original() {
     let run = pubmed(&["search", "biopythooon", "--spell=apply", "-f", "json"])
         .server(&server)
         .run();
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    let v = run.json();
-    assert_eq!(v["count"], 0);
-    assert_eq!(v["spell"]["applied"], false);
-    assert!(
-        v["warnings"]
-            .to_string()
-            .contains("searching the spelling correction \\\"biopython\\\" failed")
-    );
+    assert_eq!(run.code, 69, "{}", run.stderr);
+    assert_eq!(run.error_json()["reason"], "ncbi_unreachable");
+    assert_eq!(run.stdout, "");
 }
 
 #[test]

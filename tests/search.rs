@@ -821,3 +821,364 @@ fn search_offers_its_formats_only() {
     assert!(run.stderr.contains("--format text"), "{}", run.stderr);
     assert_eq!(server.count(), 0);
 }
+
+/// `--spell=apply` searches only corrections that lined up: none when
+/// ESpell's answer lost alignment at once, and only those before the loss
+/// otherwise.
+#[test]
+fn spell_apply_never_searches_a_correction_that_lost_alignment() {
+    let fake = Fake::default();
+    let zero = String::from_utf8(fixture("esearch_zero_hits_phrase_not_found.xml")).unwrap();
+    for q in ["covid 19 vacine efficasy", "asthmaa OR alergies 2020"] {
+        fake.on_term(q, zero.clone());
+    }
+    fake.on_term(
+        "asthma OR alergies 2020",
+        ncbi::esearch(1, 0, &ids(&["51"]), "asthma", &[], &[]),
+    );
+    fake.espell.lock().unwrap().insert(
+        "covid 19 vacine efficasy".into(),
+        ncbi::espell(
+            "covid 19 vacine efficasy",
+            &[
+                ("O", "covid "),
+                ("R", "vaccine"),
+                ("O", " "),
+                ("R", "efficacy"),
+            ],
+        ),
+    );
+    fake.espell.lock().unwrap().insert(
+        "asthmaa OR alergies 2020".into(),
+        ncbi::espell(
+            "asthmaa OR alergies 2020",
+            &[
+                ("O", ""),
+                ("R", "asthma"),
+                ("O", " OR "),
+                ("R", "allergies"),
+            ],
+        ),
+    );
+    let server = fake.start();
+    let run = search(
+        &server,
+        &["covid 19 vacine efficasy", "--spell=apply", "-f", "json"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let v = run.json();
+    assert_eq!(v["count"], 0);
+    assert_eq!(v["spell"]["hasSuggestion"], false);
+    assert_eq!(v["spell"]["applied"], false);
+    let terms: Vec<String> = esearch_requests(&server)
+        .iter()
+        .map(|r| r.param("term").unwrap_or_default().to_string())
+        .collect();
+    assert_eq!(terms, vec!["covid 19 vacine efficasy"]);
+
+    // "allergies" stands where ESpell left "2020" out: only "asthma" is searched.
+    let run = search(
+        &server,
+        &["asthmaa OR alergies 2020", "--spell=apply", "-f", "json"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let v = run.json();
+    assert_eq!(v["effectiveQuery"], "asthma OR alergies 2020");
+    assert_eq!(v["pmids"], serde_json::json!(["51"]));
+    assert_eq!(v["spell"]["corrected"], "asthma OR alergies 2020");
+}
+
+/// `<To>` of PubMed's translation of `heart attack` (the shape of the
+/// `cancer` capture: the MeSH heading, its words, the typed words).
+const HEART_ATTACK_TO: &str = "\"myocardial infarction\"[MeSH Terms] OR (\"myocardial\"[All Fields] AND \"infarction\"[All Fields]) OR \"myocardial infarction\"[All Fields] OR (\"heart\"[All Fields] AND \"attack\"[All Fields]) OR \"heart attack\"[All Fields]";
+
+fn warning_kinds(v: &serde_json::Value) -> Vec<String> {
+    v["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["kind"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// PubMed mapping a term to a different concept is said first, with each
+/// `from → to`; a term under its own heading, an author name or a journal
+/// abbreviation is not a different concept.
+#[test]
+fn translated_concepts_are_warned_first() {
+    let fake = Fake::default();
+    fake.on_term(
+        "heart attack",
+        ncbi::esearch_translated(
+            2,
+            0,
+            &ids(&["61", "62"]),
+            &[("heart attack", HEART_ATTACK_TO)],
+            HEART_ATTACK_TO,
+            &[],
+            &[],
+        ),
+    );
+    for (term, file) in [
+        ("cancer", "esearch_pubmed_cancer_usehistory.xml"),
+        ("PNAS[ta] AND 97[vi]", "esearch_pubmed_pnas_retstart.xml"),
+        ("hart rk[author]", "esearch_pubmed_author_usehistory.xml"),
+        (
+            "stem cells AND hasabstract",
+            "esearch_pmc_translationstack.xml",
+        ),
+    ] {
+        fake.on_term(term, String::from_utf8(fixture(file)).unwrap());
+    }
+    let server = fake.start();
+    let run = search(
+        &server,
+        &["heart attack", "--mindate", "2020", "-f", "json"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let v = run.json();
+    assert_eq!(warning_kinds(&v), vec!["translated", "date_bound_filled"]);
+    let w = &v["warnings"][0];
+    assert_eq!(
+        w["terms"],
+        serde_json::json!(["heart attack → \"myocardial infarction\"[MeSH Terms]"])
+    );
+    let msg = w["message"].as_str().unwrap();
+    assert!(
+        msg.contains("heart attack → \"myocardial infarction\"[MeSH Terms]")
+            && msg.contains("the count is for the translated query"),
+        "{msg}"
+    );
+    // human formats: on stderr, first
+    let run = search(&server, &["heart attack", "-f", "ids"]);
+    assert_eq!(run.stdout, "61\n62\n");
+    let first_warning = run.stderr.lines().find(|l| l.contains("warning:"));
+    assert!(
+        first_warning.is_some_and(|l| l.contains("different concept")),
+        "{}",
+        run.stderr
+    );
+    // the real captures
+    let run = search(&server, &["cancer", "-f", "json", "--retmax", "5"]);
+    let v = run.json();
+    assert_eq!(
+        v["warnings"][0]["terms"],
+        serde_json::json!(["cancer → \"neoplasms\"[MeSH Terms]"])
+    );
+    for term in [
+        "PNAS[ta] AND 97[vi]",
+        "hart rk[author]",
+        "stem cells AND hasabstract",
+    ] {
+        let run = search(
+            &server,
+            &[term, "-f", "json", "--retmax", "6", "--retstart", "6"],
+        );
+        assert_eq!(run.code, 0, "{term}: {}", run.stderr);
+        assert!(
+            !warning_kinds(&run.json()).contains(&"translated".to_string()),
+            "{term}"
+        );
+    }
+}
+
+#[test]
+fn unbalanced_syntax_is_searched_as_typed_with_a_warning() {
+    let server = Fake::default().start();
+    for (q, what) in [
+        ("risk AND (cancer OR tumor", "1 \"(\" not closed"),
+        ("a) OR b", "1 \")\" without a \"(\""),
+        ("\"breast cancer", "a double quote not closed"),
+    ] {
+        let run = search(&server, &[q, "-f", "json"]);
+        assert_eq!(run.code, 0, "{q}: {}", run.stderr);
+        let v = run.json();
+        assert_eq!(v["effectiveQuery"], q);
+        let w = &v["warnings"][0];
+        assert_eq!(w["kind"], "unbalanced_syntax", "{q}");
+        assert!(w["message"].as_str().unwrap().contains(what), "{q}: {w}");
+        let run = search(&server, &[q, "-f", "ids"]);
+        assert!(run.stderr.contains("do not pair"), "{}", run.stderr);
+    }
+    let run = search(&server, &["(a OR \"b (c\")", "-f", "json"]);
+    assert!(!warning_kinds(&run.json()).contains(&"unbalanced_syntax".to_string()));
+    let sent: Vec<String> = esearch_requests(&server)
+        .iter()
+        .map(|r| r.param("term").unwrap_or_default().to_string())
+        .collect();
+    assert_eq!(sent[0], "risk AND (cancer OR tumor", "searched as typed");
+}
+
+/// Every EInfo field name and full name, and the short tags, any case.
+#[test]
+fn field_accepts_every_einfo_name() {
+    let server = Fake::default().start();
+    for (value, sent) in [
+        ("GRNT", "GRNT"),
+        ("Grant", "GRNT"),
+        ("grants and funding", "GRNT"),
+        ("gr", "GRNT"),
+        ("Date - Publication", "PDAT"),
+        ("dp", "PDAT"),
+        ("MAJR", "MAJR"),
+        ("mesh major topic", "MAJR"),
+        ("Author - First", "FAUT"),
+        ("1au", "FAUT"),
+        ("Extended PMID", "EID"),
+        ("title/abstract", "TIAB"),
+    ] {
+        let before = esearch_requests(&server).len();
+        let run = search(&server, &["crispr", "--field", value]);
+        assert_eq!(run.code, 0, "{value}: {}", run.stderr);
+        assert_eq!(
+            esearch_requests(&server)[before].param("field"),
+            Some(sent),
+            "{value}"
+        );
+    }
+}
+
+/// `missing` is null when no summaries were fetched, `[]` when they were
+/// and none is missing.
+#[test]
+fn missing_is_null_without_summaries() {
+    let server = Fake::default().start();
+    for args in [
+        vec!["x", "-f", "json", "--detail", "ids"],
+        vec!["x", "-f", "json", "--count"],
+        vec!["x", "-f", "json", "--retmax", "0"],
+    ] {
+        let run = search(&server, &args);
+        assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
+        assert_eq!(run.json()["missing"], serde_json::Value::Null, "{args:?}");
+    }
+    let run = search(&server, &["x", "-f", "json"]);
+    assert_eq!(run.json()["missing"], serde_json::json!([]));
+    // zero hits: nothing to summarise
+    let fake = Fake::default();
+    fake.on_term(
+        "none",
+        String::from_utf8(fixture("esearch_zero_hits_phrase_not_found.xml")).unwrap(),
+    );
+    let server = fake.start();
+    let run = search(&server, &["none", "-f", "json"]);
+    assert_eq!(run.json()["missing"], serde_json::Value::Null);
+}
+
+/// ESearch answers that contradict themselves are retried and, if they
+/// persist, `ncbi_invalid_response` — never a short page with exit 0.
+#[test]
+fn self_contradicting_esearch_answers_are_upstream_faults() {
+    let short = ncbi::esearch(5, 0, &ids(&["1", "2"]), "x[All Fields]", &[], &[]);
+    let empty = ncbi::esearch(5, 0, &[], "x[All Fields]", &[], &[]);
+    let dup = ncbi::esearch(3, 0, &ids(&["7", "8", "7"]), "x[All Fields]", &[], &[]);
+    for (name, body) in [("short page", short), ("no IDs", empty), ("duplicate", dup)] {
+        let b = body.clone();
+        let server = TestServer::start(move |_| Reply::xml(b.clone()));
+        let run = search(&server, &["x", "-f", "json", "--detail", "ids"]);
+        assert_eq!(run.code, 69, "{name}: {}", run.stderr);
+        let e = run.error_json();
+        assert_eq!(e["reason"], "ncbi_invalid_response", "{name}");
+        assert!(
+            e["message"]
+                .as_str()
+                .unwrap()
+                .contains("contradicted itself"),
+            "{name}: {e}"
+        );
+        assert_eq!(run.stdout, "");
+        assert_eq!(server.count(), 3, "{name}: retried (1 + 2 retries)");
+    }
+    // a fault that passes: the second answer is used
+    let calls = Arc::new(Mutex::new(0));
+    let seen = calls.clone();
+    let server = TestServer::start(move |_| {
+        let mut n = seen.lock().unwrap();
+        *n += 1;
+        if *n == 1 {
+            Reply::xml(ncbi::esearch(3, 0, &ids(&["1"]), "x", &[], &[]))
+        } else {
+            Reply::xml(ncbi::esearch(3, 0, &ids(&["1", "2", "3"]), "x", &[], &[]))
+        }
+    });
+    let run = search(&server, &["x", "-f", "ids"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout, "1\n2\n3\n");
+    assert_eq!(server.count(), 2);
+    // the last page of a query holds only what is left
+    let server =
+        TestServer::start(|_| Reply::xml(ncbi::esearch(12, 10, &ids(&["1", "2"]), "x", &[], &[])));
+    let run = search(&server, &["x", "-f", "ids", "--retstart", "10"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(server.count(), 1);
+}
+
+/// In `--all`, a range whose answers keep contradicting themselves fails
+/// with `ncbi_invalid_response` and the run exits non-zero; the other
+/// ranges' PMIDs are still written, each once.
+#[test]
+fn search_all_fails_a_range_whose_pages_are_short() {
+    use support::fake_ncbi::{Corpus, FakeNcbi};
+    let corpus = Corpus::synthetic();
+    let expected = corpus.hits("hits10000");
+    let fake = FakeNcbi::new(corpus);
+    let f = fake.clone();
+    let server = TestServer::start(move |req| {
+        let term = req.param("term").unwrap_or_default();
+        if req.is("esearch.fcgi") && term.contains(") AND 1:") {
+            // The lowest range: Count says thousands, the page holds two.
+            return Reply::xml(ncbi::esearch(5000, 0, &ids(&["1", "2"]), "x", &[], &[]));
+        }
+        f.reply(req)
+    });
+    let run = pubmed(&["search", "hits10000", "--all"])
+        .server(&server)
+        .run();
+    assert_eq!(run.code, 69, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("failed") && run.stderr.contains("[ncbi_invalid_response]"),
+        "{}",
+        run.stderr
+    );
+    let written: Vec<u64> = run.stdout.lines().map(|l| l.parse().unwrap()).collect();
+    let unique: std::collections::HashSet<u64> = written.iter().copied().collect();
+    assert_eq!(unique.len(), written.len(), "a PMID was written twice");
+    assert!(written.iter().all(|p| expected.contains(p)));
+    assert!(!written.is_empty() && written.len() < expected.len());
+    let short_range_requests = server
+        .requests()
+        .iter()
+        .filter(|r| r.param("term").is_some_and(|t| t.contains(") AND 1:")))
+        .count();
+    assert_eq!(short_range_requests, 3, "retried, then failed");
+}
+
+/// `--all` with summaries follows the batch exit rule: every PMID without
+/// its summary is nothing found (exit 1); some found is 0.
+#[test]
+fn search_all_exit_status_follows_the_batch_rule() {
+    let fake = Fake::default();
+    for id in ["31", "32", "33"] {
+        fake.summary_errors
+            .lock()
+            .unwrap()
+            .insert(id.into(), "cannot get document summary".into());
+    }
+    let server = fake.start();
+    let run = search(
+        &server,
+        &["x", "--all", "-f", "ndjson", "--detail", "brief"],
+    );
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert_eq!(
+        run.stdout.lines().count(),
+        3,
+        "each PMID still has its line"
+    );
+    fake.summary_errors.lock().unwrap().remove("32");
+    let run = search(
+        &server,
+        &["x", "--all", "-f", "ndjson", "--detail", "brief"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+}

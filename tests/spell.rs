@@ -66,7 +66,8 @@ fn words_are_joined_and_json_lists_corrections() {
     );
 }
 
-/// Every example row of spell.md's table, through the binary.
+/// Every example row of the spell rules' table, and the queries,
+/// through the binary.
 #[test]
 fn spell_md_table_rows() {
     type Row = (
@@ -139,6 +140,66 @@ fn spell_md_table_rows() {
             true,
         ),
         ("cancer", vec![("O", "cancer")], "cancer", false),
+        // The queries, with ESpell answers of the shape it gives
+        // (numbers, symbols and parentheses left out, words merged, a word
+        // split at a hyphen), and what the rules make of them.
+        (
+            "risk AND (canser OR tumr)",
+            vec![
+                ("O", "risk AND "),
+                ("R", "cancer"),
+                ("O", " OR "),
+                ("R", "tumor"),
+            ],
+            "risk AND (canser OR tumr)",
+            false,
+        ),
+        (
+            "covid 19 vacine efficasy",
+            vec![
+                ("O", "covid "),
+                ("R", "vaccine"),
+                ("O", " "),
+                ("R", "efficacy"),
+            ],
+            "covid 19 vacine efficasy",
+            false,
+        ),
+        (
+            "il-6 levls",
+            vec![("O", ""), ("R", "ill"), ("O", "-6 "), ("R", "levels")],
+            "il-6 levels",
+            true,
+        ),
+        (
+            "cardio vascular",
+            vec![("O", ""), ("R", "cardiovascular")],
+            "cardiovascular",
+            true,
+        ),
+        (
+            "canc* AND tumr",
+            vec![("O", ""), ("R", "cancer"), ("O", " AND "), ("R", "tumor")],
+            "canc* AND tumor",
+            true,
+        ),
+        (
+            "(neoplsms)[mh] AND rsk",
+            vec![
+                ("O", "("),
+                ("R", "neoplasms"),
+                ("O", ")[mh] AND "),
+                ("R", "risk"),
+            ],
+            "(neoplsms)[mh] AND risk",
+            true,
+        ),
+        (
+            "nai\u{308}ve cels",
+            vec![("O", ""), ("R", "naive"), ("O", " "), ("R", "cells")],
+            "nai\u{308}ve cells",
+            true,
+        ),
     ];
     let bodies: Vec<(String, String)> = rows
         .iter()
@@ -175,6 +236,51 @@ fn spell_md_table_rows() {
         .server(&server)
         .run();
     assert_eq!(run.json()["corrections"][0]["keptBecause"], "indexed_field");
+    // The reasons of the queries.
+    let reasons = |q: &str| -> Vec<serde_json::Value> {
+        let run = pubmed(&["spell", "-f", "json", q]).server(&server).run();
+        run.json()["corrections"].as_array().unwrap().clone()
+    };
+    assert_eq!(
+        reasons("risk AND (canser OR tumr)"),
+        vec![
+            serde_json::json!({"from": "(canser", "to": "cancer", "applied": false, "keptBecause": "alignment_lost"}),
+            serde_json::json!({"from": "tumr)", "to": "tumor", "applied": false, "keptBecause": "alignment_lost"}),
+        ]
+    );
+    assert_eq!(
+        reasons("il-6 levls"),
+        vec![
+            serde_json::json!({"from": "il", "to": "ill", "applied": false, "keptBecause": "digits"}),
+            serde_json::json!({"from": "levls", "to": "levels", "applied": true}),
+        ]
+    );
+    assert_eq!(
+        reasons("canc* AND tumr")[0],
+        serde_json::json!({"from": "canc*", "to": "cancer", "applied": false, "keptBecause": "wildcard"})
+    );
+    assert_eq!(
+        reasons("(neoplsms)[mh] AND rsk")[0]["keptBecause"],
+        "indexed_field"
+    );
+    assert_eq!(reasons("nai\u{308}ve cels")[0]["keptBecause"], "non_ascii");
+    assert_eq!(
+        reasons("cardio vascular"),
+        vec![
+            serde_json::json!({"from": "cardio vascular", "to": "cardiovascular", "applied": true})
+        ]
+    );
+    let run = pubmed(&["spell", "covid 19 vacine efficasy"])
+        .server(&server)
+        .run();
+    assert_eq!(run.code, 0);
+    assert_eq!(run.stdout, "covid 19 vacine efficasy\n");
+    assert!(
+        run.stderr.contains("left \"19 vacine efficasy\" as typed")
+            && run.stderr.contains("vaccine, efficacy not applied"),
+        "{}",
+        run.stderr
+    );
     // text output: the note goes to stderr, stdout holds the query alone
     let run = pubmed(&["spell", "COPD exacerbaton"]).server(&server).run();
     assert_eq!(run.stdout, "COPD exacerbation\n");

@@ -243,8 +243,5 @@ pub(super) async fn run(a: ConvertArgs, ctx: &Context) -> Result<Exit, Failure> 
     drop(writer);
     lock.flush()?;
     ctx.note(&output::convert::summary(&totals));
-    Ok(totals
-        .first_chunk_failure
-        .as_ref()
-        .map_or(Exit::Success, |e| e.reason.exit()))
+    Ok(totals.exit())
 }

@@ -78,7 +78,7 @@ pub(super) async fn run(a: SearchArgs, ctx: &Context) -> Result<Exit, Failure> {
         for w in &outcome.warnings {
             ctx.note(&format!("warning: {}", w.message));
         }
-        for m in &outcome.missing {
+        for m in outcome.missing.iter().flatten() {
             ctx.note(&format!("warning: {}", output::search::missing_note(m)));
         }
     }
@@ -140,7 +140,5 @@ async fn run_all(a: &SearchArgs, ctx: &Context) -> Result<Exit, Failure> {
         count(outcome.total, "hit"),
         count(outcome.requests, "request")
     ));
-    Ok(outcome
-        .first_failure
-        .map_or(Exit::Success, |e| e.reason.exit()))
+    Ok(outcome.exit())
 }

@@ -1,4 +1,4 @@
-//! PubMed search field tags (search.md §1) and EInfo field names
+//! PubMed search field tags and EInfo field names
 //! (`einfo.fcgi?db=pubmed`, `einfo_pubmed.xml`).
 
 /// One PubMed field: its query tags (short and long forms, as written inside
@@ -16,8 +16,8 @@ const fn f(tags: &'static [&'static str], einfo: Option<&'static str>) -> Field 
     Field { tags, einfo }
 }
 
-/// PubMed's search field tags, short ↔ long (search.md §1), plus `ab`/`abstract`
-/// which spell.md names among the free-text tags.
+/// PubMed's search field tags, short ↔ long, plus `ab`/`abstract`, which
+/// PubMed searches as free text.
 pub const FIELDS: &[Field] = &[
     f(&["ad", "affiliation"], Some("AFFL")),
     f(&["all", "all fields"], Some("ALL")),
@@ -150,7 +150,7 @@ pub const EINFO_FIELDS: &[(&str, &str)] = &[
     ("P1DAT", "P1DAT"),
 ];
 
-/// Tags whose values spell correction may touch (spell.md guard 2).
+/// Tags whose values spell correction may touch: the free-text ones.
 const FREE_TEXT: &[&str] = &[
     "tiab",
     "ti",
@@ -199,11 +199,18 @@ pub fn resolve_search_field(value: &str) -> Option<String> {
                 .map_or_else(|| field.tags[0].to_string(), str::to_string),
         );
     }
+    if let Some((_, name)) = FIELD_ALIASES.iter().find(|(alias, _)| *alias == v) {
+        return Some(name.to_string());
+    }
     EINFO_FIELDS
         .iter()
         .find(|(name, full)| name.to_lowercase() == v || full.to_lowercase() == v)
         .map(|(name, _)| name.to_string())
 }
+
+/// Names people give a field that are neither its tag, its long form nor
+/// its EInfo name: PubMed's help long called `[gr]` "Grant Number".
+const FIELD_ALIASES: &[(&str, &str)] = &[("grant", "GRNT"), ("grant number", "GRNT")];
 
 /// The accepted `--field` values, for the `invalid_argument` message.
 pub fn accepted_search_fields() -> String {
@@ -253,6 +260,21 @@ mod tests {
         );
         assert_eq!(resolve_search_field("doi").as_deref(), Some("doi"));
         assert_eq!(resolve_search_field("nosuch"), None);
+        for grant in [
+            "GRNT",
+            "grnt",
+            "Grant",
+            "Grants and Funding",
+            "gr",
+            "GR",
+            "grant number",
+        ] {
+            assert_eq!(
+                resolve_search_field(grant).as_deref(),
+                Some("GRNT"),
+                "{grant}"
+            );
+        }
         assert_eq!(resolve_search_field(""), None);
     }
 
@@ -272,5 +294,24 @@ mod tests {
             .collect();
         let from_capture: Vec<(&str, &str)> = names.into_iter().zip(fulls).collect();
         assert_eq!(from_capture, EINFO_FIELDS.to_vec());
+        // Every field's Name and FullName, any case, is a --field value
+        // that goes out as that field's Name.
+        for (name, full) in from_capture {
+            for v in [
+                name.to_string(),
+                name.to_lowercase(),
+                full.to_string(),
+                full.to_uppercase(),
+            ] {
+                assert_eq!(resolve_search_field(&v).as_deref(), Some(name), "{v}");
+            }
+        }
+        // and every tag, short and long, resolves
+        for f in FIELDS {
+            for t in f.tags {
+                assert!(resolve_search_field(t).is_some(), "{t}");
+                assert!(resolve_search_field(&t.to_uppercase()).is_some(), "{t}");
+            }
+        }
     }
 }

@@ -1,6 +1,6 @@
-//! Search query rules (search.md §1 and §2b): clean-up, the blank check
-//! that ignores field tags and parentheses, and filters composed into the
-//! ESearch `term`.
+//! Search query rules: clean-up, the blank check that ignores field tags
+//! and parentheses, filters composed into the ESearch `term`, unbalanced
+//! syntax, and reading PubMed's query translation for concept mappings.
 
 use serde::Serialize;
 
@@ -58,6 +58,144 @@ pub fn is_blank(query: &str) -> bool {
         .chars()
         .filter(|c| !matches!(c, '(' | ')'))
         .any(super::text::is_visible)
+}
+
+/// Describes how the query's parentheses or double quotes fail to pair, or
+/// `None` when they pair. Parentheses inside a quoted phrase are text to
+/// PubMed and are not counted.
+pub fn unbalanced(query: &str) -> Option<String> {
+    let (mut depth, mut stray, mut quoted, mut quotes) = (0usize, 0usize, false, 0usize);
+    for c in query.chars() {
+        match c {
+            '"' => {
+                quoted = !quoted;
+                quotes += 1;
+            }
+            '(' if !quoted => depth += 1,
+            ')' if !quoted => match depth.checked_sub(1) {
+                Some(d) => depth = d,
+                None => stray += 1,
+            },
+            _ => {}
+        }
+    }
+    let mut problems = Vec::new();
+    if depth > 0 {
+        problems.push(format!("{depth} \"(\" not closed"));
+    }
+    if stray > 0 {
+        problems.push(format!("{stray} \")\" without a \"(\""));
+    }
+    if quotes % 2 == 1 {
+        problems.push("a double quote not closed".to_string());
+    }
+    (!problems.is_empty()).then(|| problems.join(", "))
+}
+
+/// Tags of PubMed's MeSH indexes, as written in a query translation
+/// (lower-case, without a `:modifier`).
+const MESH_TAGS: &[&str] = &[
+    "mesh terms",
+    "mesh",
+    "mh",
+    "mesh major topic",
+    "majr",
+    "mesh subheading",
+    "sh",
+    "supplementary concept",
+    "nm",
+    "pharmacological action",
+    "pa",
+];
+
+/// The `term[tag]` pairs of a query translation, in order: the quoted
+/// phrase before each tag, or the bare word run back to a space or
+/// parenthesis.
+fn tagged_terms(s: &str) -> Vec<(&str, &str)> {
+    let mut out = Vec::new();
+    let mut pos = 0;
+    while let Some(open) = s[pos..].find('[').map(|i| pos + i) {
+        let Some(close) = s[open..].find(']').map(|i| open + i) else {
+            break;
+        };
+        let head = &s[pos..open];
+        let term = match head.strip_suffix('"') {
+            Some(inner) => inner.rfind('"').map_or(inner, |i| &inner[i + 1..]),
+            None => head
+                .rsplit(|c: char| c.is_whitespace() || c == '(' || c == ')')
+                .next()
+                .unwrap_or(""),
+        };
+        out.push((term, &s[open + 1..close]));
+        pos = close + 1;
+    }
+    out
+}
+
+/// A term as typed or as PubMed wrote it, for comparing concepts: tag and
+/// quotes dropped, lower-case, punctuation as spaces, and each word's
+/// plural `s` dropped (`vaccine` and `vaccines` are one concept).
+fn concept_key(term: &str) -> String {
+    let bare = match term.rfind('[') {
+        Some(i) if term.trim_end().ends_with(']') => &term[..i],
+        _ => term,
+    };
+    bare.to_lowercase()
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(|w| w.strip_suffix('s').filter(|s| !s.is_empty()).unwrap_or(w))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A term PubMed mapped to a different concept: the term as PubMed echoed
+/// it (`From` of ESearch's `TranslationSet`) and the MeSH headings or
+/// entry terms of its translation (`To`) that are not that term.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConceptMapping {
+    /// `From`, e.g. `heart attack`.
+    pub from: String,
+    /// The MeSH terms with their tags, e.g. `"myocardial infarction"[MeSH Terms]`.
+    pub to: Vec<String>,
+}
+
+impl std::fmt::Display for ConceptMapping {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} → {}", self.from, self.to.join(" OR "))
+    }
+}
+
+/// The concept mappings in ESearch's `TranslationSet` (`(From, To)`
+/// pairs): a `From` whose `To` holds a MeSH heading or entry term other
+/// than the term as typed (`heart attack` → `"myocardial infarction"[MeSH
+/// Terms]`; `cancer` → `"neoplasms"[MeSH Terms]`). A term searched under
+/// its own MeSH heading (`stem cells` → `"stem cells"[MeSH Terms]`), an
+/// author name expanded to the full-name index (`hart rk[author]` →
+/// `Hart, Rk[Full Author Name]`) and a journal abbreviation resolved to the
+/// same journal (`PNAS[ta]` → `"Proc Natl Acad Sci U S A"[Journal]`) are not
+/// a different concept (`docs/search.md`).
+pub fn concept_mappings(translations: &[(String, String)]) -> Vec<ConceptMapping> {
+    translations
+        .iter()
+        .filter_map(|(from, to)| {
+            let typed = concept_key(from);
+            let mut other: Vec<String> = Vec::new();
+            for (term, tag) in tagged_terms(to) {
+                let name = tag.split(':').next().unwrap_or("").trim().to_lowercase();
+                let shown = format!("\"{term}\"[{tag}]");
+                if MESH_TAGS.contains(&name.as_str())
+                    && concept_key(term) != typed
+                    && !other.contains(&shown)
+                {
+                    other.push(shown);
+                }
+            }
+            (!other.is_empty()).then(|| ConceptMapping {
+                from: from.clone(),
+                to: other,
+            })
+        })
+        .collect()
 }
 
 super::choice::choice! {
@@ -152,7 +290,7 @@ fn bare_or_quoted(v: String) -> String {
 }
 
 /// Composes the ESearch `term`: the (normalized) query followed by each
-/// filter clause joined with ` AND ` (search.md §2b). With filters the query
+/// filter clause joined with ` AND `. With filters the query
 /// is parenthesised so its own operators keep their meaning. Errors:
 /// `blank_filter`; `blank_query` when both query and filters are empty.
 pub fn compose(query: &str, filters: &Filters) -> Result<String> {
@@ -266,6 +404,112 @@ mod tests {
         ] {
             assert!(!is_blank(&normalize(q)), "{q:?} is searched as written");
         }
+    }
+
+    #[test]
+    fn unbalanced_parentheses_and_quotes() {
+        for q in [
+            "risk AND (cancer OR tumor)",
+            "\"a (b\" c",
+            "x",
+            "((a) OR \"b c\")[tiab]",
+        ] {
+            assert_eq!(unbalanced(q), None, "{q}");
+        }
+        assert_eq!(
+            unbalanced("risk AND (cancer OR tumor").as_deref(),
+            Some("1 \"(\" not closed")
+        );
+        assert_eq!(
+            unbalanced("a) OR (b").as_deref(),
+            Some("1 \"(\" not closed, 1 \")\" without a \"(\"")
+        );
+        assert_eq!(
+            unbalanced("\"breast cancer").as_deref(),
+            Some("a double quote not closed")
+        );
+    }
+
+    fn pair(from: &str, to: &str) -> (String, String) {
+        (from.into(), to.into())
+    }
+
+    /// The TranslationSet shapes of the real captures.
+    #[test]
+    fn concept_mappings_of_the_captures() {
+        // esearch_pubmed_cancer_usehistory.xml
+        let cancer = pair(
+            "cancer",
+            "\"cancer's\"[All Fields] OR \"cancerated\"[All Fields] OR \"canceration\"[All Fields] OR \"cancerization\"[All Fields] OR \"cancerized\"[All Fields] OR \"cancerous\"[All Fields] OR \"neoplasms\"[MeSH Terms] OR \"neoplasms\"[All Fields] OR \"cancer\"[All Fields] OR \"cancers\"[All Fields]",
+        );
+        assert_eq!(
+            concept_mappings(&[cancer]),
+            vec![ConceptMapping {
+                from: "cancer".into(),
+                to: vec!["\"neoplasms\"[MeSH Terms]".into()]
+            }]
+        );
+        // esearch_pubmed_translationstack_2008.xml (entities decoded)
+        let old = pair(
+            "cancer",
+            "((\"neoplasms\"[TIAB] NOT Medline[SB]) OR \"neoplasms\"[MeSH Terms] OR cancer[Text Word])",
+        );
+        assert_eq!(
+            concept_mappings(&[old])[0].to,
+            vec!["\"neoplasms\"[MeSH Terms]".to_string()]
+        );
+        // the term under its own heading: esearch_pmc_translationstack.xml,
+        // esearch_errorlist_with_results_2012.xml
+        let stem = pair(
+            "stem cells",
+            "\"stem cells\"[MeSH Terms] OR (\"stem\"[All Fields] AND \"cells\"[All Fields]) OR \"stem cells\"[All Fields]",
+        );
+        let obstetrics = pair("obstetrics[MeSH Terms]", "\"obstetrics\"[MeSH Terms]");
+        // an author name and a journal: the same person, the same journal
+        let author = pair(
+            "hart rk[author]",
+            "Hart, Rk[Full Author Name] OR hart rk[Author]",
+        );
+        let journal = pair(
+            "PNAS[ta]",
+            "\"Proc Natl Acad Sci U S A\"[Journal:__jid7505876]",
+        );
+        assert_eq!(
+            concept_mappings(&[stem, obstetrics, author, journal]),
+            vec![]
+        );
+        // a plural is the same concept
+        let vaccine = pair(
+            "vaccine",
+            "\"vaccines\"[MeSH Terms] OR \"vaccine\"[All Fields]",
+        );
+        assert_eq!(concept_mappings(&[vaccine]), vec![]);
+    }
+
+    #[test]
+    fn heart_attack_is_myocardial_infarction() {
+        let t = pair(
+            "heart attack",
+            "\"myocardial infarction\"[MeSH Terms] OR (\"myocardial\"[All Fields] AND \"infarction\"[All Fields]) OR \"myocardial infarction\"[All Fields] OR (\"heart\"[All Fields] AND \"attack\"[All Fields]) OR \"heart attack\"[All Fields]",
+        );
+        let m = concept_mappings(&[t]);
+        assert_eq!(
+            m[0].to_string(),
+            "heart attack → \"myocardial infarction\"[MeSH Terms]"
+        );
+        // several headings, modifiers, other MeSH indexes
+        let t = pair(
+            "tylenol overdose",
+            "\"acetaminophen\"[MeSH Terms:noexp] OR \"drug overdose\"[MeSH Terms] OR \"acetaminophen\"[Supplementary Concept]",
+        );
+        assert_eq!(
+            concept_mappings(&[t])[0].to,
+            vec![
+                "\"acetaminophen\"[MeSH Terms:noexp]".to_string(),
+                "\"drug overdose\"[MeSH Terms]".to_string(),
+                "\"acetaminophen\"[Supplementary Concept]".to_string()
+            ]
+        );
     }
 
     fn filters() -> Filters {

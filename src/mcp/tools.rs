@@ -150,7 +150,7 @@ pub fn tools() -> Vec<Tool> {
             "searchUrl": {"type": "string"},
             "appliedFilters": {"type": "object"},
             "summaries": {"type": "array", "items": summary_schema()},
-            "missing": {"type": "array", "items": {"type": "object", "properties": {"pmid": {"type": "string"}, "message": {"type": "string"}}}},
+            "missing": {"type": ["array", "null"], "description": "PMIDs whose summaries NCBI did not return; null when no summaries were asked for (summaryCount 0).", "items": {"type": "object", "properties": {"pmid": {"type": "string"}, "message": {"type": "string"}}}},
             "notice": {"type": "string"}
         },
         "required": ["totalCount", "offset", "maxResults", "pmids", "effectiveQuery", "searchUrl"]

@@ -185,12 +185,33 @@ pub fn verdict_for_error_texts<T>(texts: &[String], endpoint: &str) -> Verdict<T
     }
 }
 
+/// Why a parser refused a document.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refusal {
+    /// Not what the endpoint documents: `ncbi_invalid_response` at once.
+    Invalid(String),
+    /// Well-formed but contradicting itself (an ESearch page shorter than its
+    /// `Count` promises, duplicate IDs): an upstream fault that may pass, so
+    /// it is retried like an outage.
+    Inconsistent(String),
+}
+
 /// Classifies an E-utilities XML answer and, when it is usable, hands its
 /// root to `parse`; a `parse` failure is `ncbi_invalid_response`.
 pub fn classify_xml<T>(
     resp: &HttpResponse,
     endpoint: &str,
     parse: impl FnOnce(&Element) -> Result<T, String>,
+) -> Verdict<T> {
+    classify_xml_checked(resp, endpoint, |root| parse(root).map_err(Refusal::Invalid))
+}
+
+/// [`classify_xml`] with a parser that may also call a document
+/// inconsistent, which is [`Verdict::Transient`].
+pub fn classify_xml_checked<T>(
+    resp: &HttpResponse,
+    endpoint: &str,
+    parse: impl FnOnce(&Element) -> Result<T, Refusal>,
 ) -> Verdict<T> {
     let errors = |root: &Element| {
         let texts = error_texts(root);
@@ -199,7 +220,7 @@ pub fn classify_xml<T>(
     classify_xml_with(resp, endpoint, errors, parse)
 }
 
-/// As [`classify_xml`], with `errors` deciding what the document's
+/// As [`classify_xml_checked`], with `errors` deciding what the document's
 /// `<ERROR>`s mean (step 4; `None`: nothing, parse it). ELink answers one
 /// `<LinkSet>` per input and may put an input's own `<ERROR>` inside it:
 /// that one is the input's, not the call's.
@@ -207,7 +228,7 @@ pub fn classify_xml_with<T>(
     resp: &HttpResponse,
     endpoint: &str,
     errors: impl FnOnce(&Element) -> Option<Verdict<T>>,
-    parse: impl FnOnce(&Element) -> Result<T, String>,
+    parse: impl FnOnce(&Element) -> Result<T, Refusal>,
 ) -> Verdict<T> {
     if let Some(v) = classify_http(resp, endpoint) {
         return v;
@@ -245,10 +266,14 @@ pub fn classify_xml_with<T>(
             }
             match parse(&root) {
                 Ok(v) => Verdict::Done(v),
-                Err(why) => Verdict::Fatal(Error::new(
+                Err(Refusal::Invalid(why)) => Verdict::Fatal(Error::new(
                     Reason::NcbiInvalidResponse,
                     format!("{endpoint} sent an unexpected document: {why}"),
                 )),
+                Err(Refusal::Inconsistent(why)) => Verdict::Transient {
+                    text: format!("{endpoint} contradicted itself: {why}"),
+                    retry_after: None,
+                },
             }
         }
     }

@@ -327,7 +327,9 @@ fn classify_answer(
         (!texts.is_empty()).then_some(Verdict::Done(Err(MatchError::Texts(texts))))
     };
     let v = classify::classify_xml_with(resp, ENDPOINT, errors, |root| {
-        parse(root).map(|a| match_inputs(&a, requested, kind))
+        parse(root)
+            .map(|a| match_inputs(&a, requested, kind))
+            .map_err(classify::Refusal::Invalid)
     });
     let texts = match v {
         Verdict::Done(Ok(inputs)) => return Verdict::Done(ElinkChunk::Inputs(inputs)),

@@ -1,8 +1,12 @@
 //! ESearch (`esearch.fcgi?db=pubmed`): parameters, the typed answer, its parser.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use super::classify::{self, Refusal};
 use super::client::Client;
+use super::pacer::Lane;
 use super::xml::Element;
-use crate::error::Result;
+use crate::error::{Error, Reason, Result};
 
 /// ESearch parameters (E-utilities names). `db=pubmed` is implied.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -117,12 +121,35 @@ pub fn parse(root: &Element) -> Result<EsearchAnswer, String> {
     })
 }
 
+/// Checks that an answer agrees with itself for the page asked for: no
+/// PMID twice, and as many IDs as `Count` promises on this page,
+/// `min(retmax, Count − retstart)` (PubMed never serves a short page;
+/// `docs/search.md`).
+pub fn check_consistent(a: &EsearchAnswer, retstart: u32, retmax: u32) -> Result<(), String> {
+    let mut seen = std::collections::HashSet::new();
+    if let Some(dup) = a.ids.iter().find(|id| !seen.insert(id.as_str())) {
+        return Err(format!("PMID {dup} is listed twice on one page"));
+    }
+    let due = u64::from(retmax).min(a.count.saturating_sub(u64::from(retstart)));
+    if (a.ids.len() as u64) < due {
+        return Err(format!(
+            "Count {} with retstart {retstart} and retmax {retmax} promises {due} IDs on this page, but it holds {}",
+            a.count,
+            a.ids.len()
+        ));
+    }
+    Ok(())
+}
+
 impl Client {
     /// Runs ESearch on PubMed.
     ///
-    /// Errors: a top-level `<ERROR>` is a failure classified per client.md
+    /// Errors: a top-level `<ERROR>` is a failure classified by its text
     /// (e.g. the retstart cap is `invalid_argument`); `<ErrorList>` and
     /// `<WarningList>` are returned as [`EsearchAnswer::notes`], never errors.
+    /// An answer that contradicts itself ([`check_consistent`]) is retried
+    /// like an outage and, if the last attempt still does, is
+    /// `ncbi_invalid_response`: a short page is never a result.
     pub async fn esearch(&self, p: &EsearchParams) -> Result<EsearchAnswer> {
         let mut params = vec![
             ("db", "pubmed".to_string()),
@@ -144,7 +171,29 @@ impl Client {
             params.push(("maxdate", max.clone()));
         }
         let req = self.eutils_request("esearch.fcgi", params, 0);
-        self.eutils_xml("ESearch", req, parse).await
+        let last_inconsistent = AtomicBool::new(false);
+        let answer = self
+            .execute("ESearch", Lane::Eutils, &req, |resp| {
+                last_inconsistent.store(false, Ordering::Relaxed);
+                classify::classify_xml_checked(&resp, "ESearch", |root| {
+                    let a = parse(root).map_err(Refusal::Invalid)?;
+                    check_consistent(&a, p.retstart, p.retmax).map_err(|why| {
+                        last_inconsistent.store(true, Ordering::Relaxed);
+                        Refusal::Inconsistent(why)
+                    })?;
+                    Ok(a)
+                })
+            })
+            .await;
+        match answer {
+            Err(e)
+                if e.reason == Reason::NcbiUnreachable
+                    && last_inconsistent.load(Ordering::Relaxed) =>
+            {
+                Err(Error::new(Reason::NcbiInvalidResponse, e.message))
+            }
+            other => other,
+        }
     }
 }
 
@@ -233,6 +282,35 @@ mod tests {
                 format!("<eSearchResult><Count>1</Count><IdList>{bad}</IdList></eSearchResult>");
             assert!(parse(&xml::parse(&body).unwrap()).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn short_pages_and_duplicates_contradict_the_count() {
+        let a = capture("esearch_pubmed_pnas_retstart.xml");
+        assert_eq!(check_consistent(&a, 6, 6), Ok(()));
+        // the same page asked with retmax 10 should hold 10
+        assert!(
+            check_consistent(&a, 6, 10)
+                .unwrap_err()
+                .contains("promises 10 IDs")
+        );
+        // near the end of the hits fewer are due
+        assert_eq!(check_consistent(&a, 2645, 6), Ok(()));
+        let b = capture("esearch_pubmed_biopython.xml");
+        assert_eq!(check_consistent(&b, 0, 20), Ok(()));
+        assert_eq!(check_consistent(&b, 0, 0), Ok(()), "count only");
+        assert_eq!(check_consistent(&b, 63, 20), Ok(()), "past the hits");
+        let mut dup = b.clone();
+        dup.ids[5] = dup.ids[0].clone();
+        assert_eq!(
+            check_consistent(&dup, 0, 20),
+            Err("PMID 41282813 is listed twice on one page".into())
+        );
+        let mut none = b;
+        none.ids.clear();
+        assert!(check_consistent(&none, 0, 20).is_err());
+        let zero = capture("esearch_zero_hits_phrase_not_found.xml");
+        assert_eq!(check_consistent(&zero, 0, 20), Ok(()));
     }
 
     #[test]

@@ -6,7 +6,7 @@ use crate::core::spell::Segment;
 use crate::error::Result;
 
 /// ESpell's answer. `corrected_query` is kept for diagnostics only: it is
-/// lower-cased as a whole and never returned to users (spell.md).
+/// lower-cased as a whole, operators included, and never returned to users.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EspellAnswer {
     /// `<Query>` as NCBI echoed it.

@@ -106,10 +106,21 @@ pub fn parse_records(v: &Value) -> Result<Vec<IdconvRecord>, String> {
         .collect())
 }
 
-/// Classifies an ID Converter answer (client.md order; a top-level error
-/// object fails the chunk as `invalid_argument`, naming the ID type and the
-/// form it expects).
-pub fn classify(resp: &HttpResponse, idtype: IdType) -> Verdict<Vec<IdconvRecord>> {
+/// The Converter's answer to one request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum IdconvAnswer {
+    /// `{"status":"ok","records":[…]}`.
+    Records(Vec<IdconvRecord>),
+    /// A top-level error rejecting the whole request (HTTP 400 `errors`, or
+    /// the 404 `message` of an ID type mismatch), with its decoded message:
+    /// some ID of the request is not what `idtype` says.
+    Rejected(String),
+}
+
+/// Classifies an ID Converter answer: HTTP trouble first, then a
+/// top-level error object (the request rejected: [`IdconvAnswer::Rejected`]),
+/// an E-utilities style `error` text, then the records.
+pub fn classify(resp: &HttpResponse) -> Verdict<IdconvAnswer> {
     const ENDPOINT: &str = "ID Converter";
     if let Some(v) = classify::classify_http(resp, ENDPOINT) {
         return v;
@@ -126,15 +137,7 @@ pub fn classify(resp: &HttpResponse, idtype: IdType) -> Verdict<Vec<IdconvRecord
         Err(_) => return classify::other_status(resp, ENDPOINT),
     };
     if let Some(msg) = top_level_error_or_bare(&v) {
-        return Verdict::Fatal(Error::new(
-            Reason::InvalidArgument,
-            format!(
-                "the ID Converter rejected the {} batch: {msg} (a {} is {})",
-                idtype.as_str(),
-                idtype.as_str().to_uppercase(),
-                idtype.expected_form()
-            ),
-        ));
+        return Verdict::Done(IdconvAnswer::Rejected(msg));
     }
     if let Some(text) = v.get("error").and_then(Value::as_str) {
         return classify::verdict_for_error_texts(&[text.to_string()], ENDPOINT);
@@ -143,7 +146,7 @@ pub fn classify(resp: &HttpResponse, idtype: IdType) -> Verdict<Vec<IdconvRecord
         return classify::other_status(resp, ENDPOINT);
     }
     match parse_records(&v) {
-        Ok(r) => Verdict::Done(r),
+        Ok(r) => Verdict::Done(IdconvAnswer::Records(r)),
         Err(why) => Verdict::Fatal(Error::new(
             Reason::NcbiInvalidResponse,
             format!("the ID Converter sent an unexpected answer: {why}"),
@@ -155,8 +158,9 @@ impl Client {
     /// Converts up to 200 IDs of one type (canonical forms) with one GET
     /// through the shared pacer; never sends `api_key`.
     ///
-    /// Errors: client errors; a top-level error answer is `invalid_argument`.
-    pub async fn idconv(&self, idtype: IdType, ids: &[String]) -> Result<Vec<IdconvRecord>> {
+    /// Errors: client errors. A rejection of the whole request is an
+    /// answer ([`IdconvAnswer::Rejected`]): the caller finds which IDs.
+    pub async fn idconv(&self, idtype: IdType, ids: &[String]) -> Result<IdconvAnswer> {
         let mut params = vec![
             ("ids".to_string(), ids.join(",")),
             ("idtype".to_string(), idtype.as_str().to_string()),
@@ -172,7 +176,7 @@ impl Client {
             params,
         };
         self.execute("ID Converter", super::pacer::Lane::Idconv, &req, |resp| {
-            classify(&resp, idtype)
+            classify(&resp)
         })
         .await
     }
@@ -182,6 +186,15 @@ impl Client {
 mod tests {
     use super::*;
     use bytes::Bytes;
+
+    impl<T> Verdict<T> {
+        fn done(self) -> Option<T> {
+            match self {
+                Verdict::Done(v) => Some(v),
+                _ => None,
+            }
+        }
+    }
 
     fn resp(status: u16, body: &[u8]) -> HttpResponse {
         HttpResponse {
@@ -203,10 +216,9 @@ mod tests {
 
     #[test]
     fn legacy_success_capture() {
-        let Verdict::Done(r) = classify(
-            &resp(200, &capture("idconv_json_doi_with_versions.json")),
-            IdType::Doi,
-        ) else {
+        let Verdict::Done(IdconvAnswer::Records(r)) =
+            classify(&resp(200, &capture("idconv_json_doi_with_versions.json")))
+        else {
             panic!()
         };
         assert_eq!(
@@ -223,10 +235,10 @@ mod tests {
 
     #[test]
     fn per_record_error_capture() {
-        let Verdict::Done(r) = classify(
-            &resp(200, &capture("idconv_json_doi_invalid_article_id.json")),
-            IdType::Doi,
-        ) else {
+        let Verdict::Done(IdconvAnswer::Records(r)) = classify(&resp(
+            200,
+            &capture("idconv_json_doi_invalid_article_id.json"),
+        )) else {
             panic!()
         };
         assert_eq!(r[0].doi.as_deref(), Some("10.7164/antibiotics.37.454"));
@@ -234,60 +246,52 @@ mod tests {
     }
 
     #[test]
-    fn top_level_error_capture_is_invalid_argument() {
-        let Verdict::Fatal(e) = classify(
-            &resp(404, &capture("idconv_json_error_idtype_mismatch_404.json")),
-            IdType::Doi,
-        ) else {
-            panic!()
-        };
-        assert_eq!(e.reason, Reason::InvalidArgument);
+    fn top_level_error_capture_is_a_rejection() {
+        let v = classify(&resp(
+            404,
+            &capture("idconv_json_error_idtype_mismatch_404.json"),
+        ));
         assert!(
-            e.message.contains("ID type 'doi' mismatch for '28371833'"),
-            "{}",
-            e.message
+            matches!(&v, Verdict::Done(IdconvAnswer::Rejected(m)) if m == "ID type 'doi' mismatch for '28371833'"),
+            "{v:?}"
         );
-        assert!(e.message.contains("10.<registrant>"), "{}", e.message);
     }
 
     #[test]
     fn current_service_shapes() {
         let body = br#"{"status":"ok","responseDate":"2025-01-01 00:00:00","request":"x","records":[{"requested-id":"PMC3531190","pmcid":"PMC3531190","pmid":23193287,"doi":"10.5555/example.23193287"},{"requested-id":"PMC1","status":"error","errmsg":"Identifier not found in PMC"}]}"#;
-        let Verdict::Done(r) = classify(&resp(200, body), IdType::Pmcid) else {
+        let Verdict::Done(IdconvAnswer::Records(r)) = classify(&resp(200, body)) else {
             panic!()
         };
         assert_eq!(r[0].pmid.as_deref(), Some("23193287"));
         assert_eq!(r[0].requested_id.as_deref(), Some("PMC3531190"));
         assert_eq!(r[1].error.as_deref(), Some("Identifier not found in PMC"));
         let body = br#"{"status":"error","errors":[{"message":"Invalid value for ids","code":"bad_ids"}]}"#;
-        let Verdict::Fatal(e) = classify(&resp(400, body), IdType::Pmid) else {
-            panic!()
-        };
-        assert_eq!(e.reason, Reason::InvalidArgument);
-        assert!(e.message.contains("Invalid value for ids"));
-        assert!(e.message.contains("pmid batch"));
-        let Verdict::Fatal(e) = classify(&resp(200, br#"{"status":"error"}"#), IdType::Pmid) else {
-            panic!()
-        };
-        assert_eq!(e.reason, Reason::InvalidArgument);
+        assert_eq!(
+            classify(&resp(400, body)).done(),
+            Some(IdconvAnswer::Rejected("Invalid value for ids".into()))
+        );
+        assert_eq!(
+            classify(&resp(200, br#"{"status":"error"}"#)).done(),
+            Some(IdconvAnswer::Rejected("no message".into()))
+        );
         let body = br#"{"status":"ok","records":[{"pmid":23193287.0,"pmcid":"PMC1"},{"pmid":"20495566.0"},{"pmid":"x1"}]}"#;
-        let Verdict::Done(r) = classify(&resp(200, body), IdType::Pmid) else {
+        let Verdict::Done(IdconvAnswer::Records(r)) = classify(&resp(200, body)) else {
             panic!()
         };
         assert_eq!(r[0].pmid.as_deref(), Some("23193287"));
         assert_eq!(r[1].pmid.as_deref(), Some("20495566"));
         assert_eq!(r[2].pmid, None);
-        let Verdict::Fatal(e) = classify(&resp(200, b"{\"status\":\"ok\",\"rec"), IdType::Pmid)
-        else {
+        let Verdict::Fatal(e) = classify(&resp(200, b"{\"status\":\"ok\",\"rec")) else {
             panic!()
         };
         assert_eq!(e.reason, Reason::NcbiInvalidResponse);
         assert!(matches!(
-            classify(&resp(503, b"{}"), IdType::Pmid),
+            classify(&resp(503, b"{}")),
             Verdict::Transient { .. }
         ));
         assert!(matches!(
-            classify(&resp(429, b"{}"), IdType::Pmid),
+            classify(&resp(429, b"{}")),
             Verdict::RateLimited { .. }
         ));
     }

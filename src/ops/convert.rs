@@ -13,9 +13,9 @@ use futures::{Stream, StreamExt};
 use serde::Serialize;
 
 use crate::core::ids::{self, Canonical, IdType};
-use crate::error::{Error, Failure, Reason, Result};
+use crate::error::{Error, Exit, Failure, Reason, Result};
 use crate::ncbi::Client;
-use crate::ncbi::idconv::{IDCONV_MAX_IDS, IdconvRecord};
+use crate::ncbi::idconv::{IDCONV_MAX_IDS, IdconvAnswer, IdconvRecord};
 
 /// The longest ID Converter URL sent (convert.md: under 8,000 characters).
 const MAX_URL: usize = 8000;
@@ -233,6 +233,20 @@ pub struct Totals {
     pub first_chunk_failure: Option<Error>,
 }
 
+impl Totals {
+    /// The exit status of a batch: the first failed chunk's reason's; else
+    /// [`Exit::NotFound`] (1) when records were asked for and none converted
+    /// (every input failed on its own: scripts can test a single ID, as with
+    /// grep); else success.
+    pub fn exit(&self) -> Exit {
+        match &self.first_chunk_failure {
+            Some(e) => e.reason.exit(),
+            None if self.submitted > 0 && self.converted == 0 => Exit::NotFound,
+            None => Exit::Success,
+        }
+    }
+}
+
 enum SlotState {
     Ready(ConvertRecord),
     Skip,
@@ -254,7 +268,7 @@ struct Chunk {
     ids: Vec<String>,
     keys: HashMap<String, ()>,
     chars: usize,
-    result: Option<std::result::Result<HashMap<String, IdconvRecord>, Error>>,
+    result: Option<std::result::Result<HashMap<String, Answer>, Error>>,
     refs: usize,
 }
 
@@ -263,6 +277,95 @@ fn encoded_len(s: &str) -> usize {
         .map(str::len)
         .sum::<usize>()
         + 3
+}
+
+/// What a chunk learnt about one of its IDs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Answer {
+    /// The Converter's record.
+    Record(IdconvRecord),
+    /// The Converter rejected every request holding this ID, alone too,
+    /// with this message.
+    Rejected(String),
+}
+
+/// A chunk's answers: the records, and the IDs (as sent) the Converter
+/// rejected.
+#[derive(Debug, Default)]
+struct ChunkAnswer {
+    records: Vec<IdconvRecord>,
+    rejected: Vec<(String, String)>,
+}
+
+/// True when the Converter's message names `id` in quotes, as in `ID type
+/// 'doi' mismatch for '28371833'`.
+fn names(message: &str, id: &str) -> bool {
+    let m = message.to_lowercase();
+    let id = id.to_lowercase();
+    m.contains(&format!("'{id}'")) || m.contains(&format!("\"{id}\""))
+}
+
+/// Converts one chunk. When the Converter rejects the whole request, the
+/// IDs its message names are set aside and the rest sent again; otherwise
+/// the request is split in halves until each rejected ID stands alone
+/// (about 2·log2(n) more requests per bad ID), so one bad ID never costs
+/// the others (`docs/convert.md`).
+///
+/// Errors: a request that fails after retries fails the chunk.
+async fn convert_chunk(client: &Client, idtype: IdType, ids: Vec<String>) -> Result<ChunkAnswer> {
+    let mut out = ChunkAnswer::default();
+    let mut todo = vec![ids];
+    while let Some(part) = todo.pop() {
+        let msg = match client.idconv(idtype, &part).await? {
+            IdconvAnswer::Records(r) => {
+                out.records.extend(r);
+                continue;
+            }
+            IdconvAnswer::Rejected(msg) => msg,
+        };
+        let (named, rest): (Vec<String>, Vec<String>) =
+            part.iter().cloned().partition(|id| names(&msg, id));
+        if !named.is_empty() {
+            out.rejected
+                .extend(named.into_iter().map(|id| (id, msg.clone())));
+            if !rest.is_empty() {
+                todo.push(rest);
+            }
+        } else if part.len() == 1 {
+            out.rejected.push((part[0].clone(), msg));
+        } else {
+            let (a, b) = part.split_at(part.len() / 2);
+            todo.push(b.to_vec());
+            todo.push(a.to_vec());
+        }
+    }
+    Ok(out)
+}
+
+/// The record of an ID the Converter rejected: `malformed_id`, in its words.
+fn rejected_record(requested: &str, idtype: IdType, msg: &str) -> ConvertRecord {
+    ConvertRecord::failed(
+        requested,
+        RecordReason::MalformedId,
+        format!(
+            "the ID Converter rejects this {}: {msg} (a {} is {})",
+            idtype.as_str().to_uppercase(),
+            idtype.as_str().to_uppercase(),
+            idtype.expected_form()
+        ),
+    )
+}
+
+/// Indexes a chunk's answers by canonical key.
+fn index_chunk(idtype: IdType, answer: ChunkAnswer) -> HashMap<String, Answer> {
+    let mut map: HashMap<String, Answer> = index_answer(idtype, answer.records)
+        .into_iter()
+        .map(|(k, r)| (k, Answer::Record(r)))
+        .collect();
+    for (id, msg) in answer.rejected {
+        map.insert(ids::answer_key(idtype, &id), Answer::Rejected(msg));
+    }
+    map
 }
 
 /// Matches answers back to canonical keys: by `requested-id` when the
@@ -488,7 +591,15 @@ impl Engine<'_> {
                     let Some(result) = &ch.result else { break };
                     let idtype = head.idtype.unwrap_or(IdType::Pmid);
                     Some(match result {
-                        Ok(map) => record_from(&head.requested, idtype, key, map.get(key)),
+                        Ok(map) => match map.get(key) {
+                            Some(Answer::Rejected(msg)) => {
+                                rejected_record(&head.requested, idtype, msg)
+                            }
+                            Some(Answer::Record(r)) => {
+                                record_from(&head.requested, idtype, key, Some(r))
+                            }
+                            None => record_from(&head.requested, idtype, key, None),
+                        },
                         Err(e) => ConvertRecord::failed(
                             &head.requested,
                             RecordReason::Request(e.reason),
@@ -595,7 +706,7 @@ where
             let ids_to_send = ch.ids.clone();
             let client = e.client;
             running.push(async move {
-                let answer = client.idconv(idtype, &ids_to_send).await;
+                let answer = convert_chunk(client, idtype, ids_to_send).await;
                 (id, idtype, answer)
             });
         }
@@ -616,7 +727,7 @@ where
             },
             Some((id, idtype, answer)) = running.next(), if !running.is_empty() => {
                 let result = answer
-                    .map(|records| index_answer(idtype, records))
+                    .map(|answer| index_chunk(idtype, answer))
                     .inspect_err(|err| {
                         e.totals.first_chunk_failure.get_or_insert_with(|| err.clone());
                     });
@@ -679,11 +790,13 @@ pub async fn convert_ids(
     Ok((records, totals))
 }
 
-/// Validates every ID of a list (no request). Errors: the first malformed
-/// element as `malformed_id`.
+/// Validates every ID of a list (CLI arguments, MCP `ids`; no request).
+/// Errors: the first malformed element as `malformed_id`, an element with
+/// whitespace anywhere included.
 pub fn check_ids(input: &[String], from: Option<IdType>) -> Result<()> {
     for raw in input {
-        let raw = raw.trim();
+        // Whitespace anywhere in an element, leading or trailing too, is
+        // malformed: only lines of an input file are trimmed.
         match from {
             Some(t) => ids::validate(t, raw)?,
             None => ids::detect(raw)?,
@@ -715,6 +828,32 @@ mod tests {
             InputLine::from_file_line("  PMC1  ", false),
             InputLine::Id("PMC1".into())
         );
+    }
+
+    #[test]
+    fn rejection_messages_name_ids_in_quotes() {
+        // the 404 capture's decoded message
+        let m = "ID type 'doi' mismatch for '28371833'";
+        assert!(names(m, "28371833"));
+        assert!(!names(m, "2837183"));
+        assert!(names("bad id \"10.1/ABC\"", "10.1/abc"));
+        assert!(!names("Invalid value for ids", "5"));
+    }
+
+    #[test]
+    fn batch_exit_codes() {
+        let t = |submitted, converted, failure: Option<Reason>| Totals {
+            submitted,
+            converted,
+            failed: submitted - converted,
+            first_chunk_failure: failure.map(|r| Error::new(r, "x")),
+            ..Default::default()
+        };
+        assert_eq!(t(3, 1, None).exit().code(), 0);
+        assert_eq!(t(3, 0, None).exit().code(), 1);
+        assert_eq!(t(0, 0, None).exit().code(), 0);
+        assert_eq!(t(3, 2, Some(Reason::NcbiUnreachable)).exit().code(), 69);
+        assert_eq!(t(3, 0, Some(Reason::NcbiRateLimited)).exit().code(), 75);
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! `search` / `pubmed_search_articles`: ESearch + ESummary with PubMed's
-//! rules, limits and warnings made visible (search.md). One core for the
+//! rules, limits and warnings made visible. One core for the
 //! CLI and the MCP tool.
 
 use serde::Serialize;
@@ -130,6 +130,13 @@ choice! {
     /// What a [`Warning`] is about: its `kind` in JSON. Every kind the
     /// search and `--all` emit is here (and in README's list).
     pub enum WarningKind {
+        /// PubMed mapped a term to a different concept (a MeSH heading or
+        /// entry term other than the term as typed): the count is for the
+        /// translated query.
+        Translated = "translated",
+        /// The query's parentheses or double quotes do not pair; it was
+        /// searched as typed.
+        UnbalancedSyntax = "unbalanced_syntax",
         /// ESearch `FieldNotFound`: PubMed ignored an unknown field tag.
         FieldNotFound = "field_not_found",
         /// ESearch `PhraseNotFound`: a term matched nothing and was left out.
@@ -150,7 +157,7 @@ choice! {
         SpellSuggestion = "spell_suggestion",
         /// `--spell=apply` searched the correction instead.
         SpellApplied = "spell_applied",
-        /// `--spell` could not run (ESpell or the corrected search failed).
+        /// `--spell` could not run (ESpell failed; the search stands).
         SpellFailed = "spell_failed",
         /// Any other ESearch note, quoted.
         NcbiMessage = "ncbi_message",
@@ -192,7 +199,7 @@ pub struct Missing {
     pub message: String,
 }
 
-/// One record (search.md §4).
+/// One record: ESummary fields, cleaned.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Summary {
@@ -245,7 +252,8 @@ pub struct Brief<'a> {
 }
 
 impl Summary {
-    /// Builds a record from an ESummary document (search.md §4 rules).
+    /// Builds a record from an ESummary document: padding folded, markup
+    /// removed, DOI from ArticleIds or `ELocationID`, PMCID from `pmc`.
     pub fn from_docsum(d: &DocSum) -> Summary {
         let id = |t: &str| {
             d.article_ids
@@ -335,7 +343,7 @@ pub struct SpellNote {
     pub applied: bool,
 }
 
-/// The result (search.md §6 JSON shape).
+/// The result, as printed by `-f json`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SearchOutcome {
@@ -355,8 +363,10 @@ pub struct SearchOutcome {
     pub pmids: Vec<String>,
     /// Records, in ESearch order (empty for `--detail ids`).
     pub summaries: Vec<Summary>,
-    /// PMIDs without a summary, with NCBI's text.
-    pub missing: Vec<Missing>,
+    /// PMIDs without a summary, with NCBI's text; `None` when no summaries
+    /// were fetched (`--detail ids`, a count, no hits), so none can be
+    /// missing; `Some([])` when they were and none is.
+    pub missing: Option<Vec<Missing>>,
     /// What PubMed or this tool did to the query.
     pub warnings: Vec<Warning>,
     /// Filters as applied.
@@ -439,7 +449,7 @@ pub fn prepare(req: &SearchRequest, today: DateBound) -> Result<Prepared> {
             }
         )));
     }
-    let mut warnings = Vec::new();
+    let mut warnings: Vec<Warning> = unbalanced_warning(&normalized).into_iter().collect();
     if let Some(note) = &dates.filled {
         warnings.push(Warning::new(WarningKind::DateBoundFilled, note.clone()));
     }
@@ -495,6 +505,39 @@ pub fn zero_hits_warning() -> Warning {
         WarningKind::ZeroHits,
         "no records found; zero hits do not prove there is no literature: check the spelling (pubmed spell or --spell; for agents, pubmed_spell_check), the field tags and the filters",
     )
+}
+
+/// The `translated` warning, when PubMed mapped a term of the query to a
+/// different concept (a MeSH heading or entry term other than the term as
+/// typed): each `from → to` named, and the count said to be the
+/// translated query's.
+pub fn translated_warning(translations: &[(String, String)]) -> Option<Warning> {
+    let mappings = query::concept_mappings(translations);
+    if mappings.is_empty() {
+        return None;
+    }
+    let terms: Vec<String> = mappings.iter().map(ToString::to_string).collect();
+    Some(Warning {
+        kind: WarningKind::Translated,
+        message: format!(
+            "PubMed searched a different concept than typed: {}; the count is for the translated query, not for the words as typed",
+            terms.join("; ")
+        ),
+        terms: Some(terms),
+    })
+}
+
+/// The `unbalanced_syntax` warning for a query whose parentheses or double
+/// quotes do not pair; it is searched as typed.
+pub fn unbalanced_warning(query: &str) -> Option<Warning> {
+    query::unbalanced(query).map(|what| {
+        Warning::new(
+            WarningKind::UnbalancedSyntax,
+            format!(
+                "the query's parentheses or double quotes do not pair ({what}); it is searched as typed, and PubMed may group it differently than meant"
+            ),
+        )
+    })
 }
 
 /// Warnings for NCBI's `<ErrorList>`/`<WarningList>` notes, one per kind
@@ -567,7 +610,10 @@ fn search_url(p: &Prepared, sort: Option<Sort>) -> String {
 /// Turns an ESearch answer and the prepared request into an outcome with
 /// warnings, before summaries.
 fn outcome_from(req: &SearchRequest, p: &Prepared, a: EsearchAnswer) -> SearchOutcome {
-    let mut warnings = p.warnings.clone();
+    let mut warnings = translated_warning(&a.translations)
+        .into_iter()
+        .collect::<Vec<_>>();
+    warnings.extend(p.warnings.iter().cloned());
     warnings.extend(note_warnings(&a.notes));
     if a.count == 0 {
         warnings.push(zero_hits_warning());
@@ -589,7 +635,7 @@ fn outcome_from(req: &SearchRequest, p: &Prepared, a: EsearchAnswer) -> SearchOu
         retmax: p.params.retmax,
         pmids: a.ids,
         summaries: Vec::new(),
-        missing: Vec::new(),
+        missing: None,
         warnings,
         applied_filters: p.applied.clone(),
         search_url: search_url(p, req.sort),
@@ -647,24 +693,9 @@ pub async fn search_prepared(
             let mut again = req.clone();
             again.query = s.corrected.clone();
             again.spell = SpellMode::Off;
-            let mut rerun = match Box::pin(search(client, &again, today)).await {
-                Ok(r) => r,
-                Err(e) => {
-                    // Keep the search that worked; say the retry failed.
-                    out.warnings.push(Warning::new(
-                        WarningKind::SpellFailed,
-                        format!(
-                            "no hits for {:?}; searching the spelling correction {:?} failed: {} [{}]",
-                            s.original, s.corrected, e.message, e.reason
-                        ),
-                    ));
-                    out.spell = Some(SpellNote {
-                        applied: false,
-                        ..note
-                    });
-                    return Ok(out);
-                }
-            };
+            // The corrected search is the search now: if it fails, so does
+            // this one (its reason decides the exit code), never zero hits.
+            let mut rerun = Box::pin(search(client, &again, today)).await?;
             rerun.warnings.insert(
                 0,
                 Warning::new(
@@ -704,7 +735,9 @@ async fn fill_summaries(
     if n == 0 {
         return Ok(());
     }
-    (out.summaries, out.missing) = summaries(client, &out.pmids[..n]).await?;
+    let (summaries, missing) = summaries(client, &out.pmids[..n]).await?;
+    out.summaries = summaries;
+    out.missing = Some(missing);
     Ok(())
 }
 

@@ -13,7 +13,7 @@ use futures::stream::FuturesUnordered;
 
 use super::search::{self, Detail, Missing, SearchRequest, Summary, Warning, WarningKind};
 use crate::core::dates::DateBound;
-use crate::error::{Error, Failure, Reason, Result};
+use crate::error::{Error, Exit, Failure, Reason, Result};
 use crate::ncbi::Client;
 use crate::ncbi::esearch::{EsearchAnswer, EsearchParams};
 
@@ -192,6 +192,23 @@ pub struct AllOutcome {
     pub warnings: Vec<Warning>,
     /// The first failure (range or summaries), which decides the exit code.
     pub first_failure: Option<Error>,
+    /// Summaries fetched (`--detail brief|full`).
+    pub summarised: u64,
+    /// PMIDs ESummary answered without a summary (per-PMID failures).
+    pub unsummarised: u64,
+}
+
+impl AllOutcome {
+    /// The exit status, by the rule of every batch command: the first
+    /// failure's; else [`Exit::NotFound`] (1) when summaries were fetched
+    /// and every PMID lacks its own (nothing found); else success.
+    pub fn exit(&self) -> Exit {
+        match &self.first_failure {
+            Some(e) => e.reason.exit(),
+            None if self.summarised == 0 && self.unsummarised > 0 => Exit::NotFound,
+            None => Exit::Success,
+        }
+    }
 }
 
 /// A `--all` run checked and turned into ESearch parameters; no request
@@ -311,7 +328,10 @@ impl<'s> AllRun<'s> {
             )
             .into());
         }
-        let mut warnings = checked.warnings.clone();
+        let mut warnings: Vec<_> = search::translated_warning(&first.translations)
+            .into_iter()
+            .collect();
+        warnings.extend(checked.warnings.iter().cloned());
         warnings.extend(search::note_warnings(&first.notes));
         if first.count == 0 {
             warnings.push(search::zero_hits_warning());
@@ -433,6 +453,8 @@ impl<'s> AllRun<'s> {
             Done::Summaries(_, Ok(a)) => {
                 let summaries: Vec<Summary> = a.docs.iter().map(Summary::from_docsum).collect();
                 let missing = search::missing_from(a.missing);
+                self.out.summarised += summaries.len() as u64;
+                self.out.unsummarised += missing.len() as u64;
                 self.send(Event::Summaries(&summaries, &missing))?;
             }
             Done::Summaries(ids, Err(e)) => {

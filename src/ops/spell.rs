@@ -1,5 +1,5 @@
-//! `spell` / `pubmed_spell_check`: ESpell's corrections applied in place
-//! (spell.md). One core for the CLI and the MCP tool.
+//! `spell` / `pubmed_spell_check`: ESpell's corrections applied in place.
+//! One core for the CLI and the MCP tool.
 
 use serde::Serialize;
 
@@ -18,8 +18,12 @@ pub struct SpellOutcome {
     pub corrected: String,
     /// True exactly when `corrected != original`.
     pub has_suggestion: bool,
-    /// Every proposal that aligned, applied or kept out (with the guard).
+    /// Every proposal ESpell made, applied or kept out (with the reason).
     pub corrections: Vec<Correction>,
+    /// The query from where ESpell's answer stopped lining up with it on
+    /// (copied as written), when it did; for the human note only.
+    #[serde(skip)]
+    pub unaligned: Option<String>,
 }
 
 /// Checks the spelling of `query` with ESpell.
@@ -52,6 +56,7 @@ pub fn outcome(query: &str, segments: &[spell::Segment]) -> SpellOutcome {
     SpellOutcome {
         original: query.to_string(),
         has_suggestion: applied.corrected != query,
+        unaligned: applied.lost_at.map(|at| query[at..].to_string()),
         corrected: applied.corrected,
         corrections: applied.corrections,
     }

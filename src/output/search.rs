@@ -103,7 +103,12 @@ pub enum Item<'a> {
 pub fn in_order(o: &SearchOutcome) -> Vec<Item<'_>> {
     let summaries: HashMap<&str, &Summary> =
         o.summaries.iter().map(|s| (s.pmid.as_str(), s)).collect();
-    let missing: HashMap<&str, &Missing> = o.missing.iter().map(|m| (m.pmid.as_str(), m)).collect();
+    let missing: HashMap<&str, &Missing> = o
+        .missing
+        .iter()
+        .flatten()
+        .map(|m| (m.pmid.as_str(), m))
+        .collect();
     o.pmids
         .iter()
         .filter_map(|p| {

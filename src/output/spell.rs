@@ -3,6 +3,7 @@
 use std::io::{self, Write};
 
 use super::{Format, Style, cell, write_json};
+use crate::core::spell::Guard;
 use crate::core::text::printable;
 use crate::ops::spell::SpellOutcome;
 
@@ -54,10 +55,16 @@ pub fn note(o: &SpellOutcome) -> String {
     let kept: Vec<String> = o
         .corrections
         .iter()
-        .filter_map(|c| {
-            c.kept_because
-                .map(|g| format!("{} (not {}: {})", c.from, c.to, g.as_str()))
+        .filter_map(|c| match c.kept_because {
+            Some(Guard::AlignmentLost) | None => None,
+            Some(g) => Some(format!("{} (not {}: {})", c.from, c.to, g.as_str())),
         })
+        .collect();
+    let lost: Vec<&str> = o
+        .corrections
+        .iter()
+        .filter(|c| c.kept_because == Some(Guard::AlignmentLost))
+        .map(|c| c.to.as_str())
         .collect();
     let mut parts = Vec::new();
     if !applied.is_empty() {
@@ -65,6 +72,13 @@ pub fn note(o: &SpellOutcome) -> String {
     }
     if !kept.is_empty() {
         parts.push(format!("kept {}", kept.join(", ")));
+    }
+    if !lost.is_empty() {
+        let rest = o.unaligned.as_deref().unwrap_or_default().trim();
+        parts.push(format!(
+            "left {rest:?} as typed: ESpell's answer does not line up with the query there (it leaves out numbers, symbols, parentheses and quotes), so {} not applied",
+            lost.join(", ")
+        ));
     }
     parts.join("; ")
 }

@@ -17,7 +17,8 @@ const ESEARCH_CAPTURE: &str = include_str!("../fixtures/esearch_pubmed_biopython
 const ESUMMARY_CAPTURE: &str = include_str!("../fixtures/esummary_v2_pubmed_2012.xml");
 
 fn esc(s: &str) -> String {
-    quick_xml::escape::escape(s).into_owned()
+    // Element text as NCBI writes it: quotes and apostrophes literal.
+    quick_xml::escape::partial_escape(s).into_owned()
 }
 
 /// An ESpell answer in the shape of the real captures: `segments` are
@@ -61,6 +62,20 @@ pub fn esearch(
     errors: &[(&str, &str)],
     warnings: &[(&str, &str)],
 ) -> String {
+    esearch_translated(count, retstart, ids, &[], translation, errors, warnings)
+}
+
+/// [`esearch`] with a `<TranslationSet>` of `(From, To)` pairs, laid out
+/// like `esearch_pubmed_pnas_retstart.xml`.
+pub fn esearch_translated(
+    count: u64,
+    retstart: u64,
+    ids: &[String],
+    set: &[(&str, &str)],
+    translation: &str,
+    errors: &[(&str, &str)],
+    warnings: &[(&str, &str)],
+) -> String {
     let mut s = prolog(ESEARCH_CAPTURE);
     s.push_str(&format!(
         "<eSearchResult><Count>{count}</Count><RetMax>{}</RetMax><RetStart>{retstart}</RetStart>",
@@ -75,8 +90,21 @@ pub fn esearch(
         }
         s.push_str("</IdList>");
     }
+    if set.is_empty() {
+        s.push_str("<TranslationSet/>");
+    } else {
+        s.push_str("<TranslationSet>");
+        for (from, to) in set {
+            s.push_str(&format!(
+                "<Translation>     <From>{}</From>     <To>{}</To>    </Translation>",
+                esc(from),
+                esc(to)
+            ));
+        }
+        s.push_str("</TranslationSet>");
+    }
     s.push_str(&format!(
-        "<TranslationSet/><QueryTranslation>{}</QueryTranslation>",
+        "<QueryTranslation>{}</QueryTranslation>",
         esc(translation)
     ));
     for (list, items) in [("ErrorList", errors), ("WarningList", warnings)] {
