@@ -21,8 +21,8 @@ Register-ArgumentCompleter -Native -CommandName 'pubmed' -ScriptBlock {
 
     $completions = @(switch ($command) {
         'pubmed' {
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (terminal and no NO_COLOR), always, never')
             [CompletionResult]::new('--api-key', '--api-key', [CompletionResultType]::ParameterName, 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]')
             [CompletionResult]::new('--email', '--email', [CompletionResultType]::ParameterName, 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]')
@@ -42,15 +42,16 @@ Register-ArgumentCompleter -Native -CommandName 'pubmed' -ScriptBlock {
             [CompletionResult]::new('spell', 'spell', [CompletionResultType]::ParameterValue, 'Correct the spelling of a PubMed query with ESpell, in place')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search PubMed (ESearch + ESummary) and say what PubMed did to the query')
             [CompletionResult]::new('convert', 'convert', [CompletionResultType]::ParameterValue, 'Convert between PMID, PMCID and DOI with the PMC ID Converter, one record per input')
-            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve pubmed_search_articles, pubmed_spell_check and pubmed_convert_ids over MCP (stdio)')
+            [CompletionResult]::new('fetch', 'fetch', [CompletionResultType]::ParameterValue, 'Full PubMed records (abstract, authors, MeSH, grants, retractions) with EFetch, one per input PMID')
+            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids and pubmed_fetch_articles over MCP (stdio)')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Show or change the configuration file (API key, e-mail, URLs, policy knobs)')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
         'pubmed;spell' {
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (terminal and no NO_COLOR), always, never')
             [CompletionResult]::new('--api-key', '--api-key', [CompletionResultType]::ParameterName, 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]')
             [CompletionResult]::new('--email', '--email', [CompletionResultType]::ParameterName, 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]')
@@ -86,8 +87,8 @@ Register-ArgumentCompleter -Native -CommandName 'pubmed' -ScriptBlock {
             [CompletionResult]::new('--retstart', '--retstart', [CompletionResultType]::ParameterName, 'First record, 0-based (PubMed serves records 0–9,998)')
             [CompletionResult]::new('--sort', '--sort', [CompletionResultType]::ParameterName, 'Sort order')
             [CompletionResult]::new('--detail', '--detail', [CompletionResultType]::ParameterName, 'Record detail [default: full; ids with -f ids and with --all]')
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (terminal and no NO_COLOR), always, never')
             [CompletionResult]::new('--api-key', '--api-key', [CompletionResultType]::ParameterName, 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]')
             [CompletionResult]::new('--email', '--email', [CompletionResultType]::ParameterName, 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]')
@@ -115,8 +116,31 @@ Register-ArgumentCompleter -Native -CommandName 'pubmed' -ScriptBlock {
             [CompletionResult]::new('-i', '-i', [CompletionResultType]::ParameterName, 'Read IDs from FILE, one per line (`-` = stdin; blank and # lines skipped)')
             [CompletionResult]::new('--input', '--input', [CompletionResultType]::ParameterName, 'Read IDs from FILE, one per line (`-` = stdin; blank and # lines skipped)')
             [CompletionResult]::new('--to', '--to', [CompletionResultType]::ParameterName, 'Print only this ID type, one line per input line (implies -f ids)')
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (terminal and no NO_COLOR), always, never')
+            [CompletionResult]::new('--api-key', '--api-key', [CompletionResultType]::ParameterName, 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]')
+            [CompletionResult]::new('--email', '--email', [CompletionResultType]::ParameterName, 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]')
+            [CompletionResult]::new('--tool', '--tool', [CompletionResultType]::ParameterName, 'Tool name sent to NCBI with every request [default: pubmed-cli]')
+            [CompletionResult]::new('--eutils-url', '--eutils-url', [CompletionResultType]::ParameterName, 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]')
+            [CompletionResult]::new('--idconv-url', '--idconv-url', [CompletionResultType]::ParameterName, 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No warnings or notes on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No warnings or notes on stderr')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log each request on stderr (API key redacted)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Log each request on stderr (API key redacted)')
+            [CompletionResult]::new('--no-progress', '--no-progress', [CompletionResultType]::ParameterName, 'No progress bar')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'pubmed;fetch' {
+            [CompletionResult]::new('-i', '-i', [CompletionResultType]::ParameterName, 'Read PMIDs from FILE, one per line (`-` = stdin; blank and # lines skipped)')
+            [CompletionResult]::new('--input', '--input', [CompletionResultType]::ParameterName, 'Read PMIDs from FILE, one per line (`-` = stdin; blank and # lines skipped)')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (terminal and no NO_COLOR), always, never')
             [CompletionResult]::new('--api-key', '--api-key', [CompletionResultType]::ParameterName, 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]')
             [CompletionResult]::new('--email', '--email', [CompletionResultType]::ParameterName, 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]')
@@ -136,8 +160,8 @@ Register-ArgumentCompleter -Native -CommandName 'pubmed' -ScriptBlock {
             break
         }
         'pubmed;mcp' {
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (terminal and no NO_COLOR), always, never')
             [CompletionResult]::new('--api-key', '--api-key', [CompletionResultType]::ParameterName, 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]')
             [CompletionResult]::new('--email', '--email', [CompletionResultType]::ParameterName, 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]')
@@ -157,8 +181,8 @@ Register-ArgumentCompleter -Native -CommandName 'pubmed' -ScriptBlock {
             break
         }
         'pubmed;config' {
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (terminal and no NO_COLOR), always, never')
             [CompletionResult]::new('--api-key', '--api-key', [CompletionResultType]::ParameterName, 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]')
             [CompletionResult]::new('--email', '--email', [CompletionResultType]::ParameterName, 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]')
@@ -182,8 +206,8 @@ Register-ArgumentCompleter -Native -CommandName 'pubmed' -ScriptBlock {
             break
         }
         'pubmed;config;path' {
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (terminal and no NO_COLOR), always, never')
             [CompletionResult]::new('--api-key', '--api-key', [CompletionResultType]::ParameterName, 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]')
             [CompletionResult]::new('--email', '--email', [CompletionResultType]::ParameterName, 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]')
@@ -203,8 +227,8 @@ Register-ArgumentCompleter -Native -CommandName 'pubmed' -ScriptBlock {
             break
         }
         'pubmed;config;show' {
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (terminal and no NO_COLOR), always, never')
             [CompletionResult]::new('--api-key', '--api-key', [CompletionResultType]::ParameterName, 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]')
             [CompletionResult]::new('--email', '--email', [CompletionResultType]::ParameterName, 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]')
@@ -224,8 +248,8 @@ Register-ArgumentCompleter -Native -CommandName 'pubmed' -ScriptBlock {
             break
         }
         'pubmed;config;set' {
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (terminal and no NO_COLOR), always, never')
             [CompletionResult]::new('--api-key', '--api-key', [CompletionResultType]::ParameterName, 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]')
             [CompletionResult]::new('--email', '--email', [CompletionResultType]::ParameterName, 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]')
@@ -264,8 +288,8 @@ Register-ArgumentCompleter -Native -CommandName 'pubmed' -ScriptBlock {
             break
         }
         'pubmed;completions' {
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search and convert take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (terminal and no NO_COLOR), always, never')
             [CompletionResult]::new('--api-key', '--api-key', [CompletionResultType]::ParameterName, 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]')
             [CompletionResult]::new('--email', '--email', [CompletionResultType]::ParameterName, 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]')
@@ -288,7 +312,8 @@ Register-ArgumentCompleter -Native -CommandName 'pubmed' -ScriptBlock {
             [CompletionResult]::new('spell', 'spell', [CompletionResultType]::ParameterValue, 'Correct the spelling of a PubMed query with ESpell, in place')
             [CompletionResult]::new('search', 'search', [CompletionResultType]::ParameterValue, 'Search PubMed (ESearch + ESummary) and say what PubMed did to the query')
             [CompletionResult]::new('convert', 'convert', [CompletionResultType]::ParameterValue, 'Convert between PMID, PMCID and DOI with the PMC ID Converter, one record per input')
-            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve pubmed_search_articles, pubmed_spell_check and pubmed_convert_ids over MCP (stdio)')
+            [CompletionResult]::new('fetch', 'fetch', [CompletionResultType]::ParameterValue, 'Full PubMed records (abstract, authors, MeSH, grants, retractions) with EFetch, one per input PMID')
+            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids and pubmed_fetch_articles over MCP (stdio)')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Show or change the configuration file (API key, e-mail, URLs, policy knobs)')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -301,6 +326,9 @@ Register-ArgumentCompleter -Native -CommandName 'pubmed' -ScriptBlock {
             break
         }
         'pubmed;help;convert' {
+            break
+        }
+        'pubmed;help;fetch' {
             break
         }
         'pubmed;help;mcp' {

@@ -12,7 +12,7 @@ use crate::output::{self, Format};
 
 /// Opens the input (`-` = stdin) before anything is written, so a missing
 /// file or a directory is an error naming it, with nothing on stdout.
-fn open_input(path: &str) -> Result<Box<dyn BufRead + Send>, Error> {
+pub(super) fn open_input(path: &str) -> Result<Box<dyn BufRead + Send>, Error> {
     if path == "-" {
         return Ok(Box::new(io::BufReader::new(io::stdin())));
     }
@@ -32,7 +32,7 @@ fn open_input(path: &str) -> Result<Box<dyn BufRead + Send>, Error> {
 
 /// Lines of the input read on their own thread, so a slow producer
 /// upstream never stalls answers already in flight.
-fn read_lines(
+pub(super) fn read_lines(
     reader: Box<dyn BufRead + Send>,
     path: String,
 ) -> tokio::sync::mpsc::Receiver<io::Result<InputLine>> {
@@ -109,7 +109,7 @@ fn skip_line(reader: &mut Box<dyn BufRead + Send>) -> io::Result<()> {
 
 /// Counts the lines of a regular file, for the progress bar's length. Not
 /// for pipes, FIFOs or devices: reading them here would consume the input.
-fn count_lines(path: &str) -> Option<u64> {
+pub(super) fn count_lines(path: &str) -> Option<u64> {
     if path == "-" || !std::fs::metadata(path).ok()?.is_file() {
         return None;
     }

@@ -82,6 +82,10 @@ pub fn validate(idtype: IdType, raw: &str) -> Result<Canonical> {
         return Err(malformed(raw, Some(idtype)));
     }
     let (sent, key) = match idtype {
+        // PMIDs and PMCIDs are never zero (`0`, `000`, `PMC0`).
+        IdType::Pmid | IdType::Pmcid if strip_zeros(pmcid_digits(raw).unwrap_or(raw)) == "0" => {
+            return Err(malformed(raw, Some(idtype)));
+        }
         IdType::Pmid if digits(raw) => {
             let s = strip_zeros(raw);
             (s.clone(), s)
@@ -156,6 +160,8 @@ mod tests {
             "1.0",
             "\u{FEFF}123",
             "١٢٣",
+            "0",
+            "000",
         ] {
             let e = validate(IdType::Pmid, bad).unwrap_err();
             assert_eq!(e.reason, Reason::MalformedId, "{bad:?}");
@@ -177,6 +183,9 @@ mod tests {
             "éé1",
             "🫧R.",
             "p\u{301}mc1",
+            "PMC0",
+            "pmc000",
+            "0",
         ] {
             assert!(validate(IdType::Pmcid, bad).is_err(), "{bad:?}");
         }

@@ -2,6 +2,7 @@
 //! out. The CLI and MCP layers are thin adapters over these.
 
 pub mod convert;
+pub mod fetch;
 pub mod search;
 pub mod search_all;
 pub mod spell;
