@@ -1235,6 +1235,29 @@ fn csv_and_tsv_have_one_line_per_record() {
     assert!(lines[2].contains("inhaled 3He/129Xe MRI ventilation"));
 }
 
+/// The README's fetch example is what the command prints for the capture,
+/// and its list of per-record reasons is the engine's.
+#[test]
+fn the_readme_shows_what_fetch_prints() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let block = readme
+        .split("```console\n$ pubmed fetch 12091962 -f abstract\n")
+        .nth(1)
+        .and_then(|b| b.split("```").next())
+        .expect("README's fetch console block");
+    let server = capture_server();
+    let run = fetch(&server, &["12091962", "-f", "abstract"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout.trim_end(), block.trim_end());
+    let at = readme.find("fetch's per-record reasons:").unwrap();
+    let paragraph = readme[at..].split("\n\n").next().unwrap();
+    let listed: Vec<&str> = paragraph.split('`').skip(1).step_by(2).collect();
+    for r in pubmed::ops::fetch::RecordReason::PER_RECORD {
+        assert!(listed.contains(&r.as_str()), "{r}: {listed:?}");
+    }
+}
+
 #[test]
 fn table_lists_records_and_errors() {
     let server = capture_server();

@@ -47,6 +47,9 @@ pub enum RecordReason {
 }
 
 impl RecordReason {
+    /// The reasons that belong to one record, not to a request.
+    pub const PER_RECORD: [RecordReason; 2] = [RecordReason::MalformedId, RecordReason::NotFound];
+
     /// The name written in JSON, CSV/TSV and the summary line.
     pub fn as_str(self) -> &'static str {
         match self {
