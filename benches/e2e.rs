@@ -148,6 +148,49 @@ fn convert_1m_rss() -> Row {
     }
 }
 
+/// `fetch` of 100,000 PMIDs (a file of the synthetic corpus's PMIDs),
+/// default pacing, against a 3 req/s server, NDJSON out.
+fn fetch_100k() -> Row {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("pmids.txt");
+    let text: String = (0..100_000u64)
+        .map(|i| format!("{}\n", 2_000_000 + i * 37))
+        .collect();
+    std::fs::write(&path, text).unwrap();
+    let fake = FakeNcbi::rate_limited(Corpus::default());
+    let server = start(&fake);
+    let t0 = Instant::now();
+    let run = pubmed(&["fetch", "--input", path.to_str().unwrap(), "-f", "ndjson"])
+        .server(&server)
+        .env("PUBMED_REQUEST_GAP_MS", "")
+        .env("PUBMED_DEADLINE_S", "60")
+        .measure_rss()
+        .run();
+    let wall = t0.elapsed();
+    let written = run
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("{\"pmid\":") && !l.contains("\"error\":"))
+        .count();
+    let Paced {
+        requests,
+        limited,
+        floor,
+        ratio,
+    } = paced(&server, &fake, wall);
+    let mb = run.peak_rss_kb.unwrap_or(0) as f64 / 1024.0;
+    Row {
+        what: "fetch 100,000 PMIDs, 3 req/s server".into(),
+        figures: format!(
+            "{written} records, {requests} requests, {:.2} s wall, floor {:.2} s, {ratio:.3}× floor, {limited} × 429, peak RSS {mb:.1} MB",
+            wall.as_secs_f64(),
+            floor.as_secs_f64()
+        ),
+        target: "≤ 1.1× floor, peak RSS < 64 MB".into(),
+        met: Some(run.code == 0 && written == 100_000 && ratio <= 1.1 && mb > 0.0 && mb < 64.0),
+    }
+}
+
 /// The median wall time of `runs` runs of `f`.
 fn median(runs: usize, mut f: impl FnMut() -> bool) -> (Duration, bool) {
     let mut times = Vec::with_capacity(runs);
@@ -243,6 +286,7 @@ fn main() {
         ),
         ("convert_10k", Box::new(|| vec![convert_10k()])),
         ("convert_1m", Box::new(|| vec![convert_1m_rss()])),
+        ("fetch_100k", Box::new(|| vec![fetch_100k()])),
     ];
     let mut rows = Vec::new();
     for (name, f) in &benches {

@@ -25,6 +25,9 @@ _pubmed() {
             pubmed,convert)
                 cmd="pubmed__subcmd__convert"
                 ;;
+            pubmed,fetch)
+                cmd="pubmed__subcmd__fetch"
+                ;;
             pubmed,help)
                 cmd="pubmed__subcmd__help"
                 ;;
@@ -73,6 +76,9 @@ _pubmed() {
             pubmed__subcmd__help,convert)
                 cmd="pubmed__subcmd__help__subcmd__convert"
                 ;;
+            pubmed__subcmd__help,fetch)
+                cmd="pubmed__subcmd__help__subcmd__fetch"
+                ;;
             pubmed__subcmd__help,help)
                 cmd="pubmed__subcmd__help__subcmd__help"
                 ;;
@@ -104,18 +110,18 @@ _pubmed() {
 
     case "${cmd}" in
         pubmed)
-            opts="-f -q -v -h -V --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --timeout --help --version spell search convert related mcp config completions help"
+            opts="-f -q -v -h -V --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --timeout --help --version spell search convert related fetch mcp config completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -161,11 +167,11 @@ _pubmed() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -211,11 +217,11 @@ _pubmed() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -331,11 +337,11 @@ _pubmed() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -381,11 +387,11 @@ _pubmed() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -431,11 +437,11 @@ _pubmed() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -501,11 +507,69 @@ _pubmed() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --api-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --email)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tool)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --eutils-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --idconv-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        pubmed__subcmd__fetch)
+            opts="-i -f -q -v -h -V --input --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --input)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -i)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -544,7 +608,7 @@ _pubmed() {
             return 0
             ;;
         pubmed__subcmd__help)
-            opts="spell search convert related mcp config completions help"
+            opts="spell search convert related fetch mcp config completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -641,6 +705,20 @@ _pubmed() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        pubmed__subcmd__help__subcmd__fetch)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         pubmed__subcmd__help__subcmd__help)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -719,11 +797,11 @@ _pubmed() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -789,11 +867,11 @@ _pubmed() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -903,11 +981,11 @@ _pubmed() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -953,11 +1031,11 @@ _pubmed() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
                     return 0
                     ;;
                 --color)

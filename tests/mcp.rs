@@ -100,7 +100,7 @@ fn cli_json(server: &TestServer, args: &[&str]) -> Value {
 }
 
 #[tokio::test]
-async fn initialize_and_list_the_three_tools() {
+async fn initialize_and_list_the_tools() {
     let Session {
         fake: _fake,
         server: _server,
@@ -118,6 +118,7 @@ async fn initialize_and_list_the_three_tools() {
         names,
         vec![
             "pubmed_convert_ids",
+            "pubmed_fetch_articles",
             "pubmed_find_related",
             "pubmed_search_articles",
             "pubmed_spell_check"
@@ -253,6 +254,15 @@ async fn schemas_are_portable_and_outputs_conform() {
                 &c,
                 "pubmed_find_related",
                 json!({"pmid": "9298984", "kind": "references", "maxResults": 3}),
+            )
+            .await,
+        ),
+        (
+            "pubmed_fetch_articles",
+            call(
+                &c,
+                "pubmed_fetch_articles",
+                json!({"pmids": ["9700097", "99999999"], "includeAffiliations": true}),
             )
             .await,
         ),
@@ -645,7 +655,7 @@ async fn debug_logging_keeps_stdout_json_rpc_only() {
     )
     .await;
     assert!(ok);
-    assert_eq!(by_id(&v, 1)["result"]["tools"].as_array().unwrap().len(), 4);
+    assert_eq!(by_id(&v, 1)["result"]["tools"].as_array().unwrap().len(), 5);
     assert_eq!(
         by_id(&v, 2)["result"]["structuredContent"]["totalCount"],
         300
@@ -945,5 +955,97 @@ async fn find_related_matches_the_cli() {
         );
     }
     assert_eq!(fake.counters.elink.load(Ordering::SeqCst), before + 1);
+    c.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn fetch_articles_returns_what_fetch_returns() {
+    let Session {
+        fake,
+        server,
+        c,
+        _home,
+    } = session().await;
+    // 9700097 is retracted in the fake (notice 9700098); 99999999 is unknown
+    let r = call(
+        &c,
+        "pubmed_fetch_articles",
+        json!({"pmids": ["9700097", "99999999", 5000002]}),
+    )
+    .await;
+    assert_eq!(r.is_error, Some(false), "{r:?}");
+    let sc = r.structured_content.unwrap();
+    assert_eq!(sc["notFound"], json!(["99999999"]));
+    assert_eq!(sc["failed"], json!([]));
+    let articles = sc["articles"].as_array().unwrap();
+    assert_eq!(articles.len(), 2);
+    assert_eq!(articles[0]["pmid"], "9700097");
+    assert_eq!(articles[0]["retracted"], true);
+    assert_eq!(articles[1]["pmid"], "5000002");
+    let cli = cli_json(&server, &["fetch", "9700097", "5000002"]);
+    // nulls are left out of MCP output; affiliations unless asked for
+    fn strip(v: &Value) -> Value {
+        match v {
+            Value::Object(m) => Value::Object(
+                m.iter()
+                    .filter(|(k, v)| !v.is_null() && *k != "affiliations")
+                    .map(|(k, v)| (k.clone(), strip(v)))
+                    .collect(),
+            ),
+            Value::Array(a) => Value::Array(a.iter().map(strip).collect()),
+            other => other.clone(),
+        }
+    }
+    for (i, a) in articles.iter().enumerate() {
+        assert_eq!(a, &strip(&cli["records"][i]), "record {i}");
+    }
+    // the text block holds titles, authors and the abstract in full
+    let text = &r.content[0].as_text().unwrap().text;
+    assert!(text.starts_with("Fetched 2 of 3 PMIDs."), "{text}");
+    assert!(text.contains("## 1. Synthetic article 9700097: in vivo effects & outcomes."));
+    assert!(text.contains(
+        "**RETRACTED ARTICLE** (retraction notice: J Test. 2021 Feb;2(1):3., PMID 9700098)"
+    ));
+    assert!(text.contains("Authors: Smith J, Doe A"));
+    assert!(text.contains("\nNo abstract.\n"));
+    assert!(text.contains("Plain abstract of 5000002."));
+    assert!(text.contains("## 2. PMID 99999999: EFetch returned no record for this PMID: it is not in PubMed [not_found]"));
+    // leaving parts out
+    let r = call(
+        &c,
+        "pubmed_fetch_articles",
+        json!({"pmids": ["9700097"], "includeAbstract": false, "includeMesh": false}),
+    )
+    .await;
+    let a = &r.structured_content.unwrap()["articles"][0];
+    assert!(a.get("abstract").is_none() && a.get("abstractSections").is_none());
+    assert!(a.get("meshHeadings").is_none() && a.get("keywords").is_none());
+    assert!(a["authors"][0].get("affiliations").is_none());
+    // bad input never reaches NCBI
+    let before = fake.counters.efetch.load(Ordering::SeqCst);
+    let pmids201: Vec<String> = (1..=201).map(|i| i.to_string()).collect();
+    for (args, reason) in [
+        (json!({"pmids": ["12a"]}), "malformed_id"),
+        (json!({"pmids": ["0"]}), "malformed_id"),
+        (json!({"pmids": []}), "invalid_argument"),
+        (json!({"pmids": pmids201}), "invalid_argument"),
+    ] {
+        let r = call(&c, "pubmed_fetch_articles", args.clone()).await;
+        assert_eq!(r.is_error, Some(true), "{args}");
+        assert_eq!(
+            r.structured_content.unwrap()["error"]["data"]["reason"],
+            reason,
+            "{args}"
+        );
+    }
+    assert_eq!(fake.counters.efetch.load(Ordering::SeqCst), before);
+    // upstream failure is a tool error, never an empty success
+    fake.failing_efetch.lock().unwrap().push("5000003".into());
+    let r = call(&c, "pubmed_fetch_articles", json!({"pmids": ["5000003"]})).await;
+    assert_eq!(r.is_error, Some(true));
+    assert_eq!(
+        r.structured_content.unwrap()["error"]["data"]["reason"],
+        "ncbi_unreachable"
+    );
     c.cancel().await.unwrap();
 }

@@ -50,6 +50,15 @@ cited-by and references come from PubMed's own citation links, which NCBI builds
 from the reference lists of articles in PMC: counts can be lower than those of
 other citation indexes, and an article whose references are not in PMC lists none.";
 
+const FETCH_EXAMPLES: &str = "\
+Examples:
+  pubmed fetch 12091962 -f abstract
+  pubmed fetch 27797938 29963580 -f json | jq '.records[].authors[].name'
+  pubmed search 'crispr[ti] AND 2023[pdat]' --all | pubmed fetch -f csv > crispr.csv
+  pubmed fetch --input pmids.txt -f ndjson > corpus.ndjson
+  pubmed fetch --input pmids.txt -f medline > refs.nbib
+  pubmed fetch 12091962 -f xml | xtract -pattern PubmedArticle -element ArticleTitle";
+
 const MCP_EXAMPLES: &str = "\
 Examples:
   pubmed mcp                  # started by an MCP client: JSON-RPC on stdin/stdout
@@ -65,6 +74,7 @@ Examples:
   pubmed search 'microbiome[mh]' --all > pmids.txt
   pubmed convert --input refs.txt --to pmcid > pmcids.txt
   pubmed related 9298984 --kind cited-by
+  pubmed search 'microbiome[mh]' --all | pubmed fetch -f ndjson > corpus.ndjson
   pubmed mcp                       # serve the same tools to an MCP client";
 
 /// The top-level `--help` epilogue: the examples and the exit statuses.
@@ -104,7 +114,9 @@ pub struct Cli {
 #[derive(Debug, Args)]
 pub struct GlobalArgs {
     /// Output format: spell takes text|json|table; search, convert and related take
-    /// table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]
+    /// table|json|ndjson|csv|tsv|ids; fetch takes
+    /// abstract|medline|xml|json|ndjson|csv|tsv|table [default: table on a
+    /// terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe]
     #[arg(short = 'f', long, global = true, value_name = "FORMAT",
           value_parser = choice::<Format>(), help_heading = "Output")]
     pub format: Option<Format>,
@@ -162,7 +174,10 @@ pub enum Command {
     /// PubMed's similar articles, citing articles or references of PMIDs (ELink), one record per input
     #[command(after_help = RELATED_EXAMPLES)]
     Related(RelatedArgs),
-    /// Serve pubmed_search_articles, pubmed_spell_check and pubmed_convert_ids over MCP (stdio)
+    /// Full PubMed records (abstract, authors, MeSH, grants, retractions) with EFetch, one per input PMID
+    #[command(after_help = FETCH_EXAMPLES)]
+    Fetch(FetchArgs),
+    /// Serve pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles and pubmed_find_related over MCP (stdio)
     #[command(after_help = MCP_EXAMPLES)]
     Mcp,
     /// Show or change the configuration file (API key, e-mail, URLs, policy knobs)
@@ -241,6 +256,17 @@ pub struct RelatedArgs {
     /// Summaries of the linked articles [default: full with -f table, else ids]
     #[arg(long, value_name = "LEVEL", value_parser = choice::<Detail>())]
     pub detail: Option<Detail>,
+}
+
+/// `pubmed fetch [PMID…] [--input FILE|-]`
+#[derive(Debug, Args)]
+pub struct FetchArgs {
+    /// PMIDs to fetch; `-` reads stdin
+    #[arg(value_name = "PMID", conflicts_with = "input")]
+    pub pmids: Vec<String>,
+    /// Read PMIDs from FILE, one per line (`-` = stdin; blank and # lines skipped)
+    #[arg(short, long, value_name = "FILE")]
+    pub input: Option<String>,
 }
 
 /// `pubmed search QUERY… [filters] [paging]`

@@ -66,7 +66,9 @@ mod tests {
         assert_eq!(e.kind(), clap::error::ErrorKind::InvalidValue);
         let text = e.to_string();
         assert!(
-            text.contains("[possible values: table, text, json, ndjson, csv, tsv, ids]"),
+            text.contains(
+                "[possible values: table, text, json, ndjson, csv, tsv, ids, abstract, medline, xml]"
+            ),
             "{text}"
         );
         assert!(

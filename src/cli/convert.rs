@@ -33,7 +33,7 @@ pub(super) fn open_input(path: &str) -> Result<Box<dyn BufRead + Send>, Error> {
 
 /// Lines of the input read on their own thread, so a slow producer
 /// upstream never stalls answers already in flight.
-fn read_lines(
+pub(super) fn read_lines(
     reader: Box<dyn BufRead + Send>,
     path: String,
 ) -> tokio::sync::mpsc::Receiver<io::Result<InputLine>> {

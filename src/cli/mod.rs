@@ -11,6 +11,7 @@ pub mod assets;
 pub mod choice;
 mod config_cmd;
 mod convert;
+mod fetch;
 mod progress;
 mod related;
 mod search;
@@ -226,6 +227,7 @@ async fn run(cli: Cli, ctx: Context) -> Result<Exit, Failure> {
         Command::Search(a) => search::run(*a, &ctx).await,
         Command::Convert(a) => convert::run(a, &ctx).await,
         Command::Related(a) => related::run(a, &ctx).await,
+        Command::Fetch(a) => fetch::run(a, &ctx).await,
         Command::Config { action } => config_cmd::run(action, &ctx),
         Command::Completions { shell } => config_cmd::completions(shell),
         Command::Mcp => {

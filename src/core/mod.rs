@@ -1,10 +1,11 @@
 //! The pure core: PubMed knowledge with no I/O (query rules, spell
-//! alignment, field tags, text rules).
+//! alignment, field tags, text rules, full-record rules).
 
 pub mod choice;
 pub mod dates;
 pub mod fields;
 pub mod ids;
 pub mod query;
+pub mod record;
 pub mod spell;
 pub mod text;

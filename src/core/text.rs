@@ -21,6 +21,11 @@ pub fn is_visible(c: char) -> bool {
 
 /// True when `c` is Unicode White_Space (U+0085 and U+00A0 included).
 pub fn is_white_space(c: char) -> bool {
+    // ASCII's White_Space is U+0009–U+000D and U+0020: answered without a
+    // table lookup (most text NCBI sends is ASCII).
+    if c.is_ascii() {
+        return matches!(c, '\t'..='\r' | ' ');
+    }
     CodePointSetData::new::<WhiteSpace>().contains(c)
 }
 
@@ -135,6 +140,18 @@ mod tests {
         }
         for c in ['a', 'Z', '0', '(', '[', 'é', 'α', '中', '-'] {
             assert!(is_visible(c), "{c} must be visible");
+        }
+    }
+
+    #[test]
+    fn ascii_white_space_matches_unicode() {
+        for b in 0u8..128 {
+            let c = char::from(b);
+            assert_eq!(
+                is_white_space(c),
+                CodePointSetData::new::<WhiteSpace>().contains(c),
+                "U+{b:04X}"
+            );
         }
     }
 

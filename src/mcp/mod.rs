@@ -1,4 +1,4 @@
-//! `pubmed mcp`: the three tools served over MCP stdio on the official
+//! `pubmed mcp`: the tools served over MCP stdio on the official
 //! `rmcp` SDK (pinned to one exact version; all of it stays in this
 //! module). stdout carries JSON-RPC only; logs go to stderr.
 
@@ -29,14 +29,14 @@ impl PubmedServer {
     }
 }
 
-const INSTRUCTIONS: &str = "PubMed literature tools on NCBI E-utilities. Search with pubmed_search_articles (PubMed query syntax, filters, dates); if it finds nothing, check the query with pubmed_spell_check and search again; convert PMIDs, PMCIDs and DOIs with pubmed_convert_ids; follow an article's similar articles, citing articles or references with pubmed_find_related.";
+const INSTRUCTIONS: &str = "PubMed literature tools on NCBI E-utilities. Search with pubmed_search_articles (PubMed query syntax, filters, dates); if it finds nothing, check the query with pubmed_spell_check and search again; read full records (abstract, authors, MeSH, retractions) with pubmed_fetch_articles; follow an article's similar articles, citing articles or references with pubmed_find_related; convert PMIDs, PMCIDs and DOIs with pubmed_convert_ids.";
 
 impl ServerHandler for PubmedServer {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
             .with_server_info(
                 Implementation::new("pubmed", env!("CARGO_PKG_VERSION"))
-                    .with_title("pubmed — PubMed search, spelling and ID conversion"),
+                    .with_title("pubmed — PubMed search, spelling, ID conversion and full records"),
             )
             .with_instructions(INSTRUCTIONS)
     }
@@ -60,6 +60,7 @@ impl ServerHandler for PubmedServer {
             tools::SPELL => tools::spell(&self.client, &args).await?,
             tools::CONVERT => tools::convert(&self.client, &args).await?,
             tools::RELATED => tools::related(&self.client, &args).await?,
+            tools::FETCH => tools::fetch(&self.client, &args).await?,
             other => {
                 return Err(ErrorData::invalid_params(
                     format!("unknown tool {other:?}"),

@@ -15,6 +15,7 @@ use crate::core::query::{Filters, Species};
 use crate::error::{Error, Reason};
 use crate::ncbi::Client;
 use crate::ops::convert::{self, ConvertRecord};
+use crate::ops::fetch::{self, FetchOptions, Fetched, RecordReason};
 use crate::ops::search::{self, Detail, SearchOutcome, SearchRequest, Sort};
 use crate::ops::spell;
 
@@ -24,6 +25,11 @@ pub const SEARCH: &str = "pubmed_search_articles";
 pub const SPELL: &str = "pubmed_spell_check";
 /// Convert tool name.
 pub const CONVERT: &str = "pubmed_convert_ids";
+/// Fetch tool name.
+pub const FETCH: &str = "pubmed_fetch_articles";
+
+/// Most PMIDs per `pubmed_fetch_articles` call.
+pub const MAX_FETCH_PMIDS: usize = 200;
 /// Related-articles tool name.
 pub const RELATED: &str = "pubmed_find_related";
 /// Most linked PMIDs per `pubmed_find_related` call.
@@ -107,7 +113,150 @@ fn names<T: Choice>() -> Vec<&'static str> {
     T::ALL.iter().map(|v| v.as_str()).collect()
 }
 
-/// The three tools with their schemas and annotations.
+fn author_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "name": {"type": "string", "description": "Last name and initials (Olivero JM), or the group's name"},
+            "lastName": {"type": "string"},
+            "foreName": {"type": "string"},
+            "initials": {"type": "string"},
+            "suffix": {"type": "string"},
+            "collectiveName": {"type": "string", "description": "Set for a group author"},
+            "affiliations": {"type": "array", "items": {"type": "string"}},
+            "orcid": {"type": "string", "description": "0000-0002-4590-7461"}
+        },
+        "required": ["name"]
+    })
+}
+
+fn pages_properties() -> Value {
+    json!({
+        "pages": {"type": "string", "description": "As PubMed writes them (113-25)"},
+        "startPage": {"type": "string"},
+        "endPage": {"type": "string", "description": "Written out in full (125)"}
+    })
+}
+
+fn article_schema() -> Value {
+    let mut journal = json!({
+        "title": {"type": "string"},
+        "isoAbbreviation": {"type": "string"},
+        "medlineTa": {"type": "string"},
+        "issn": {"type": "string"},
+        "volume": {"type": "string"},
+        "issue": {"type": "string"}
+    });
+    let mut book = json!({
+        "title": {"type": "string"},
+        "publisher": {"type": "string"},
+        "publisherLocation": {"type": "string"},
+        "edition": {"type": "string"},
+        "volume": {"type": "string"},
+        "volumeTitle": {"type": "string"},
+        "collectionTitle": {"type": "string"},
+        "isbn": {"type": "array", "items": {"type": "string"}},
+        "editors": {"type": "array", "items": author_schema()},
+        "medium": {"type": "string"},
+        "reportNumber": {"type": "string"},
+        "locationLabels": {"type": "array", "items": {"type": "string"}},
+        "accession": {"type": "string"},
+        "beginningDate": {"type": "string"},
+        "endingDate": {"type": "string"},
+        "isPart": {"type": "boolean"}
+    });
+    for target in [&mut journal, &mut book] {
+        if let (Some(t), Value::Object(p)) = (target.as_object_mut(), pages_properties()) {
+            t.extend(p);
+        }
+    }
+    json!({
+        "type": "object",
+        "properties": {
+            "pmid": {"type": "string"},
+            "title": {"type": "string", "description": "Plain text; inline markup removed, its text kept"},
+            "vernacularTitle": {"type": "string", "description": "The title in the original language"},
+            "abstract": {"type": "string", "description": "Plain text, sections as LABEL: text"},
+            "abstractSections": {"type": "array", "items": {
+                "type": "object",
+                "properties": {
+                    "label": {"type": "string"},
+                    "nlmCategory": {"type": "string"},
+                    "text": {"type": "string"}
+                },
+                "required": ["text"]
+            }},
+            "authors": {"type": "array", "items": author_schema()},
+            "journal": {"type": "object", "properties": journal},
+            "pubDate": {"type": "string", "description": "ISO date at the precision written: 1976-09-28, 2000-11 or 1990"},
+            "pubDateText": {"type": "string", "description": "As written: 1990 Spring, 2000 Nov-Dec"},
+            "articleDate": {"type": "string", "description": "Electronic publication date, ISO"},
+            "doi": {"type": "string"},
+            "pmcid": {"type": "string"},
+            "pii": {"type": "string"},
+            "language": {"type": "array", "items": {"type": "string"}},
+            "pubTypes": {"type": "array", "items": {"type": "string"}},
+            "meshHeadings": {"type": "array", "items": {
+                "type": "object",
+                "properties": {
+                    "descriptor": {"type": "string"},
+                    "major": {"type": "boolean"},
+                    "qualifiers": {"type": "array", "items": {
+                        "type": "object",
+                        "properties": {"name": {"type": "string"}, "major": {"type": "boolean"}},
+                        "required": ["name", "major"]
+                    }}
+                },
+                "required": ["descriptor", "major"]
+            }},
+            "keywords": {"type": "array", "items": {"type": "string"}},
+            "grants": {"type": "array", "items": {
+                "type": "object",
+                "properties": {"id": {"type": "string"}, "agency": {"type": "string"}, "country": {"type": "string"}}
+            }},
+            "commentsCorrections": {"type": "array", "items": {
+                "type": "object",
+                "properties": {"type": {"type": "string"}, "pmid": {"type": "string"}, "source": {"type": "string"}},
+                "required": ["type"]
+            }},
+            "retracted": {"type": "boolean"},
+            "retractionNotice": {"type": "boolean"},
+            "book": {"type": "object", "properties": book},
+            "pubmedUrl": {"type": "string"}
+        },
+        "required": ["pmid", "title", "retracted"]
+    })
+}
+
+fn fetch_schemas() -> (Value, Value) {
+    let input = json!({
+        "type": "object",
+        "properties": {
+            "pmids": {"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": 200, "description": "1–200 PMIDs (digits, e.g. 12091962). One article per PMID, in this order."},
+            "includeAbstract": {"type": "boolean", "default": true, "description": "Include the abstract (plain text and its labelled sections)."},
+            "includeMesh": {"type": "boolean", "default": true, "description": "Include MeSH headings and keywords."},
+            "includeAffiliations": {"type": "boolean", "default": false, "description": "Include each author's affiliations (long for large author lists)."}
+        },
+        "required": ["pmids"],
+        "additionalProperties": false
+    });
+    let output = json!({
+        "type": "object",
+        "properties": {
+            "articles": {"type": "array", "items": article_schema()},
+            "notFound": {"type": "array", "items": {"type": "string"}, "description": "PMIDs PubMed has no record for"},
+            "failed": {"type": "array", "items": {
+                "type": "object",
+                "properties": {"pmid": {"type": "string"}, "reason": {"type": "string"}, "message": {"type": "string"}},
+                "required": ["pmid", "reason"]
+            }, "description": "PMIDs whose record NCBI did not deliver (upstream trouble)"}
+        },
+        "required": ["articles", "notFound"]
+    });
+    (input, output)
+}
+
+/// The tools with their schemas and annotations.
 pub fn tools() -> Vec<Tool> {
     let search_in = json!({
         "type": "object",
@@ -223,6 +372,17 @@ pub fn tools() -> Vec<Tool> {
         .with_title("Convert PMID / PMCID / DOI")
         .with_raw_output_schema(object(or_error(convert_out)))
         .with_annotations(annotations()),
+        {
+            let (fetch_in, fetch_out) = fetch_schemas();
+            Tool::new(
+                FETCH,
+                "Fetch full PubMed records for 1–200 PMIDs with EFetch: title, all authors in order (group authors included, with ORCID iDs and optionally affiliations), journal, volume, issue and pages, publication date at the precision PubMed gives, DOI, PMCID, abstract with its section labels, publication types, MeSH headings, keywords, grants, errata/comments/updates, and whether the article is retracted. Use it after pubmed_search_articles to read the articles. Book records (e.g. GeneReviews) come with their publisher and editors. PMIDs PubMed does not have are listed in notFound, never dropped silently.",
+                object(fetch_in),
+            )
+            .with_title("Fetch PubMed records")
+            .with_raw_output_schema(object(or_error(fetch_out)))
+            .with_annotations(annotations())
+        },
         related_tool(),
     ]
 }
@@ -851,6 +1011,211 @@ pub async fn related(client: &Client, map: &JsonObject) -> Outcome {
     Ok(finish(outcome, |r| {
         success(related_output(&r), related_text(&r))
     }))
+}
+
+/// The PMIDs of a `pubmed_fetch_articles` call: strings, or whole
+/// numbers as some clients send them.
+fn pmid_list(a: &Args<'_>) -> Result<Vec<String>, ErrorData> {
+    match a.get("pmids") {
+        None => Ok(Vec::new()),
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(|v| match v {
+                Value::String(s) => Ok(s.clone()),
+                Value::Number(n) if n.is_u64() => Ok(n.to_string()),
+                _ => Err(wrong(
+                    a.tool,
+                    "pmids",
+                    "a list of PMIDs (strings of digits)",
+                )),
+            })
+            .collect(),
+        Some(_) => Err(wrong(
+            a.tool,
+            "pmids",
+            "a list of PMIDs (strings of digits)",
+        )),
+    }
+}
+
+/// The MCP view of one record, without the parts the call left out.
+fn article_output(f: &Fetched, abstracts: bool, mesh: bool, affiliations: bool) -> Value {
+    let mut v = serde_json::to_value(f).unwrap_or(Value::Null);
+    if let Value::Object(m) = &mut v {
+        if !abstracts {
+            m.remove("abstract");
+            m.remove("abstractSections");
+        }
+        if !mesh {
+            m.remove("meshHeadings");
+            m.remove("keywords");
+        }
+        if !affiliations {
+            let drop_aff = |list: Option<&mut Value>| {
+                if let Some(Value::Array(authors)) = list {
+                    for a in authors {
+                        if let Value::Object(a) = a {
+                            a.remove("affiliations");
+                        }
+                    }
+                }
+            };
+            drop_aff(m.get_mut("authors"));
+            drop_aff(m.get_mut("book").and_then(|b| b.get_mut("editors")));
+        }
+    }
+    v
+}
+
+/// The text block of a fetch result: every title, author and abstract in
+/// full, so the model loses nothing the structured part holds in prose.
+fn fetch_text(records: &[Fetched], abstracts: bool, mesh: bool, affiliations: bool) -> String {
+    let found = records.iter().filter(|r| r.error.is_none()).count();
+    let mut t = format!("Fetched {found} of {} PMIDs.", records.len());
+    for (i, f) in records.iter().enumerate() {
+        let (Some(r), None) = (&f.record, &f.error) else {
+            let e = f.error.as_ref();
+            t.push_str(&format!(
+                "\n\n## {}. PMID {}: {} [{}]",
+                i + 1,
+                f.pmid,
+                e.map_or("no record", |e| e.message.as_str()),
+                e.map_or("not_found", |e| e.reason.as_str())
+            ));
+            continue;
+        };
+        t.push_str(&format!("\n\n## {}. {}", i + 1, r.title));
+        if let Some(v) = &r.vernacular_title {
+            t.push_str(&format!("\nOriginal title: {v}"));
+        }
+        if r.retracted {
+            t.push_str("\n**RETRACTED ARTICLE**");
+            if let Some(l) = r.retraction_link() {
+                t.push_str(&format!(
+                    " (retraction notice: {}{})",
+                    l.source.as_deref().unwrap_or(""),
+                    l.pmid
+                        .as_ref()
+                        .map(|p| format!(", PMID {p}"))
+                        .unwrap_or_default()
+                ));
+            }
+        } else if r.retraction_notice {
+            t.push_str("\n**This record is a retraction notice.**");
+        }
+        t.push_str(&format!(
+            "\nPMID {} · {}",
+            r.pmid,
+            crate::output::fetch::citation_line(r)
+        ));
+        if let Some(p) = &r.pmcid {
+            t.push_str(&format!(" · {p}"));
+        }
+        if !r.authors.is_empty() {
+            let names: Vec<&str> = r.authors.iter().map(|a| a.name.as_str()).collect();
+            t.push_str(&format!("\nAuthors: {}", names.join(", ")));
+        }
+        if affiliations {
+            for a in r.authors.iter().filter(|a| !a.affiliations.is_empty()) {
+                t.push_str(&format!("\n- {}: {}", a.name, a.affiliations.join(" | ")));
+            }
+        }
+        if !r.pub_types.is_empty() {
+            t.push_str(&format!("\nPublication types: {}", r.pub_types.join("; ")));
+        }
+        if abstracts {
+            if r.abstract_sections.is_empty() {
+                t.push_str("\nNo abstract.");
+            }
+            for s in &r.abstract_sections {
+                match &s.label {
+                    Some(l) => t.push_str(&format!("\n{l}: {}", s.text)),
+                    None => t.push_str(&format!("\n{}", s.text)),
+                }
+            }
+        }
+        if mesh && !r.mesh_headings.is_empty() {
+            let m: Vec<String> = r.mesh_headings.iter().map(|m| m.medline_form()).collect();
+            t.push_str(&format!("\nMeSH: {}", m.join("; ")));
+        }
+        if mesh && !r.keywords.is_empty() {
+            t.push_str(&format!("\nKeywords: {}", r.keywords.join("; ")));
+        }
+        for c in r
+            .comments_corrections
+            .iter()
+            .filter(|c| c.r#type != "Cites" && c.r#type != "RetractionIn")
+        {
+            t.push_str(&format!(
+                "\n{}: {}{}",
+                c.r#type,
+                c.source.as_deref().unwrap_or(""),
+                c.pmid
+                    .as_ref()
+                    .map(|p| format!(" (PMID {p})"))
+                    .unwrap_or_default()
+            ));
+        }
+    }
+    t
+}
+
+/// `pubmed_fetch_articles`.
+pub async fn fetch(client: &Client, map: &JsonObject) -> Outcome {
+    let a = Args { tool: FETCH, map };
+    a.only(&[
+        "pmids",
+        "includeAbstract",
+        "includeMesh",
+        "includeAffiliations",
+    ])?;
+    let pmids = pmid_list(&a)?;
+    let abstracts = a.get("includeAbstract").is_none() || a.boolean("includeAbstract")?;
+    let mesh = a.get("includeMesh").is_none() || a.boolean("includeMesh")?;
+    let affiliations = a.boolean("includeAffiliations")?;
+    if pmids.is_empty() || pmids.len() > MAX_FETCH_PMIDS {
+        return Ok(error_result(&limit(format!(
+            "pmids holds {} PMIDs; give 1 to {MAX_FETCH_PMIDS}",
+            pmids.len()
+        ))));
+    }
+    let result = fetch::fetch_pmids(client, &pmids, FetchOptions::default()).await;
+    Ok(match result {
+        Err(e) => error_result(&e),
+        Ok((_, totals)) if totals.found == 0 && totals.first_failure.is_some() => {
+            error_result(totals.first_failure.as_ref().expect("checked"))
+        }
+        Ok((records, _)) => {
+            let articles: Vec<Value> = records
+                .iter()
+                .filter(|r| r.error.is_none())
+                .map(|r| article_output(r, abstracts, mesh, affiliations))
+                .collect();
+            let not_found: Vec<&str> = records
+                .iter()
+                .filter(|r| {
+                    r.error
+                        .as_ref()
+                        .is_some_and(|e| e.reason == RecordReason::NotFound)
+                })
+                .map(|r| r.pmid.as_str())
+                .collect();
+            let failed: Vec<Value> = records
+                .iter()
+                .filter_map(|r| {
+                    let e = r
+                        .error
+                        .as_ref()
+                        .filter(|e| e.reason != RecordReason::NotFound)?;
+                    Some(json!({"pmid": r.pmid, "reason": e.reason, "message": e.message}))
+                })
+                .collect();
+            success(
+                json!({"articles": articles, "notFound": not_found, "failed": failed}),
+                fetch_text(&records, abstracts, mesh, affiliations),
+            )
+        }
+    })
 }
 
 #[cfg(test)]

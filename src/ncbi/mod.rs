@@ -3,6 +3,7 @@
 
 pub mod classify;
 mod client;
+pub mod efetch;
 pub mod elink;
 pub mod esearch;
 pub mod espell;

@@ -3,6 +3,7 @@
 
 pub mod convert;
 pub mod fallback;
+pub mod fetch;
 pub mod related;
 pub mod search;
 pub mod search_all;

@@ -11,6 +11,7 @@ use crate::core::text::printable;
 
 pub mod convert;
 pub mod delimited;
+pub mod fetch;
 pub mod related;
 pub mod search;
 pub mod search_all;
@@ -33,6 +34,12 @@ choice! {
         Tsv = "tsv",
         /// One ID per line.
         Ids = "ids",
+        /// A readable record per article (`fetch`, default on a terminal).
+        Abstract = "abstract",
+        /// NCBI's MEDLINE text (`fetch`).
+        Medline = "medline",
+        /// NCBI's `PubmedArticleSet` XML (`fetch`).
+        Xml = "xml",
     }
 }
 
@@ -45,6 +52,18 @@ impl Format {
         Format::Csv,
         Format::Tsv,
         Format::Ids,
+    ];
+
+    /// The formats of `fetch`.
+    pub const FETCH: [Format; 8] = [
+        Format::Abstract,
+        Format::Medline,
+        Format::Xml,
+        Format::Json,
+        Format::Ndjson,
+        Format::Csv,
+        Format::Tsv,
+        Format::Table,
     ];
 
     /// True for formats whose errors are printed as JSON on stderr.

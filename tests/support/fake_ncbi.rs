@@ -1,5 +1,6 @@
 //! A fake NCBI over a synthetic corpus: ESearch with `(Q) AND LO:HI[uid]`
-//! ranges and PubMed's 9,999-record window, ESummary, ESpell and ELink in
+//! ranges and PubMed's 9,999-record window, ESummary, ESpell, ELink and
+//! EFetch (XML and MEDLINE, with retraction links and unknown PMIDs) in
 //! NCBI's formats, an optional NCBI-like rate limit, and request counters.
 
 #![allow(dead_code)]
@@ -10,7 +11,7 @@ use std::sync::{Arc, Mutex};
 
 use rand::{Rng, SeedableRng};
 
-use super::ncbi::{self, Doc};
+use super::ncbi::{self, Article, Doc};
 use super::server::{RateLimit, Reply, Request};
 
 /// PubMed serves records 0–9,998 of a query.
@@ -101,6 +102,7 @@ pub struct Counters {
     pub espell: AtomicUsize,
     pub idconv: AtomicUsize,
     pub elink: AtomicUsize,
+    pub efetch: AtomicUsize,
     pub rate_limited: AtomicUsize,
 }
 
@@ -124,6 +126,15 @@ pub struct FakeNcbi {
     pub failing_terms: Mutex<Vec<String>>,
     /// Injected faults, when set.
     pub faults: Option<Faults>,
+    /// Every EFetch request: the `id` list as sent.
+    pub efetch_batches: Mutex<Vec<Vec<String>>>,
+    /// PMIDs EFetch answers with a `DeleteCitation`.
+    pub deleted: Mutex<Vec<u64>>,
+    /// EFetch requests for more PMIDs than this get NCBI's backend-timeout
+    /// error (`efetch_error_http400_external_viewer_timeout.xml`).
+    pub efetch_timeout_above: Mutex<Option<usize>>,
+    /// EFetch requests holding one of these PMIDs get HTTP 500.
+    pub failing_efetch: Mutex<Vec<String>>,
     /// Every ELink request, as received.
     pub elink_calls: Mutex<Vec<ElinkCall>>,
     /// ELink requests carrying one of these PMIDs get a top-level
@@ -147,7 +158,8 @@ pub struct ElinkCall {
     pub db: Option<String>,
 }
 
-/// PMIDs from here up are unknown to the fake PubMed (ESummary errors).
+/// PMIDs from here up are unknown to the fake PubMed (ESummary errors;
+/// EFetch leaves them out).
 pub const UNKNOWN_FROM: u64 = 99_000_000;
 
 /// The PMID whose ELink lists are the real capture's
@@ -287,6 +299,57 @@ pub fn synthetic_doc(pmid: u64) -> Doc {
     d
 }
 
+/// The synthetic full record of a PMID, consistent with [`synthetic_doc`]
+/// (title, date, publication types, DOI, PMCID). Every 97th PMID is a
+/// retracted article whose notice is PMID + 1; every third has a
+/// structured abstract, others a plain one, every eleventh none.
+pub fn synthetic_article(pmid: u64) -> Article {
+    let d = synthetic_doc(pmid);
+    let mut a = Article::new(&d.uid);
+    a.title = format!("Synthetic article {pmid}: <i>in vivo</i> effects &amp; outcomes.");
+    let words: Vec<&str> = d.pub_date.split(' ').collect();
+    a.pub_date = vec![("Year".into(), words[0].to_string())];
+    match words.get(1) {
+        Some(&"Winter") => a.pub_date.push(("Season".into(), "Winter".into())),
+        Some(m) => a.pub_date.push(("Month".into(), m.to_string())),
+        None => {}
+    }
+    if let Some(day) = words.get(2) {
+        a.pub_date.push(("Day".into(), day.to_string()));
+    }
+    a.pub_types = d.pub_types.clone();
+    a.doi = d.doi.clone();
+    a.pmc = d.pmc.clone();
+    a.abstract_sections = match (pmid % 3, pmid % 11) {
+        (_, 0) => vec![],
+        (0, _) => vec![
+            (
+                "BACKGROUND".into(),
+                "BACKGROUND".into(),
+                format!("Why {pmid} matters."),
+            ),
+            (
+                "METHODS".into(),
+                "METHODS".into(),
+                "CO<sub>2</sub> was measured.".into(),
+            ),
+        ],
+        _ => vec![(
+            String::new(),
+            String::new(),
+            format!("Plain abstract of {pmid}."),
+        )],
+    };
+    if pmid.is_multiple_of(97) {
+        a.comments.push((
+            "RetractionIn".into(),
+            "J Test. 2021 Feb;2(1):3.".into(),
+            (pmid + 1).to_string(),
+        ));
+    }
+    a
+}
+
 impl FakeNcbi {
     /// The most requests that arrived in any second is measured by the
     /// server (`TestServer::max_per_second`); this fake counts per endpoint.
@@ -336,6 +399,10 @@ impl FakeNcbi {
                 None => Reply::xml(ncbi::espell(term, &[("O", term)])),
             };
         }
+        if req.is("efetch.fcgi") {
+            self.counters.efetch.fetch_add(1, Ordering::SeqCst);
+            return self.efetch(req);
+        }
         if req.is("esummary.fcgi") {
             self.counters.esummary.fetch_add(1, Ordering::SeqCst);
             let ids: Vec<u64> = req
@@ -365,6 +432,63 @@ impl FakeNcbi {
             return self.elink(req);
         }
         Reply::status(404, "text/plain", "unknown endpoint")
+    }
+
+    /// EFetch `db=pubmed`: the synthetic records of the PMIDs asked for,
+    /// in their order, leaving out unknown ones (as NCBI does); XML, or
+    /// MEDLINE with `rettype=medline&retmode=text`.
+    fn efetch(&self, req: &Request) -> Reply {
+        let ids: Vec<String> = req
+            .param("id")
+            .unwrap_or_default()
+            .split(',')
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+            .collect();
+        self.efetch_batches.lock().unwrap().push(ids.clone());
+        if req.param("db") != Some("pubmed") {
+            return Reply::xml(ncbi::eutils_error(
+                "eFetchResult",
+                "Invalid db name specified",
+            ));
+        }
+        if self
+            .failing_efetch
+            .lock()
+            .unwrap()
+            .iter()
+            .any(|f| ids.contains(f))
+        {
+            return Reply::status(500, "text/plain", "Internal Server Error");
+        }
+        if let Some(max) = *self.efetch_timeout_above.lock().unwrap()
+            && ids.len() > max
+        {
+            return Reply::status(
+                400,
+                "text/xml",
+                super::server::fixture("efetch_error_http400_external_viewer_timeout.xml"),
+            );
+        }
+        let deleted = self.deleted.lock().unwrap().clone();
+        let mut articles = Vec::new();
+        let mut gone = Vec::new();
+        for id in &ids {
+            let Ok(n) = id.parse::<u64>() else { continue };
+            if deleted.contains(&n) {
+                gone.push(n.to_string());
+            } else if n > 0 && n < UNKNOWN_FROM {
+                articles.push(synthetic_article(n));
+            }
+        }
+        if req.param("rettype") == Some("medline") && req.param("retmode") == Some("text") {
+            return Reply::status(
+                200,
+                "text/plain; charset=UTF-8",
+                ncbi::medline_set(&articles),
+            );
+        }
+        Reply::xml(ncbi::efetch_set(&articles, &gone))
     }
 
     fn esearch(&self, req: &Request) -> Reply {

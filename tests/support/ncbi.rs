@@ -290,3 +290,317 @@ pub fn capture_links(capture: &str, linkname: &str) -> Vec<(String, Option<u64>)
         })
         .unwrap_or_default()
 }
+
+const EFETCH_CAPTURE: &str =
+    include_str!("../fixtures/efetch_pubmed_vernacular_title_letter_2024.xml");
+
+/// One PubMed article for EFetch answers; `title` and `abstract` are XML
+/// content (inline markup allowed, already escaped).
+#[derive(Debug, Clone)]
+pub struct Article {
+    pub pmid: String,
+    pub title: String,
+    /// `PubDate` children as written, e.g. `[("Year", "2020"), ("Season", "Winter")]`.
+    pub pub_date: Vec<(String, String)>,
+    /// (LastName, ForeName, Initials).
+    pub authors: Vec<(String, String, String)>,
+    pub journal_title: String,
+    pub iso_abbreviation: String,
+    pub volume: String,
+    pub issue: String,
+    pub medline_pgn: String,
+    /// (Label, NlmCategory, text); an empty label means none.
+    pub abstract_sections: Vec<(String, String, String)>,
+    pub pub_types: Vec<String>,
+    pub mesh: Vec<String>,
+    /// (RefType, RefSource, PMID).
+    pub comments: Vec<(String, String, String)>,
+    pub doi: Option<String>,
+    pub pmc: Option<String>,
+}
+
+impl Article {
+    /// A plain journal article with fields derived from the PMID.
+    pub fn new(pmid: &str) -> Article {
+        Article {
+            pmid: pmid.into(),
+            title: format!("Article {pmid}."),
+            pub_date: vec![
+                ("Year".into(), "2020".into()),
+                ("Month".into(), "Jan".into()),
+                ("Day".into(), "15".into()),
+            ],
+            authors: vec![
+                ("Smith".into(), "Jane".into(), "J".into()),
+                ("Doe".into(), "Alex".into(), "A".into()),
+            ],
+            journal_title: "Journal of testing".into(),
+            iso_abbreviation: "J Test".into(),
+            volume: "1".into(),
+            issue: "1".into(),
+            medline_pgn: "1-2".into(),
+            abstract_sections: vec![],
+            pub_types: vec!["Journal Article".into()],
+            mesh: vec!["Humans".into()],
+            comments: vec![],
+            doi: Some(format!("10.1000/test.{pmid}")),
+            pmc: None,
+        }
+    }
+}
+
+/// A `PubmedArticle` element in the compact one-line layout of
+/// `efetch_pubmed_vernacular_title_letter_2024.xml`.
+pub fn efetch_article(a: &Article) -> String {
+    let mut s = format!(
+        "<PubmedArticle><MedlineCitation Status=\"MEDLINE\" Owner=\"NLM\"><PMID Version=\"1\">{}</PMID><DateCompleted><Year>2021</Year><Month>01</Month><Day>05</Day></DateCompleted><DateRevised><Year>2021</Year><Month>01</Month><Day>05</Day></DateRevised><Article PubModel=\"Print\"><Journal><ISSN IssnType=\"Print\">0000-0000</ISSN><JournalIssue CitedMedium=\"Print\"><Volume>{}</Volume><Issue>{}</Issue><PubDate>",
+        a.pmid,
+        esc(&a.volume),
+        esc(&a.issue)
+    );
+    for (k, v) in &a.pub_date {
+        s.push_str(&format!("<{k}>{}</{k}>", esc(v)));
+    }
+    s.push_str(&format!(
+        "</PubDate></JournalIssue><Title>{}</Title><ISOAbbreviation>{}</ISOAbbreviation></Journal><ArticleTitle>{}</ArticleTitle><Pagination><MedlinePgn>{}</MedlinePgn></Pagination>",
+        esc(&a.journal_title),
+        esc(&a.iso_abbreviation),
+        a.title,
+        esc(&a.medline_pgn)
+    ));
+    if let Some(doi) = &a.doi {
+        s.push_str(&format!(
+            "<ELocationID EIdType=\"doi\" ValidYN=\"Y\">{}</ELocationID>",
+            esc(doi)
+        ));
+    }
+    if !a.abstract_sections.is_empty() {
+        s.push_str("<Abstract>");
+        for (label, cat, text) in &a.abstract_sections {
+            if label.is_empty() {
+                s.push_str(&format!("<AbstractText>{text}</AbstractText>"));
+            } else {
+                s.push_str(&format!(
+                    "<AbstractText Label=\"{}\" NlmCategory=\"{}\">{text}</AbstractText>",
+                    esc(label),
+                    esc(cat)
+                ));
+            }
+        }
+        s.push_str("</Abstract>");
+    }
+    s.push_str("<AuthorList CompleteYN=\"Y\">");
+    for (last, fore, initials) in &a.authors {
+        s.push_str(&format!(
+            "<Author ValidYN=\"Y\"><LastName>{}</LastName><ForeName>{}</ForeName><Initials>{}</Initials></Author>",
+            esc(last),
+            esc(fore),
+            esc(initials)
+        ));
+    }
+    s.push_str("</AuthorList><Language>eng</Language><PublicationTypeList>");
+    for p in &a.pub_types {
+        s.push_str(&format!(
+            "<PublicationType UI=\"D016428\">{}</PublicationType>",
+            esc(p)
+        ));
+    }
+    s.push_str(&format!(
+        "</PublicationTypeList></Article><MedlineJournalInfo><Country>United States</Country><MedlineTA>{}</MedlineTA><NlmUniqueID>0000000</NlmUniqueID><ISSNLinking>0000-0000</ISSNLinking></MedlineJournalInfo><CitationSubset>IM</CitationSubset>",
+        esc(&a.iso_abbreviation)
+    ));
+    if !a.comments.is_empty() {
+        s.push_str("<CommentsCorrectionsList>");
+        for (t, src, pmid) in &a.comments {
+            s.push_str(&format!(
+                "<CommentsCorrections RefType=\"{}\"><RefSource>{}</RefSource><PMID Version=\"1\">{pmid}</PMID></CommentsCorrections>",
+                esc(t),
+                esc(src)
+            ));
+        }
+        s.push_str("</CommentsCorrectionsList>");
+    }
+    if !a.mesh.is_empty() {
+        s.push_str("<MeshHeadingList>");
+        for m in &a.mesh {
+            s.push_str(&format!(
+                "<MeshHeading><DescriptorName UI=\"D006801\" MajorTopicYN=\"N\">{}</DescriptorName></MeshHeading>",
+                esc(m)
+            ));
+        }
+        s.push_str("</MeshHeadingList>");
+    }
+    s.push_str(&format!(
+        "</MedlineCitation><PubmedData><History><PubMedPubDate PubStatus=\"entrez\"><Year>2020</Year><Month>1</Month><Day>15</Day><Hour>6</Hour><Minute>0</Minute></PubMedPubDate></History><PublicationStatus>ppublish</PublicationStatus><ArticleIdList><ArticleId IdType=\"pubmed\">{}</ArticleId>",
+        a.pmid
+    ));
+    if let Some(doi) = &a.doi {
+        s.push_str(&format!(
+            "<ArticleId IdType=\"doi\">{}</ArticleId>",
+            esc(doi)
+        ));
+    }
+    if let Some(pmc) = &a.pmc {
+        s.push_str(&format!(
+            "<ArticleId IdType=\"pmc\">{}</ArticleId>",
+            esc(pmc)
+        ));
+    }
+    s.push_str("</ArticleIdList></PubmedData></PubmedArticle>");
+    s
+}
+
+/// An EFetch XML answer: the capture's prolog, one article per line, and a
+/// `DeleteCitation` for `deleted` PMIDs.
+pub fn efetch_set(articles: &[Article], deleted: &[String]) -> String {
+    let mut s = prolog(EFETCH_CAPTURE);
+    s.push_str("<PubmedArticleSet>\n");
+    for a in articles {
+        s.push_str(&efetch_article(a));
+        s.push('\n');
+    }
+    if !deleted.is_empty() {
+        s.push_str("<DeleteCitation>");
+        for p in deleted {
+            s.push_str(&format!("<PMID Version=\"1\">{p}</PMID>"));
+        }
+        s.push_str("</DeleteCitation>");
+    }
+    s.push_str("</PubmedArticleSet>");
+    s
+}
+
+/// One MEDLINE field, wrapped as EFetch wraps them: `TAG - ` padded to
+/// six columns, lines of at most 80 characters, 6-space continuations.
+fn medline_field(out: &mut String, tag: &str, value: &str) {
+    let mut line = format!("{tag:<4}- ");
+    let mut first = true;
+    for word in value.split_whitespace() {
+        if !first && line.len() + 1 + word.len() > 80 {
+            out.push_str(&line);
+            out.push('\n');
+            line = "      ".to_string();
+            first = true;
+        }
+        if !first {
+            line.push(' ');
+        }
+        line.push_str(word);
+        first = false;
+    }
+    out.push_str(&line);
+    out.push('\n');
+}
+
+/// Text without markup, entities decoded (the few the builders write).
+fn plain(xml: &str) -> String {
+    let mut out = String::new();
+    let mut in_tag = false;
+    for c in xml.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => in_tag = false,
+            c if !in_tag => out.push(c),
+            _ => {}
+        }
+    }
+    out.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&")
+}
+
+const MONTHS: [&str; 12] = [
+    "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+];
+
+/// One MEDLINE record for `a`, in the tag order of
+/// `medline_pubmed_multiline_mesh_2014.txt` (no trailing blank line).
+pub fn medline_record(a: &Article) -> String {
+    let mut s = String::new();
+    medline_field(&mut s, "PMID", &a.pmid);
+    medline_field(&mut s, "OWN", "NLM");
+    medline_field(&mut s, "STAT", "MEDLINE");
+    medline_field(&mut s, "IS", "0000-0000 (Print)");
+    medline_field(&mut s, "VI", &a.volume);
+    medline_field(&mut s, "IP", &a.issue);
+    let dp: Vec<String> = a
+        .pub_date
+        .iter()
+        .map(|(k, v)| match (k.as_str(), v.parse::<usize>()) {
+            ("Month", Ok(m)) if (1..=12).contains(&m) => MONTHS[m - 1].to_string(),
+            _ => v.clone(),
+        })
+        .collect();
+    medline_field(&mut s, "DP", &dp.join(" "));
+    medline_field(&mut s, "TI", &plain(&a.title));
+    medline_field(&mut s, "PG", &a.medline_pgn);
+    if let Some(doi) = &a.doi {
+        medline_field(&mut s, "LID", &format!("{doi} [doi]"));
+    }
+    if !a.abstract_sections.is_empty() {
+        let ab: Vec<String> = a
+            .abstract_sections
+            .iter()
+            .map(|(l, _, t)| {
+                if l.is_empty() {
+                    plain(t)
+                } else {
+                    format!("{l}: {}", plain(t))
+                }
+            })
+            .collect();
+        medline_field(&mut s, "AB", &ab.join(" "));
+    }
+    for (last, fore, initials) in &a.authors {
+        medline_field(&mut s, "FAU", &format!("{last}, {fore}"));
+        medline_field(&mut s, "AU", &format!("{last} {initials}"));
+    }
+    medline_field(&mut s, "LA", "eng");
+    for p in &a.pub_types {
+        medline_field(&mut s, "PT", p);
+    }
+    medline_field(&mut s, "PL", "United States");
+    medline_field(&mut s, "TA", &a.iso_abbreviation);
+    medline_field(&mut s, "JT", &a.journal_title);
+    medline_field(&mut s, "JID", "0000000");
+    medline_field(&mut s, "SB", "IM");
+    for (t, src, pmid) in &a.comments {
+        let tag = match t.as_str() {
+            "RetractionIn" => "RIN",
+            "ErratumIn" => "EIN",
+            "CommentIn" => "CIN",
+            _ => "CON",
+        };
+        medline_field(&mut s, tag, &format!("{src} PMID: {pmid}"));
+    }
+    for m in &a.mesh {
+        medline_field(&mut s, "MH", m);
+    }
+    medline_field(&mut s, "EDAT", "2020/01/15 06:00");
+    medline_field(&mut s, "MHDA", "2021/01/06 06:00");
+    medline_field(&mut s, "CRDT", "2020/01/15 06:00");
+    if let Some(doi) = &a.doi {
+        medline_field(&mut s, "AID", &format!("{doi} [doi]"));
+    }
+    medline_field(&mut s, "PST", "ppublish");
+    medline_field(
+        &mut s,
+        "SO",
+        &format!(
+            "{}. {};{}({}):{}.",
+            a.iso_abbreviation,
+            dp.join(" "),
+            a.volume,
+            a.issue,
+            a.medline_pgn
+        ),
+    );
+    s
+}
+
+/// An EFetch MEDLINE answer: a leading line break, records separated by a
+/// blank line, as the captures.
+pub fn medline_set(articles: &[Article]) -> String {
+    let records: Vec<String> = articles.iter().map(medline_record).collect();
+    format!("\n{}", records.join("\n"))
+}

@@ -1,0 +1,520 @@
+//! Renders fetched records as they stream out (docs/fetch.md "Formats"):
+//! `abstract` (a readable record per article), `medline` and `xml` (NCBI's
+//! own bytes per record), `json` (records + totals), `ndjson`, `csv`/`tsv`
+//! (one line per record) and `table` (in blocks).
+
+use std::io::{self, Write};
+
+use super::delimited::{write_header, write_rows};
+use super::{Format, Style, cell, write_json_line, write_table};
+use crate::core::record::{DateParts, Record, RecordKind};
+use crate::core::text::{count, printable};
+use crate::ops::fetch::{Fetched, Output, Totals};
+
+/// Rows per table block, so a huge input never builds one huge table.
+const TABLE_BLOCK: usize = 100;
+/// The CSV/TSV columns.
+pub const HEADER: [&str; 12] = [
+    "pmid",
+    "title",
+    "authors",
+    "journal",
+    "pubDate",
+    "doi",
+    "pmcid",
+    "pubTypes",
+    "meshHeadings",
+    "retracted",
+    "abstract",
+    "error",
+];
+/// The prolog written when no EFetch answer gave one (every record failed).
+pub const DEFAULT_PROLOG: &str = "<?xml version=\"1.0\" ?>\n<!DOCTYPE PubmedArticleSet PUBLIC \"-//NLM//DTD PubMedArticle, 1st January 2025//EN\" \"https://dtd.nlm.nih.gov/ncbi/pubmed/out/pubmed_250101.dtd\">\n";
+
+/// A streaming writer for one run.
+pub struct Writer<'a> {
+    out: &'a mut dyn Write,
+    format: Format,
+    style: Style,
+    records: u64,
+    xml_open: bool,
+    table: Vec<Fetched>,
+}
+
+/// The journal (or book) name for one-line views: ISO abbreviation,
+/// else the NLM abbreviation, else the title.
+pub fn source_name(r: &Record) -> String {
+    match (&r.journal, &r.book) {
+        (Some(j), _) => j
+            .iso_abbreviation
+            .clone()
+            .or_else(|| j.medline_ta.clone())
+            .unwrap_or_else(|| j.title.clone()),
+        (None, Some(b)) => b.title.clone(),
+        _ => String::new(),
+    }
+}
+
+/// The CSV/TSV cells of a record (see [`HEADER`]).
+pub fn cells(f: &Fetched) -> Vec<String> {
+    let mut row = vec![String::new(); HEADER.len()];
+    row[0] = f.pmid.clone();
+    if let Some(e) = &f.error {
+        row[11] = format!("{}: {}", e.reason, e.message);
+        return row;
+    }
+    let Some(r) = &f.record else { return row };
+    let o = |v: &Option<String>| v.clone().unwrap_or_default();
+    row[1] = r.title.clone();
+    row[2] = r
+        .authors
+        .iter()
+        .map(|a| a.name.as_str())
+        .collect::<Vec<_>>()
+        .join("; ");
+    row[3] = source_name(r);
+    row[4] = r.pub_date.clone().unwrap_or_default();
+    row[5] = o(&r.doi);
+    row[6] = o(&r.pmcid);
+    row[7] = r.pub_types.join("; ");
+    row[8] = r
+        .mesh_headings
+        .iter()
+        .map(|m| m.medline_form())
+        .collect::<Vec<_>>()
+        .join("; ");
+    row[9] = r.retracted.to_string();
+    row[10] = r.r#abstract.clone().unwrap_or_default();
+    row
+}
+
+const MONTH_ABBR: [&str; 12] = [
+    "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+];
+
+/// The date as a citation writes it: as written, except a numeric month
+/// (`2017 06`) shown by name (`2017 Jun`).
+pub fn citation_date(d: &DateParts) -> String {
+    let words: Vec<&str> = d.text.split_whitespace().collect();
+    match (d.year, d.month, words.get(1)) {
+        (Some(y), Some(m), Some(w)) if w.bytes().all(|b| b.is_ascii_digit()) => {
+            let mut s = format!("{y} {}", MONTH_ABBR[usize::from(m) - 1]);
+            if let Some(day) = d.day {
+                s.push_str(&format!(" {day}"));
+            }
+            s
+        }
+        _ => d.text.clone(),
+    }
+}
+
+/// `2016-10-21` → `2016 Oct 21` (a full ISO date only).
+fn iso_as_citation(iso: &str) -> Option<String> {
+    let mut p = iso.split('-');
+    let (y, m, d) = (p.next()?, p.next()?, p.next()?);
+    let m: usize = m.parse().ok().filter(|m| (1..=12).contains(m))?;
+    let d: u8 = d.parse().ok()?;
+    Some(format!("{y} {} {d}", MONTH_ABBR[m - 1]))
+}
+
+fn names(list: &[crate::core::record::Author]) -> String {
+    list.iter()
+        .map(|a| a.name.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The citation line of the `abstract` format (`Soc Justice. 1990
+/// Spring;17(1):113-25.`, or the book's editors, title and publisher).
+pub fn citation_line(r: &Record) -> String {
+    let date = citation_date(&r.date_parts);
+    if let Some(j) = &r.journal {
+        let mut s = format!("{}.", source_name(r));
+        if !date.is_empty() {
+            s.push_str(&format!(" {date}"));
+        }
+        let mut vol = j.volume.clone().unwrap_or_default();
+        if let Some(i) = &j.issue {
+            vol.push_str(&format!("({i})"));
+        }
+        if !vol.is_empty() {
+            s.push_str(&format!(";{vol}"));
+        }
+        if let Some(p) = &j.pages.pages {
+            s.push_str(&format!(":{p}"));
+        }
+        s.push('.');
+        if let Some(doi) = &r.doi {
+            s.push_str(&format!(" doi: {doi}."));
+        }
+        if let Some(e) = r.article_date.as_deref().and_then(iso_as_citation) {
+            s.push_str(&format!(" Epub {e}."));
+        }
+        return s;
+    }
+    let Some(b) = &r.book else {
+        return date;
+    };
+    let mut s = String::new();
+    if r.kind() == RecordKind::BookChapter {
+        s.push_str("In: ");
+    }
+    if !b.editors.is_empty() {
+        s.push_str(&format!("{}, editors. ", names(&b.editors)));
+    }
+    s.push_str(&b.title);
+    if b.medium.as_deref() == Some("Internet") {
+        s.push_str(" [Internet]");
+    }
+    s.push('.');
+    match (&b.publisher_location, &b.publisher) {
+        (Some(l), Some(p)) => s.push_str(&format!(" {l}: {p};")),
+        (None, Some(p)) => s.push_str(&format!(" {p};")),
+        _ => {}
+    }
+    if !date.is_empty() {
+        s.push_str(&format!(" {date}"));
+    }
+    s.push('.');
+    if let Some(c) = b.location_labels.first() {
+        s.push_str(&format!(" {c}."));
+    }
+    s
+}
+
+fn link_label(t: &str) -> Option<&'static str> {
+    Some(match t {
+        "ErratumIn" => "Erratum in",
+        "ErratumFor" => "Erratum for",
+        "CommentIn" => "Comment in",
+        "CommentOn" => "Comment on",
+        "UpdateIn" => "Update in",
+        "UpdateOf" => "Update of",
+        "RetractionIn" => "Retraction in",
+        "RetractionOf" => "Retraction of",
+        "ExpressionOfConcernIn" => "Expression of concern in",
+        "ExpressionOfConcernFor" => "Expression of concern for",
+        "RepublishedIn" => "Republished in",
+        "RepublishedFrom" => "Republished from",
+        "ReprintIn" => "Reprint in",
+        "ReprintOf" => "Reprint of",
+        "SummaryForPatientsIn" => "Summary for patients in",
+        "OriginalReportIn" => "Original report in",
+        _ => return None,
+    })
+}
+
+/// One record in the `abstract` format: number and citation line, a
+/// RETRACTED banner, title (and the original-language title), authors
+/// with numbered affiliations, the abstract by section, links to errata,
+/// comments and updates, then DOI, PMCID and PMID.
+pub fn write_abstract(out: &mut dyn Write, n: u64, f: &Fetched, style: &Style) -> io::Result<()> {
+    let (Some(r), None) = (&f.record, &f.error) else {
+        let e = f.error.as_ref();
+        return writeln!(
+            out,
+            "{n}. PMID {}: {} [{}]\n",
+            printable(&f.pmid),
+            e.map_or("no record", |e| e.message.as_str()),
+            e.map_or("not_found", |e| e.reason.as_str())
+        );
+    };
+    writeln!(out, "{n}. {}", printable(&citation_line(r)))?;
+    if r.retracted {
+        let why = match r.retraction_link() {
+            Some(l) => format!(
+                "Retraction in: {}{}",
+                l.source.as_deref().unwrap_or("(no source given)"),
+                l.pmid
+                    .as_ref()
+                    .map(|p| format!(" PMID: {p}"))
+                    .unwrap_or_default()
+            ),
+            None => "publication type Retracted Publication".to_string(),
+        };
+        writeln!(
+            out,
+            "\n{} {}",
+            banner(style, "RETRACTED ARTICLE."),
+            printable(&why)
+        )?;
+    } else if r.retraction_notice {
+        writeln!(out, "\n{}", banner(style, "RETRACTION NOTICE."))?;
+    }
+    writeln!(out, "\n{}", style.bold(&printable(&r.title)))?;
+    if let Some(v) = &r.vernacular_title {
+        writeln!(out, "{}", printable(v))?;
+    }
+    let mut affiliations: Vec<&str> = Vec::new();
+    if !r.authors.is_empty() {
+        let shown: Vec<String> = r
+            .authors
+            .iter()
+            .map(|a| {
+                let marks: String = a
+                    .affiliations
+                    .iter()
+                    .map(|aff| {
+                        let i = match affiliations.iter().position(|x| x == aff) {
+                            Some(i) => i,
+                            None => {
+                                affiliations.push(aff);
+                                affiliations.len() - 1
+                            }
+                        };
+                        format!("({})", i + 1)
+                    })
+                    .collect();
+                format!("{}{marks}", a.name)
+            })
+            .collect();
+        writeln!(out, "\n{}.", printable(&shown.join(", ")))?;
+    }
+    if let Some(b) = &r.book
+        && r.authors.is_empty()
+        && !b.editors.is_empty()
+    {
+        writeln!(out, "\nEditors: {}.", printable(&names(&b.editors)))?;
+    }
+    if !affiliations.is_empty() {
+        writeln!(out, "\nAuthor information:")?;
+        for (i, a) in affiliations.iter().enumerate() {
+            writeln!(out, "({}){}", i + 1, printable(a))?;
+        }
+    }
+    for s in &r.abstract_sections {
+        match &s.label {
+            Some(l) => writeln!(
+                out,
+                "\n{}: {}",
+                style.bold(&printable(l)),
+                printable(&s.text)
+            )?,
+            None => writeln!(out, "\n{}", printable(&s.text))?,
+        }
+    }
+    let links: Vec<String> = r
+        .comments_corrections
+        .iter()
+        .filter_map(|c| {
+            let label = link_label(&c.r#type)?;
+            let mut s = format!("{label}: {}", c.source.as_deref().unwrap_or(""));
+            if let Some(p) = &c.pmid {
+                s.push_str(&format!(" PMID: {p}"));
+            }
+            Some(s.trim_end().to_string())
+        })
+        .collect();
+    if !links.is_empty() {
+        writeln!(out)?;
+        for l in links {
+            writeln!(out, "{}", printable(&l))?;
+        }
+    }
+    writeln!(out)?;
+    if let Some(d) = &r.doi {
+        writeln!(out, "DOI: {}", printable(d))?;
+    }
+    if let Some(p) = &r.pmcid {
+        writeln!(out, "PMCID: {}", printable(p))?;
+    }
+    writeln!(out, "PMID: {}\n", r.pmid)
+}
+
+fn banner(style: &Style, text: &str) -> String {
+    if style.color {
+        format!("\x1b[1;31m{text}\x1b[0m")
+    } else {
+        text.to_string()
+    }
+}
+
+/// An XML comment standing in for a record that could not be fetched
+/// (`--` cannot appear inside a comment).
+fn xml_comment(f: &Fetched) -> String {
+    let (reason, message) = f.error.as_ref().map_or(("not_found", ""), |e| {
+        (e.reason.as_str(), e.message.as_str())
+    });
+    let text = printable(&format!("pubmed: PMID {}: {reason}: {message}", f.pmid)).into_owned();
+    format!("<!-- {} -->", text.replace("--", "- -"))
+}
+
+impl<'a> Writer<'a> {
+    /// Starts the output (the CSV/TSV header, the JSON opening).
+    pub fn begin(out: &'a mut dyn Write, format: Format, style: Style) -> io::Result<Writer<'a>> {
+        let w = Writer {
+            out,
+            format,
+            style,
+            records: 0,
+            xml_open: false,
+            table: Vec::new(),
+        };
+        match format {
+            Format::Csv | Format::Tsv => write_header(w.out, format, &HEADER)?,
+            Format::Json => write!(w.out, "{{\"records\": [")?,
+            _ => {}
+        }
+        Ok(w)
+    }
+
+    fn open_xml(&mut self, prolog: Option<&str>) -> io::Result<()> {
+        if !self.xml_open {
+            self.xml_open = true;
+            writeln!(
+                self.out,
+                "{}<PubmedArticleSet>",
+                prolog.unwrap_or(DEFAULT_PROLOG)
+            )?;
+        }
+        Ok(())
+    }
+
+    /// Writes one output item.
+    pub fn item(&mut self, item: Output<'_>) -> io::Result<()> {
+        let f = match item {
+            Output::Flush => return self.out.flush(),
+            Output::Skipped => return Ok(()),
+            Output::Record(f) => f,
+        };
+        self.records += 1;
+        match self.format {
+            Format::Ndjson => write_json_line(self.out, f)?,
+            Format::Json => {
+                if self.records > 1 {
+                    write!(self.out, ",")?;
+                }
+                write!(self.out, "\n  ")?;
+                serde_json::to_writer(&mut *self.out, f)?;
+            }
+            Format::Csv | Format::Tsv => write_rows(self.out, self.format, &[cells(f)])?,
+            Format::Medline => {
+                if let (Some(raw), None) = (&f.raw, &f.error) {
+                    write!(self.out, "\n{raw}")?;
+                }
+            }
+            Format::Xml => {
+                self.open_xml(f.prolog.as_deref())?;
+                match (&f.raw, &f.error) {
+                    (Some(raw), None) => writeln!(self.out, "{raw}")?,
+                    _ => writeln!(self.out, "{}", xml_comment(f))?,
+                }
+            }
+            Format::Table => {
+                self.table.push(f.clone());
+                if self.table.len() >= TABLE_BLOCK {
+                    self.flush_table()?;
+                }
+            }
+            _ => write_abstract(self.out, self.records, f, &self.style)?,
+        }
+        Ok(())
+    }
+
+    fn flush_table(&mut self) -> io::Result<()> {
+        if self.table.is_empty() {
+            return Ok(());
+        }
+        let mut t = self.style.table();
+        t.set_header(vec![
+            "PMID",
+            "Date",
+            "First author",
+            "Title",
+            "Journal",
+            "Note",
+        ]);
+        for f in self.table.drain(..) {
+            let row = match (&f.record, &f.error) {
+                (Some(r), None) => vec![
+                    r.pmid.clone(),
+                    r.pub_date.clone().unwrap_or_default(),
+                    r.authors
+                        .first()
+                        .map(|a| a.name.clone())
+                        .unwrap_or_default(),
+                    r.title.clone(),
+                    source_name(r),
+                    if r.retracted {
+                        "RETRACTED".to_string()
+                    } else if r.retraction_notice {
+                        "retraction notice".to_string()
+                    } else {
+                        String::new()
+                    },
+                ],
+                _ => {
+                    let e = f.error.as_ref();
+                    vec![
+                        f.pmid.clone(),
+                        String::new(),
+                        String::new(),
+                        String::new(),
+                        String::new(),
+                        e.map(|e| format!("{}: {}", e.reason, e.message))
+                            .unwrap_or_default(),
+                    ]
+                }
+            };
+            t.add_row(row.iter().map(|c| cell(c)).collect::<Vec<_>>());
+        }
+        write_table(self.out, t)
+    }
+
+    /// Ends the output (the JSON totals, the XML end tag, the last table
+    /// block) and flushes.
+    pub fn finish(&mut self, totals: &Totals) -> io::Result<()> {
+        match self.format {
+            Format::Json => writeln!(
+                self.out,
+                "\n],\n\"submitted\": {}, \"found\": {}, \"failed\": {}}}",
+                totals.submitted, totals.found, totals.failed
+            )?,
+            Format::Xml => {
+                self.open_xml(None)?;
+                writeln!(self.out, "</PubmedArticleSet>")?;
+            }
+            Format::Table => self.flush_table()?,
+            _ => {}
+        }
+        self.out.flush()
+    }
+
+    /// Flushes what was written so far (streaming).
+    pub fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+
+    /// Stops early (interrupted, or a failure that ends the run): the table
+    /// block so far, and the JSON record line ended, so every line written
+    /// is whole; then a flush. The JSON and XML documents stay unclosed: the
+    /// run did not finish.
+    pub fn abandon(&mut self) -> io::Result<()> {
+        match self.format {
+            Format::Json => writeln!(self.out)?,
+            Format::Table => self.flush_table()?,
+            _ => {}
+        }
+        self.out.flush()
+    }
+}
+
+/// The stderr summary: counts and failures by reason.
+pub fn summary(t: &Totals) -> String {
+    let mut s = format!(
+        "{}: {} found, {} failed",
+        count(t.submitted, "PMID"),
+        t.found,
+        t.failed
+    );
+    if !t.by_reason.is_empty() {
+        let parts: Vec<String> = t
+            .by_reason
+            .iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect();
+        s.push_str(&format!(" ({})", parts.join(", ")));
+    }
+    s.push_str(&format!("; {}", count(t.requests, "request")));
+    s
+}
