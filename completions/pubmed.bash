@@ -16,6 +16,9 @@ _pubmed() {
             ",$1")
                 cmd="pubmed"
                 ;;
+            pubmed,cite)
+                cmd="pubmed__subcmd__cite"
+                ;;
             pubmed,completions)
                 cmd="pubmed__subcmd__completions"
                 ;;
@@ -64,6 +67,9 @@ _pubmed() {
             pubmed__subcmd__config__subcmd__help,show)
                 cmd="pubmed__subcmd__config__subcmd__help__subcmd__show"
                 ;;
+            pubmed__subcmd__help,cite)
+                cmd="pubmed__subcmd__help__subcmd__cite"
+                ;;
             pubmed__subcmd__help,completions)
                 cmd="pubmed__subcmd__help__subcmd__completions"
                 ;;
@@ -104,18 +110,84 @@ _pubmed() {
 
     case "${cmd}" in
         pubmed)
-            opts="-f -q -v -h -V --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --timeout --help --version spell search convert fetch mcp config completions help"
+            opts="-f -q -v -h -V --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --timeout --help --version spell search convert fetch cite mcp config completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --api-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --email)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tool)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --eutils-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --idconv-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        pubmed__subcmd__cite)
+            opts="-i -s -f -q -v -h -V --input --style --list-styles --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --input)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -i)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --style)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -s)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -161,11 +233,11 @@ _pubmed() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -211,11 +283,11 @@ _pubmed() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -331,11 +403,11 @@ _pubmed() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -381,11 +453,11 @@ _pubmed() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -431,11 +503,11 @@ _pubmed() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -497,11 +569,11 @@ _pubmed() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -540,7 +612,7 @@ _pubmed() {
             return 0
             ;;
         pubmed__subcmd__fetch)
-            opts="-i -f -q -v -h -V --input --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --timeout --help --version"
+            opts="-i -f -q -v -h -V --input --bib-key --bib-unicode --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -554,12 +626,16 @@ _pubmed() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --bib-key)
+                    COMPREPLY=($(compgen -W "pmid author-year" -- "${cur}"))
+                    return 0
+                    ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -598,8 +674,22 @@ _pubmed() {
             return 0
             ;;
         pubmed__subcmd__help)
-            opts="spell search convert fetch mcp config completions help"
+            opts="spell search convert fetch cite mcp config completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        pubmed__subcmd__help__subcmd__cite)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -773,11 +863,11 @@ _pubmed() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -887,11 +977,11 @@ _pubmed() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -937,11 +1027,11 @@ _pubmed() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)

@@ -176,7 +176,7 @@ pub enum Command {
     /// Formatted references (APA, Vancouver, AMA, any CSL style), one per input PMID
     #[command(after_help = CITE_EXAMPLES)]
     Cite(CiteArgs),
-    /// Serve pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids and pubmed_fetch_articles over MCP (stdio)
+    /// Serve pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles and pubmed_format_citations over MCP (stdio)
     #[command(after_help = MCP_EXAMPLES)]
     Mcp,
     /// Show or change the configuration file (API key, e-mail, URLs, policy knobs)

@@ -233,6 +233,20 @@ impl CiteStyle {
         Err(unknown_style(spec))
     }
 
+    /// A bundled style only (MCP: a caller must not make the server read
+    /// its files). Errors: `invalid_argument` for anything else.
+    pub fn bundled(spec: &str) -> Result<CiteStyle> {
+        if archived(spec).is_none() {
+            return Err(Error::new(
+                Reason::InvalidArgument,
+                format!(
+                    "unknown citation style `{spec}`: give a bundled style name such as apa, vancouver, ama, nlm, harvard, chicago-author-date, ieee or nature"
+                ),
+            ));
+        }
+        CiteStyle::resolve(spec)
+    }
+
     /// Reads a `.csl` file. Errors as [`CiteStyle::resolve`].
     pub fn from_file(path: &Path) -> Result<CiteStyle> {
         let shown = path.display().to_string();
@@ -268,9 +282,9 @@ impl CiteStyle {
 
     /// Formats one record as the style's bibliography entry numbered
     /// `number` (1-based: the input position, for numeric styles). A
-    /// retracted article is prefixed `RETRACTED: ` and followed by its
-    /// retraction note; a retraction notice is prefixed `RETRACTION
-    /// NOTICE: `.
+    /// retracted article is marked `RETRACTED: ` (after the number, if the
+    /// style prints one) and followed by its retraction note; a retraction
+    /// notice is marked `RETRACTION NOTICE: `.
     ///
     /// Errors: a message when the processor cannot format the record.
     pub fn format(&self, r: &Record, number: usize) -> std::result::Result<Reference, String> {
@@ -288,35 +302,45 @@ impl CiteStyle {
             driver.finish(BibliographyRequest::new(&self.style, None, locales()))
         }))
         .map_err(|_| "the CSL processor failed on this record".to_string())?;
-        let mut spans = Vec::new();
-        if r.retracted {
-            spans.push(Span {
-                bold: true,
-                ..Span::plain("RETRACTED:")
-            });
-            spans.push(Span::plain(" "));
+        let mark = if r.retracted {
+            Some("RETRACTED:")
         } else if r.retraction_notice {
-            spans.push(Span {
-                bold: true,
-                ..Span::plain("RETRACTION NOTICE:")
-            });
-            spans.push(Span::plain(" "));
-        }
-        let body_start = spans.len();
+            Some("RETRACTION NOTICE:")
+        } else {
+            None
+        };
+        let prefix = |spans: &mut Vec<Span>| {
+            if let Some(m) = mark {
+                spans.push(Span {
+                    bold: true,
+                    ..Span::plain(m)
+                });
+                spans.push(Span::plain(" "));
+            }
+        };
+        let mut spans = Vec::new();
+        let body_start;
         match rendered
             .bibliography
             .and_then(|b| b.items.into_iter().next())
         {
             Some(item) => {
+                // The number (`1.`, `[1]`) stays first; the mark follows it.
                 if let Some(first) = &item.first_field {
                     push_child(&mut spans, first, Span::default());
                     spans.push(Span::plain(" "));
                 }
+                prefix(&mut spans);
+                body_start = spans.len();
                 push_children(&mut spans, &item.content, Span::default());
             }
             // A style without a bibliography: its citation form.
             None => match rendered.citations.first() {
-                Some(c) => push_children(&mut spans, &c.citation, Span::default()),
+                Some(c) => {
+                    prefix(&mut spans);
+                    body_start = spans.len();
+                    push_children(&mut spans, &c.citation, Span::default());
+                }
                 None => return Err("the style produced no output for this record".into()),
             },
         }
@@ -587,10 +611,10 @@ pub fn parse_style_xml(xml: &str) -> std::result::Result<CslStyle, (Option<usize
 
 /// The line of a CSL reader fault: the first line holding the value the
 /// message quotes (`unknown variant `titel``) as an attribute value or
-/// element name, else the first line with the innermost element of the
-/// path.
+/// element name, else the line of the element the reader's path leads to
+/// (`bibliography.layout.$value[0].group.$value[1].text`).
 fn fault_line(xml: &str, detail: &str, path: &str) -> Option<usize> {
-    let line_of = |pos: usize| xml[..pos].matches('\n').count() + 1;
+    let line_of = |pos: usize| xml[..pos.min(xml.len())].matches('\n').count() + 1;
     let quoted = detail.split('`').nth(1).filter(|q| !q.is_empty());
     if let Some(q) = quoted {
         for needle in [format!("\"{q}\""), format!("'{q}'"), format!("<{q}")] {
@@ -599,13 +623,78 @@ fn fault_line(xml: &str, detail: &str, path: &str) -> Option<usize> {
             }
         }
     }
-    let element = path
-        .split('.')
-        .rev()
-        .map(|s| s.split('[').next().unwrap_or_default())
-        .find(|s| !s.is_empty() && !s.starts_with('@') && !s.starts_with('$') && *s != "?")?;
-    let needle = format!("<{element}");
-    xml.find(&needle).map(line_of)
+    element_at(xml, path).map(line_of)
+}
+
+/// One element of a style file: its local name, where it starts, and its
+/// child elements.
+struct Node {
+    name: String,
+    at: usize,
+    children: Vec<Node>,
+}
+
+fn tree(xml: &str) -> Option<Node> {
+    use quick_xml::events::Event;
+    let mut reader = quick_xml::Reader::from_str(xml);
+    let mut stack: Vec<Node> = vec![Node {
+        name: String::new(),
+        at: 0,
+        children: Vec::new(),
+    }];
+    loop {
+        let at = usize::try_from(reader.buffer_position()).ok()?;
+        match reader.read_event().ok()? {
+            Event::Start(e) => stack.push(Node {
+                name: e.local_name().into_inner().to_string(),
+                at,
+                children: Vec::new(),
+            }),
+            Event::Empty(e) => stack.last_mut()?.children.push(Node {
+                name: e.local_name().into_inner().to_string(),
+                at,
+                children: Vec::new(),
+            }),
+            Event::End(_) => {
+                let done = stack.pop()?;
+                stack.last_mut()?.children.push(done);
+            }
+            Event::Eof => break,
+            _ => {}
+        }
+    }
+    stack.pop()?.children.into_iter().next()
+}
+
+/// The byte offset of the element a serde path names: a field name is the
+/// child of that name (or the element itself right after `$value[i]`,
+/// which names its i-th child element).
+fn element_at(xml: &str, path: &str) -> Option<usize> {
+    let root = tree(xml)?;
+    let mut node = &root;
+    let mut after_index = false;
+    for seg in path.split('.').filter(|s| !s.is_empty() && *s != "?") {
+        if let Some(rest) = seg.strip_prefix("$value") {
+            let i: usize = rest.trim_matches(['[', ']']).parse().ok()?;
+            node = node.children.get(i)?;
+            after_index = true;
+            continue;
+        }
+        if seg.starts_with('@') {
+            break;
+        }
+        let name = seg.split('[').next().unwrap_or(seg);
+        if after_index && node.name == name {
+            after_index = false;
+            continue;
+        }
+        after_index = false;
+        match node.children.iter().find(|c| c.name == name) {
+            Some(c) => node = c,
+            None => break,
+        }
+    }
+    Some(node.at)
 }
 
 /// The styles `--list-styles` prints: the short names first (with the

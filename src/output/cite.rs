@@ -89,7 +89,12 @@ fn md_span(s: &Span) -> String {
         t = format!("*{t}*");
     }
     if let Some(url) = &s.link {
-        t = format!("[{t}](<{}>)", url.replace(['<', '>', ' '], ""));
+        let url = url.replace(['<', '>', ' '], "");
+        t = if s.text.trim() == url {
+            format!("<{url}>")
+        } else {
+            format!("[{t}](<{url}>)")
+        };
     }
     format!("{lead}{t}{trail}")
 }

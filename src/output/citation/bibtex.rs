@@ -288,7 +288,13 @@ fn accented(c: char) -> Option<String> {
 pub fn latex(text: &str, unicode: bool) -> String {
     let mut out = String::with_capacity(text.len());
     let mut blank = false;
+    let mut prev = ' ';
     for c in text.chars() {
+        // `--` and `---` are dashes to TeX: a hyphen after a hyphen stays one.
+        if c == '-' && prev == '-' {
+            out.push_str("{}");
+        }
+        prev = c;
         if c.is_whitespace() && (unicode || c != '\u{a0}') {
             if !blank {
                 out.push(' ');
@@ -507,6 +513,7 @@ mod tests {
         assert_eq!(latex("TNF-α", false), r"TNF-$\alpha$");
         assert_eq!(latex("Gómez & co", true), r"Gómez \& co");
         assert_eq!(latex("a\n  b", false), "a b");
+        assert_eq!(latex("a--b", false), "a-{}-b");
     }
 
     #[test]

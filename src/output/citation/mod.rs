@@ -59,42 +59,65 @@ impl CitationWriter {
         Ok(())
     }
 
-    /// Writes the entry of one input PMID.
-    pub fn record(&mut self, out: &mut dyn Write, f: &Fetched) -> io::Result<()> {
-        self.items += 1;
+    /// The entry of one input PMID as text (CSL-JSON: the item on one
+    /// line, without the array's separators).
+    pub fn entry(&mut self, f: &Fetched) -> io::Result<String> {
         let record = match (&f.record, &f.error) {
             (Some(r), None) => Some(r.as_ref()),
             _ => None,
         };
+        let (reason, message) = failure(f);
+        let mut out = Vec::new();
         match (self.export, record) {
-            (Export::Ris, Some(r)) => ris::write_record(out, r),
-            (Export::Ris, None) => {
-                let (reason, message) = failure(f);
-                ris::write_error(out, &f.pmid, reason, message)
-            }
+            (Export::Ris, Some(r)) => ris::write_record(&mut out, r)?,
+            (Export::Ris, None) => ris::write_error(&mut out, &f.pmid, reason, message)?,
             (Export::Bibtex, Some(r)) => {
                 let key = self.keys.key(r);
-                bibtex::write_entry(out, r, &key, self.bib)
+                bibtex::write_entry(&mut out, r, &key, self.bib)?
             }
-            (Export::Bibtex, None) => {
-                let (reason, message) = failure(f);
-                bibtex::write_error(out, &f.pmid, reason, message)
-            }
+            (Export::Bibtex, None) => bibtex::write_error(&mut out, &f.pmid, reason, message)?,
             (Export::CslJson, r) => {
                 let item = match r {
                     Some(r) => csl_item(r),
-                    None => {
-                        let (reason, message) = failure(f);
-                        csl_error_item(&f.pmid, reason, message)
-                    }
+                    None => csl_error_item(&f.pmid, reason, message),
                 };
-                if self.items > 1 {
-                    write!(out, ",")?;
-                }
-                write!(out, "\n")?;
-                serde_json::to_writer(&mut *out, &item)?;
-                Ok(())
+                serde_json::to_writer(&mut out, &item)?;
             }
+        }
+        String::from_utf8(out).map_err(io::Error::other)
+    }
+
+    /// Writes the entry of one input PMID.
+    pub fn record(&mut self, out: &mut dyn Write, f: &Fetched) -> io::Result<()> {
+        self.items += 1;
+        let entry = self.entry(f)?;
+        if self.export == Export::CslJson {
+            if self.items > 1 {
+                write!(out, ",")?;
+            }
+            writeln!(out)?;
+        }
+        out.write_all(entry.as_bytes())
+    }
+
+    /// The whole document of `entries` made by [`CitationWriter::entry`]:
+    /// what [`CitationWriter::begin`], [`CitationWriter::record`] and
+    /// [`CitationWriter::finish`] write.
+    pub fn document(export: Export, entries: &[String]) -> String {
+        match export {
+            Export::CslJson => {
+                let mut s = String::from("[");
+                for (i, e) in entries.iter().enumerate() {
+                    if i > 0 {
+                        s.push(',');
+                    }
+                    s.push('\n');
+                    s.push_str(e);
+                }
+                s.push_str("\n]\n");
+                s
+            }
+            _ => entries.concat(),
         }
     }
 
