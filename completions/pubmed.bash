@@ -16,6 +16,9 @@ _pubmed() {
             ",$1")
                 cmd="pubmed"
                 ;;
+            pubmed,cite)
+                cmd="pubmed__subcmd__cite"
+                ;;
             pubmed,completions)
                 cmd="pubmed__subcmd__completions"
                 ;;
@@ -67,6 +70,9 @@ _pubmed() {
             pubmed__subcmd__config__subcmd__help,show)
                 cmd="pubmed__subcmd__config__subcmd__help__subcmd__show"
                 ;;
+            pubmed__subcmd__help,cite)
+                cmd="pubmed__subcmd__help__subcmd__cite"
+                ;;
             pubmed__subcmd__help,completions)
                 cmd="pubmed__subcmd__help__subcmd__completions"
                 ;;
@@ -110,18 +116,84 @@ _pubmed() {
 
     case "${cmd}" in
         pubmed)
-            opts="-f -q -v -h -V --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --timeout --help --version spell search convert related fetch mcp config completions help"
+            opts="-f -q -v -h -V --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --timeout --help --version spell search convert related fetch cite mcp config completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --api-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --email)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tool)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --eutils-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --idconv-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        pubmed__subcmd__cite)
+            opts="-i -s -f -q -v -h -V --input --style --list-styles --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --input)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -i)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --style)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -s)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -167,11 +239,11 @@ _pubmed() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -217,11 +289,11 @@ _pubmed() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -337,11 +409,11 @@ _pubmed() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -387,11 +459,11 @@ _pubmed() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -437,11 +509,11 @@ _pubmed() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -507,11 +579,11 @@ _pubmed() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -550,7 +622,7 @@ _pubmed() {
             return 0
             ;;
         pubmed__subcmd__fetch)
-            opts="-i -f -q -v -h -V --input --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --timeout --help --version"
+            opts="-i -f -q -v -h -V --input --bib-key --bib-unicode --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -564,12 +636,16 @@ _pubmed() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --bib-key)
+                    COMPREPLY=($(compgen -W "pmid author-year" -- "${cur}"))
+                    return 0
+                    ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -608,8 +684,22 @@ _pubmed() {
             return 0
             ;;
         pubmed__subcmd__help)
-            opts="spell search convert related fetch mcp config completions help"
+            opts="spell search convert related fetch cite mcp config completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        pubmed__subcmd__help__subcmd__cite)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -797,11 +887,11 @@ _pubmed() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -867,11 +957,11 @@ _pubmed() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -981,11 +1071,11 @@ _pubmed() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1031,11 +1121,11 @@ _pubmed() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)

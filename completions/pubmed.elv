@@ -18,8 +18,8 @@ set edit:completion:arg-completer[pubmed] = {|@words|
     }
     var completions = [
         &'pubmed'= {
-            cand -f 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe]'
-            cand --format 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe]'
+            cand -f 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]'
+            cand --format 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]'
             cand --color 'Colour: auto (terminal and no NO_COLOR), always, never'
             cand --api-key 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]'
             cand --email 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]'
@@ -41,14 +41,15 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand convert 'Convert between PMID, PMCID and DOI with the PMC ID Converter, one record per input'
             cand related 'PubMed''s similar articles, citing articles or references of PMIDs (ELink), one record per input'
             cand fetch 'Full PubMed records (abstract, authors, MeSH, grants, retractions) with EFetch, one per input PMID'
-            cand mcp 'Serve pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles and pubmed_find_related over MCP (stdio)'
+            cand cite 'Formatted references (APA, Vancouver, AMA, any CSL style), one per input PMID'
+            cand mcp 'Serve pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles, pubmed_format_citations and pubmed_find_related over MCP (stdio)'
             cand config 'Show or change the configuration file (API key, e-mail, URLs, policy knobs)'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'pubmed;spell'= {
-            cand -f 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe]'
-            cand --format 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe]'
+            cand -f 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]'
+            cand --format 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]'
             cand --color 'Colour: auto (terminal and no NO_COLOR), always, never'
             cand --api-key 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]'
             cand --email 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]'
@@ -83,8 +84,8 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand --retstart 'First record, 0-based (PubMed serves records 0–9,998)'
             cand --sort 'Sort order'
             cand --detail 'Record detail [default: full; ids with -f ids and with --all]'
-            cand -f 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe]'
-            cand --format 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe]'
+            cand -f 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]'
+            cand --format 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]'
             cand --color 'Colour: auto (terminal and no NO_COLOR), always, never'
             cand --api-key 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]'
             cand --email 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]'
@@ -112,8 +113,8 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand --input 'Read IDs from FILE, one per line (`-` = stdin; blank and # lines skipped)'
             cand --to 'Print only this ID type, one line per input line (implies -f ids)'
             cand --fallback 'Look up IDs the Converter has no record of (not in PMC) in PubMed: a PMID''s DOI, a DOI''s PMID; such records say source "pubmed"'
-            cand -f 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe]'
-            cand --format 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe]'
+            cand -f 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]'
+            cand --format 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]'
             cand --color 'Colour: auto (terminal and no NO_COLOR), always, never'
             cand --api-key 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]'
             cand --email 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]'
@@ -137,8 +138,8 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand --kind 'similar: PubMed''s similar articles; cited-by: articles citing it; references: articles it cites (both from PubMed''s PMC-based citation links, so counts can be lower than other citation indexes)'
             cand --retmax 'Keep at most N linked PMIDs per input [default: all NCBI returns]'
             cand --detail 'Summaries of the linked articles [default: full with -f table, else ids]'
-            cand -f 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe]'
-            cand --format 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe]'
+            cand -f 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]'
+            cand --format 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]'
             cand --color 'Colour: auto (terminal and no NO_COLOR), always, never'
             cand --api-key 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]'
             cand --email 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]'
@@ -159,8 +160,9 @@ set edit:completion:arg-completer[pubmed] = {|@words|
         &'pubmed;fetch'= {
             cand -i 'Read PMIDs from FILE, one per line (`-` = stdin; blank and # lines skipped)'
             cand --input 'Read PMIDs from FILE, one per line (`-` = stdin; blank and # lines skipped)'
-            cand -f 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe]'
-            cand --format 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe]'
+            cand --bib-key 'BibTeX keys: pmid (pmid12091962) or author-year (Smith2020, then Smith2020a, …) [default: pmid]'
+            cand -f 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]'
+            cand --format 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]'
             cand --color 'Colour: auto (terminal and no NO_COLOR), always, never'
             cand --api-key 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]'
             cand --email 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]'
@@ -168,6 +170,32 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand --eutils-url 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]'
             cand --idconv-url 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]'
             cand --timeout 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]'
+            cand --bib-unicode 'BibTeX: keep non-ASCII letters as UTF-8 (biblatex + biber) instead of LaTeX commands'
+            cand -q 'No warnings or notes on stderr'
+            cand --quiet 'No warnings or notes on stderr'
+            cand -v 'Log each request on stderr (API key redacted)'
+            cand --verbose 'Log each request on stderr (API key redacted)'
+            cand --no-progress 'No progress bar'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'pubmed;cite'= {
+            cand -i 'Read PMIDs from FILE, one per line (`-` = stdin; blank and # lines skipped)'
+            cand --input 'Read PMIDs from FILE, one per line (`-` = stdin; blank and # lines skipped)'
+            cand -s 'Citation style: apa, vancouver, ama, nlm, harvard, chicago-author-date, ieee, nature, any bundled style name, or a .csl file [default: vancouver]'
+            cand --style 'Citation style: apa, vancouver, ama, nlm, harvard, chicago-author-date, ieee, nature, any bundled style name, or a .csl file [default: vancouver]'
+            cand -f 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]'
+            cand --format 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]'
+            cand --color 'Colour: auto (terminal and no NO_COLOR), always, never'
+            cand --api-key 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]'
+            cand --email 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]'
+            cand --tool 'Tool name sent to NCBI with every request [default: pubmed-cli]'
+            cand --eutils-url 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]'
+            cand --idconv-url 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]'
+            cand --timeout 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]'
+            cand --list-styles 'Print the style names and exit'
             cand -q 'No warnings or notes on stderr'
             cand --quiet 'No warnings or notes on stderr'
             cand -v 'Log each request on stderr (API key redacted)'
@@ -179,8 +207,8 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand --version 'Print version'
         }
         &'pubmed;mcp'= {
-            cand -f 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe]'
-            cand --format 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe]'
+            cand -f 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]'
+            cand --format 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]'
             cand --color 'Colour: auto (terminal and no NO_COLOR), always, never'
             cand --api-key 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]'
             cand --email 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]'
@@ -199,8 +227,8 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand --version 'Print version'
         }
         &'pubmed;config'= {
-            cand -f 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe]'
-            cand --format 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe]'
+            cand -f 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]'
+            cand --format 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]'
             cand --color 'Colour: auto (terminal and no NO_COLOR), always, never'
             cand --api-key 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]'
             cand --email 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]'
@@ -223,8 +251,8 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'pubmed;config;path'= {
-            cand -f 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe]'
-            cand --format 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe]'
+            cand -f 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]'
+            cand --format 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]'
             cand --color 'Colour: auto (terminal and no NO_COLOR), always, never'
             cand --api-key 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]'
             cand --email 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]'
@@ -243,8 +271,8 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand --version 'Print version'
         }
         &'pubmed;config;show'= {
-            cand -f 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe]'
-            cand --format 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe]'
+            cand -f 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]'
+            cand --format 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]'
             cand --color 'Colour: auto (terminal and no NO_COLOR), always, never'
             cand --api-key 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]'
             cand --email 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]'
@@ -263,8 +291,8 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand --version 'Print version'
         }
         &'pubmed;config;set'= {
-            cand -f 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe]'
-            cand --format 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe]'
+            cand -f 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]'
+            cand --format 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]'
             cand --color 'Colour: auto (terminal and no NO_COLOR), always, never'
             cand --api-key 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]'
             cand --email 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]'
@@ -297,8 +325,8 @@ set edit:completion:arg-completer[pubmed] = {|@words|
         &'pubmed;config;help;help'= {
         }
         &'pubmed;completions'= {
-            cand -f 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe]'
-            cand --format 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe]'
+            cand -f 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]'
+            cand --format 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]'
             cand --color 'Colour: auto (terminal and no NO_COLOR), always, never'
             cand --api-key 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]'
             cand --email 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]'
@@ -322,7 +350,8 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand convert 'Convert between PMID, PMCID and DOI with the PMC ID Converter, one record per input'
             cand related 'PubMed''s similar articles, citing articles or references of PMIDs (ELink), one record per input'
             cand fetch 'Full PubMed records (abstract, authors, MeSH, grants, retractions) with EFetch, one per input PMID'
-            cand mcp 'Serve pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles and pubmed_find_related over MCP (stdio)'
+            cand cite 'Formatted references (APA, Vancouver, AMA, any CSL style), one per input PMID'
+            cand mcp 'Serve pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles, pubmed_format_citations and pubmed_find_related over MCP (stdio)'
             cand config 'Show or change the configuration file (API key, e-mail, URLs, policy knobs)'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -336,6 +365,8 @@ set edit:completion:arg-completer[pubmed] = {|@words|
         &'pubmed;help;related'= {
         }
         &'pubmed;help;fetch'= {
+        }
+        &'pubmed;help;cite'= {
         }
         &'pubmed;help;mcp'= {
         }

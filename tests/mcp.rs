@@ -120,6 +120,7 @@ async fn initialize_and_list_the_tools() {
             "pubmed_convert_ids",
             "pubmed_fetch_articles",
             "pubmed_find_related",
+            "pubmed_format_citations",
             "pubmed_search_articles",
             "pubmed_spell_check"
         ]
@@ -655,7 +656,7 @@ async fn debug_logging_keeps_stdout_json_rpc_only() {
     )
     .await;
     assert!(ok);
-    assert_eq!(by_id(&v, 1)["result"]["tools"].as_array().unwrap().len(), 5);
+    assert_eq!(by_id(&v, 1)["result"]["tools"].as_array().unwrap().len(), 6);
     assert_eq!(
         by_id(&v, 2)["result"]["structuredContent"]["totalCount"],
         300

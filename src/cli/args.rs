@@ -11,6 +11,7 @@ use crate::core::query::Species;
 use crate::ops::fallback::Fallback;
 use crate::ops::related::LinkKind;
 use crate::ops::search::{Detail, Sort, SpellMode};
+use crate::output::citation::KeyStyle;
 use crate::output::{ColorWhen, Format};
 
 use crate::config::ConfigKey;
@@ -57,7 +58,19 @@ Examples:
   pubmed search 'crispr[ti] AND 2023[pdat]' --all | pubmed fetch -f csv > crispr.csv
   pubmed fetch --input pmids.txt -f ndjson > corpus.ndjson
   pubmed fetch --input pmids.txt -f medline > refs.nbib
-  pubmed fetch 12091962 -f xml | xtract -pattern PubmedArticle -element ArticleTitle";
+  pubmed fetch 12091962 -f xml | xtract -pattern PubmedArticle -element ArticleTitle
+  pubmed fetch --input pmids.txt -f ris > refs.ris            # Zotero, EndNote, Mendeley
+  pubmed fetch --input pmids.txt -f bibtex --bib-key author-year > refs.bib
+  pubmed fetch 12091962 9997 -f csl-json > refs.json          # Zotero, pandoc --citeproc";
+
+const CITE_EXAMPLES: &str = "\
+Examples:
+  pubmed cite 12091962 9997
+  pubmed cite 12091962 --style apa
+  pubmed cite --input pmids.txt --style ama -f markdown > references.md
+  pubmed search 'crispr[ti] AND 2023[pdat]' --retmax 20 | pubmed cite --style nature
+  pubmed cite 12091962 --style my-journal.csl -f html
+  pubmed cite --list-styles";
 
 const MCP_EXAMPLES: &str = "\
 Examples:
@@ -115,8 +128,9 @@ pub struct Cli {
 pub struct GlobalArgs {
     /// Output format: spell takes text|json|table; search, convert and related take
     /// table|json|ndjson|csv|tsv|ids; fetch takes
-    /// abstract|medline|xml|json|ndjson|csv|tsv|table [default: table on a
-    /// terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe]
+    /// abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json;
+    /// cite takes text|html|markdown [default: table on a terminal (fetch:
+    /// abstract); text, ids, tsv, ndjson in a pipe; cite: text]
     #[arg(short = 'f', long, global = true, value_name = "FORMAT",
           value_parser = choice::<Format>(), help_heading = "Output")]
     pub format: Option<Format>,
@@ -177,7 +191,10 @@ pub enum Command {
     /// Full PubMed records (abstract, authors, MeSH, grants, retractions) with EFetch, one per input PMID
     #[command(after_help = FETCH_EXAMPLES)]
     Fetch(FetchArgs),
-    /// Serve pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles and pubmed_find_related over MCP (stdio)
+    /// Formatted references (APA, Vancouver, AMA, any CSL style), one per input PMID
+    #[command(after_help = CITE_EXAMPLES)]
+    Cite(CiteArgs),
+    /// Serve pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles, pubmed_format_citations and pubmed_find_related over MCP (stdio)
     #[command(after_help = MCP_EXAMPLES)]
     Mcp,
     /// Show or change the configuration file (API key, e-mail, URLs, policy knobs)
@@ -267,6 +284,30 @@ pub struct FetchArgs {
     /// Read PMIDs from FILE, one per line (`-` = stdin; blank and # lines skipped)
     #[arg(short, long, value_name = "FILE")]
     pub input: Option<String>,
+    /// BibTeX keys: pmid (pmid12091962) or author-year (Smith2020, then Smith2020a, …) [default: pmid]
+    #[arg(long, value_name = "KEYS", value_parser = choice::<KeyStyle>(),
+          help_heading = "BibTeX")]
+    pub bib_key: Option<KeyStyle>,
+    /// BibTeX: keep non-ASCII letters as UTF-8 (biblatex + biber) instead of LaTeX commands
+    #[arg(long, help_heading = "BibTeX")]
+    pub bib_unicode: bool,
+}
+
+/// `pubmed cite [PMID…] [--input FILE|-] [--style NAME|PATH.csl]`
+#[derive(Debug, Args)]
+pub struct CiteArgs {
+    /// PMIDs to cite; `-` reads stdin
+    #[arg(value_name = "PMID", conflicts_with = "input")]
+    pub pmids: Vec<String>,
+    /// Read PMIDs from FILE, one per line (`-` = stdin; blank and # lines skipped)
+    #[arg(short, long, value_name = "FILE")]
+    pub input: Option<String>,
+    /// Citation style: apa, vancouver, ama, nlm, harvard, chicago-author-date, ieee, nature, any bundled style name, or a .csl file [default: vancouver]
+    #[arg(short, long, value_name = "NAME|PATH.csl")]
+    pub style: Option<String>,
+    /// Print the style names and exit
+    #[arg(long, conflicts_with_all = ["pmids", "input", "style"])]
+    pub list_styles: bool,
 }
 
 /// `pubmed search QUERY… [filters] [paging]`

@@ -9,6 +9,7 @@ use std::sync::Arc;
 pub mod args;
 pub mod assets;
 pub mod choice;
+mod cite;
 mod config_cmd;
 mod convert;
 mod fetch;
@@ -228,6 +229,7 @@ async fn run(cli: Cli, ctx: Context) -> Result<Exit, Failure> {
         Command::Convert(a) => convert::run(a, &ctx).await,
         Command::Related(a) => related::run(a, &ctx).await,
         Command::Fetch(a) => fetch::run(a, &ctx).await,
+        Command::Cite(a) => cite::run(a, &ctx).await,
         Command::Config { action } => config_cmd::run(action, &ctx),
         Command::Completions { shell } => config_cmd::completions(shell),
         Command::Mcp => {

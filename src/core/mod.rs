@@ -2,6 +2,7 @@
 //! alignment, field tags, text rules, full-record rules).
 
 pub mod choice;
+pub mod citation;
 pub mod dates;
 pub mod fields;
 pub mod ids;

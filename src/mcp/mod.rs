@@ -29,7 +29,7 @@ impl PubmedServer {
     }
 }
 
-const INSTRUCTIONS: &str = "PubMed literature tools on NCBI E-utilities. Search with pubmed_search_articles (PubMed query syntax, filters, dates); if it finds nothing, check the query with pubmed_spell_check and search again; read full records (abstract, authors, MeSH, retractions) with pubmed_fetch_articles; follow an article's similar articles, citing articles or references with pubmed_find_related; convert PMIDs, PMCIDs and DOIs with pubmed_convert_ids.";
+const INSTRUCTIONS: &str = "PubMed literature tools on NCBI E-utilities. Search with pubmed_search_articles (PubMed query syntax, filters, dates); if it finds nothing, check the query with pubmed_spell_check and search again; read full records (abstract, authors, MeSH, retractions) with pubmed_fetch_articles; turn PMIDs into citations (RIS, BibTeX, CSL-JSON or APA/Vancouver/AMA text) with pubmed_format_citations; follow an article's similar articles, citing articles or references with pubmed_find_related; convert PMIDs, PMCIDs and DOIs with pubmed_convert_ids.";
 
 impl ServerHandler for PubmedServer {
     fn get_info(&self) -> ServerConfig {
@@ -61,6 +61,7 @@ impl ServerHandler for PubmedServer {
             tools::CONVERT => tools::convert(&self.client, &args).await?,
             tools::RELATED => tools::related(&self.client, &args).await?,
             tools::FETCH => tools::fetch(&self.client, &args).await?,
+            tools::CITE => tools::format_citations(&self.client, &args).await?,
             other => {
                 return Err(ErrorData::invalid_params(
                     format!("unknown tool {other:?}"),

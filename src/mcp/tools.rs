@@ -14,10 +14,12 @@ use crate::core::ids::IdType;
 use crate::core::query::{Filters, Species};
 use crate::error::{Error, Reason};
 use crate::ncbi::Client;
+use crate::ops::cite::{self, CiteStyle};
 use crate::ops::convert::{self, ConvertRecord};
 use crate::ops::fetch::{self, FetchOptions, Fetched, RecordReason};
 use crate::ops::search::{self, Detail, SearchOutcome, SearchRequest, Sort};
 use crate::ops::spell;
+use crate::output::citation::{BibOptions, CitationWriter, Export};
 
 /// Tool names.
 pub const SEARCH: &str = "pubmed_search_articles";
@@ -36,6 +38,13 @@ pub const RELATED: &str = "pubmed_find_related";
 pub const MAX_RELATED: u64 = 100;
 /// Linked PMIDs per `pubmed_find_related` call when none is asked.
 pub const DEFAULT_RELATED: u64 = 20;
+
+/// Citation tool name.
+pub const CITE: &str = "pubmed_format_citations";
+/// Most PMIDs per `pubmed_format_citations` call.
+pub const MAX_CITE_PMIDS: usize = 50;
+/// The `format` values of `pubmed_format_citations`.
+pub const CITE_FORMATS: [&str; 4] = ["ris", "bibtex", "csl-json", "text"];
 
 /// Most IDs per `pubmed_convert_ids` call.
 pub const MAX_CONVERT_IDS: usize = 50;
@@ -256,6 +265,41 @@ fn fetch_schemas() -> (Value, Value) {
     (input, output)
 }
 
+fn cite_schemas() -> (Value, Value) {
+    let input = json!({
+        "type": "object",
+        "properties": {
+            "pmids": {"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": 50, "description": "1–50 PMIDs (digits, e.g. 12091962). One citation per PMID, in this order."},
+            "format": {"type": "string", "enum": CITE_FORMATS, "description": "ris (Zotero, EndNote, Mendeley import), bibtex (LaTeX; keys pmid12091962), csl-json (Zotero, pandoc --citeproc), or text (references formatted in `style`)."},
+            "style": {"type": "string", "description": "For format text: a citation style — apa, vancouver (NLM), ama, nlm, harvard, chicago-author-date, ieee, nature, or any other bundled CSL style name such as the-lancet or american-chemical-society. Default vancouver. Ignored by the other formats."}
+        },
+        "required": ["pmids", "format"],
+        "additionalProperties": false
+    });
+    let output = json!({
+        "type": "object",
+        "properties": {
+            "format": {"type": "string"},
+            "style": {"type": "string", "description": "The style's title (format text)"},
+            "citations": {"type": "array", "items": {
+                "type": "object",
+                "properties": {
+                    "pmid": {"type": "string"},
+                    "citation": {"type": "string", "description": "The entry: a RIS record, a BibTeX entry, a CSL-JSON item (JSON text) or a formatted reference"},
+                    "retracted": {"type": "boolean"},
+                    "retractionNotice": {"type": "boolean"},
+                    "error": {"type": "object", "properties": {"reason": {"type": "string"}, "message": {"type": "string"}}, "required": ["reason", "message"]}
+                },
+                "required": ["pmid"]
+            }},
+            "document": {"type": "string", "description": "Every entry joined into one file: RIS, BibTeX, a CSL-JSON array, or one reference per line"},
+            "notFound": {"type": "array", "items": {"type": "string"}, "description": "PMIDs PubMed has no record for"}
+        },
+        "required": ["format", "citations", "document", "notFound"]
+    });
+    (input, output)
+}
+
 /// The tools with their schemas and annotations.
 pub fn tools() -> Vec<Tool> {
     let search_in = json!({
@@ -384,6 +428,17 @@ pub fn tools() -> Vec<Tool> {
             .with_annotations(annotations())
         },
         related_tool(),
+        {
+            let (cite_in, cite_out) = cite_schemas();
+            Tool::new(
+                CITE,
+                "Format 1–50 PubMed records as citations: RIS, BibTeX or CSL-JSON for reference managers and LaTeX, or references formatted in a citation style (APA, Vancouver/NLM, AMA, Harvard, Chicago author-date, IEEE, Nature or any other bundled CSL style) through a CSL processor. One citation per PMID, in input order, numbered by position for numeric styles. Authors come in PubMed's order with group authors, dates at the precision PubMed gives, and the journal's ISO abbreviation where a style wants it. A retracted article is marked in every format (RIS N1, BibTeX and CSL-JSON note, and a RETRACTED: prefix with the retraction notice in formatted text), so check retracted before citing. `document` holds the whole file ready to save; PMIDs PubMed does not have get an error entry in their place and are listed in notFound.",
+                object(cite_in),
+            )
+            .with_title("Format citations")
+            .with_raw_output_schema(object(or_error(cite_out)))
+            .with_annotations(annotations())
+        },
     ]
 }
 
@@ -1216,6 +1271,146 @@ pub async fn fetch(client: &Client, map: &JsonObject) -> Outcome {
             )
         }
     })
+}
+
+fn cite_error(pmid: &str, reason: &str, message: &str) -> Value {
+    json!({"pmid": pmid, "error": {"reason": reason, "message": message}})
+}
+
+/// `pubmed_format_citations`.
+pub async fn format_citations(client: &Client, map: &JsonObject) -> Outcome {
+    let a = Args { tool: CITE, map };
+    a.only(&["pmids", "format", "style"])?;
+    let pmids = pmid_list(&a)?;
+    let format = a.string("format")?;
+    let style = a.string("style")?;
+    if pmids.is_empty() || pmids.len() > MAX_CITE_PMIDS {
+        return Ok(error_result(&limit(format!(
+            "pmids holds {} PMIDs; give 1 to {MAX_CITE_PMIDS}",
+            pmids.len()
+        ))));
+    }
+    let export = match format.as_deref() {
+        Some("text") => None,
+        Some("ris") => Some(Export::Ris),
+        Some("bibtex") => Some(Export::Bibtex),
+        Some("csl-json") => Some(Export::CslJson),
+        Some(f) => {
+            return Ok(error_result(&limit(format!(
+                "format {f:?} is not one of ris, bibtex, csl-json, text"
+            ))));
+        }
+        None => {
+            return Ok(error_result(&limit(
+                "format is required: ris, bibtex, csl-json or text".into(),
+            )));
+        }
+    };
+    let format = format.unwrap_or_default();
+    let not_found = |errors: Vec<(&str, &str)>| -> Vec<String> {
+        errors
+            .into_iter()
+            .filter(|(_, r)| *r == "not_found")
+            .map(|(p, _)| p.to_string())
+            .collect()
+    };
+    let Some(export) = export else {
+        let style = match CiteStyle::bundled(style.as_deref().unwrap_or(cite::DEFAULT_STYLE)) {
+            Ok(s) => s,
+            Err(e) => return Ok(error_result(&e)),
+        };
+        return Ok(match cite::cite_pmids(client, &pmids, &style).await {
+            Err(e) => error_result(&e),
+            Ok((_, t)) if t.fetch.found == 0 && t.fetch.first_failure.is_some() => {
+                error_result(t.fetch.first_failure.as_ref().expect("checked"))
+            }
+            Ok((cited, _)) => {
+                let mut lines = Vec::new();
+                let citations: Vec<Value> = cited
+                    .iter()
+                    .map(|c| match (&c.reference, &c.error) {
+                        (Some(r), None) => {
+                            lines.push(r.text());
+                            json!({"pmid": c.pmid, "citation": r.text(), "retracted": c.retracted, "retractionNotice": c.retraction_notice})
+                        }
+                        (_, e) => {
+                            let c2 = crate::output::cite::error_text(c);
+                            lines.push(format!("[{c2}]"));
+                            match e {
+                                Some(e) => cite_error(&c.pmid, e.reason.as_str(), &e.message),
+                                None => json!({"pmid": c.pmid}),
+                            }
+                        }
+                    })
+                    .collect();
+                let nf = not_found(
+                    cited
+                        .iter()
+                        .filter_map(|c| {
+                            c.error
+                                .as_ref()
+                                .map(|e| (c.pmid.as_str(), e.reason.as_str()))
+                        })
+                        .collect(),
+                );
+                let mut document = lines.join("\n");
+                document.push('\n');
+                success(
+                    json!({"format": format, "style": style.title, "citations": citations, "document": document, "notFound": nf}),
+                    document,
+                )
+            }
+        });
+    };
+    Ok(
+        match fetch::fetch_pmids(client, &pmids, FetchOptions::default()).await {
+            Err(e) => error_result(&e),
+            Ok((_, totals)) if totals.found == 0 && totals.first_failure.is_some() => {
+                error_result(totals.first_failure.as_ref().expect("checked"))
+            }
+            Ok((records, _)) => {
+                let mut writer = CitationWriter::new(export, BibOptions::default());
+                let mut entries = Vec::with_capacity(records.len());
+                let mut citations = Vec::with_capacity(records.len());
+                for f in &records {
+                    let entry = match writer.entry(f) {
+                        Ok(e) => e,
+                        Err(e) => {
+                            return Ok(error_result(&Error::new(
+                                Reason::InvalidArgument,
+                                format!("cannot write the {format} entry: {e}"),
+                            )));
+                        }
+                    };
+                    citations.push(match (&f.record, &f.error) {
+                        (Some(r), None) => json!({"pmid": f.pmid, "citation": entry, "retracted": r.retracted, "retractionNotice": r.retraction_notice}),
+                        (_, Some(e)) => {
+                            let mut v = cite_error(&f.pmid, e.reason.as_str(), &e.message);
+                            v["citation"] = entry.clone().into();
+                            v
+                        }
+                        (_, None) => json!({"pmid": f.pmid, "citation": entry}),
+                    });
+                    entries.push(entry);
+                }
+                let document = CitationWriter::document(export, &entries);
+                let nf = not_found(
+                    records
+                        .iter()
+                        .filter_map(|f| {
+                            f.error
+                                .as_ref()
+                                .map(|e| (f.pmid.as_str(), e.reason.as_str()))
+                        })
+                        .collect(),
+                );
+                success(
+                    json!({"format": format, "citations": citations, "document": document, "notFound": nf}),
+                    document,
+                )
+            }
+        },
+    )
 }
 
 #[cfg(test)]

@@ -176,6 +176,7 @@ pub fn split_set(body: &str) -> std::result::Result<(usize, Vec<ArticleSpan>), S
                     "text outside the root element".into(),
                 ));
             }
+            Event::Text(_) => {}
             Event::Eof => break,
             Event::Start(_) | Event::Empty(_) | Event::End(_) => {
                 return Err(SplitError::Malformed(

@@ -1,10 +1,12 @@
 //! Renders fetched records as they stream out (docs/fetch.md "Formats"):
 //! `abstract` (a readable record per article), `medline` and `xml` (NCBI's
 //! own bytes per record), `json` (records + totals), `ndjson`, `csv`/`tsv`
-//! (one line per record) and `table` (in blocks).
+//! (one line per record), `table` (in blocks), and the reference-manager
+//! exports `ris`, `bibtex` and `csl-json` ([`super::citation`]).
 
 use std::io::{self, Write};
 
+use super::citation::{BibOptions, CitationWriter, Export};
 use super::delimited::{write_header, write_rows};
 use super::{Format, Style, cell, write_json_line, write_table};
 use crate::core::record::{DateParts, Record, RecordKind};
@@ -39,6 +41,7 @@ pub struct Writer<'a> {
     records: u64,
     xml_open: bool,
     table: Vec<Fetched>,
+    citation: Option<CitationWriter>,
 }
 
 /// The journal (or book) name for one-line views: ISO abbreviation,
@@ -342,14 +345,35 @@ fn xml_comment(f: &Fetched) -> String {
 impl<'a> Writer<'a> {
     /// Starts the output (the CSV/TSV header, the JSON opening).
     pub fn begin(out: &'a mut dyn Write, format: Format, style: Style) -> io::Result<Writer<'a>> {
-        let w = Writer {
+        Writer::begin_with(out, format, style, BibOptions::default())
+    }
+
+    /// [`Writer::begin`] with the BibTeX options (`--bib-key`,
+    /// `--bib-unicode`).
+    pub fn begin_with(
+        out: &'a mut dyn Write,
+        format: Format,
+        style: Style,
+        bib: BibOptions,
+    ) -> io::Result<Writer<'a>> {
+        let export = match format {
+            Format::Ris => Some(Export::Ris),
+            Format::Bibtex => Some(Export::Bibtex),
+            Format::CslJson => Some(Export::CslJson),
+            _ => None,
+        };
+        let mut w = Writer {
             out,
             format,
             style,
             records: 0,
             xml_open: false,
             table: Vec::new(),
+            citation: export.map(|e| CitationWriter::new(e, bib)),
         };
+        if let Some(c) = &mut w.citation {
+            c.begin(w.out)?;
+        }
         match format {
             Format::Csv | Format::Tsv => write_header(w.out, format, &HEADER)?,
             Format::Json => write!(w.out, "{{\"records\": [")?,
@@ -378,6 +402,9 @@ impl<'a> Writer<'a> {
             Output::Record(f) => f,
         };
         self.records += 1;
+        if let Some(c) = &mut self.citation {
+            return c.record(self.out, f);
+        }
         match self.format {
             Format::Ndjson => write_json_line(self.out, f)?,
             Format::Json => {
@@ -464,6 +491,9 @@ impl<'a> Writer<'a> {
     /// Ends the output (the JSON totals, the XML end tag, the last table
     /// block) and flushes.
     pub fn finish(&mut self, totals: &Totals) -> io::Result<()> {
+        if let Some(c) = &mut self.citation {
+            c.finish(self.out)?;
+        }
         match self.format {
             Format::Json => writeln!(
                 self.out,

@@ -9,6 +9,8 @@ use comfy_table::{Cell, ContentArrangement, Table, presets};
 use crate::core::choice::choice;
 use crate::core::text::printable;
 
+pub mod citation;
+pub mod cite;
 pub mod convert;
 pub mod delimited;
 pub mod fetch;
@@ -40,6 +42,16 @@ choice! {
         Medline = "medline",
         /// NCBI's `PubmedArticleSet` XML (`fetch`).
         Xml = "xml",
+        /// RIS for reference managers (`fetch`).
+        Ris = "ris",
+        /// BibTeX entries (`fetch`).
+        Bibtex = "bibtex",
+        /// A CSL-JSON array (`fetch`).
+        CslJson = "csl-json",
+        /// HTML references (`cite`).
+        Html = "html",
+        /// Markdown references (`cite`).
+        Markdown = "markdown",
     }
 }
 
@@ -55,7 +67,7 @@ impl Format {
     ];
 
     /// The formats of `fetch`.
-    pub const FETCH: [Format; 8] = [
+    pub const FETCH: [Format; 11] = [
         Format::Abstract,
         Format::Medline,
         Format::Xml,
@@ -64,7 +76,13 @@ impl Format {
         Format::Csv,
         Format::Tsv,
         Format::Table,
+        Format::Ris,
+        Format::Bibtex,
+        Format::CslJson,
     ];
+
+    /// The formats of `cite`.
+    pub const CITE: [Format; 3] = [Format::Text, Format::Html, Format::Markdown];
 
     /// True for formats whose errors are printed as JSON on stderr.
     pub fn is_json(self) -> bool {

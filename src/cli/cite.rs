@@ -1,0 +1,68 @@
+//! The `cite` adapter: PMIDs as `fetch` reads them → the cite engine (one
+//! formatted reference per PMID, in input order) → a streaming writer
+//! (docs/cite.md). `--list-styles` prints the style names.
+
+use std::io::{self, Write};
+
+use super::args::CiteArgs;
+use super::fetch::choose_input;
+use super::progress::Counting;
+use super::{Context, interruptible};
+use crate::error::{Exit, Failure};
+use crate::ops::cite::{self, CiteOutput, CiteStyle};
+use crate::output::{self, Format};
+
+/// `--list-styles`: the short names, then every bundled style, one per
+/// line as `NAME<TAB>TITLE`.
+fn list_styles() -> Result<Exit, Failure> {
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    for (name, title) in cite::style_list() {
+        writeln!(out, "{name}\t{title}").map_err(Failure::Output)?;
+    }
+    out.flush().map_err(Failure::Output)?;
+    Ok(Exit::Success)
+}
+
+pub(super) async fn run(a: CiteArgs, ctx: &Context) -> Result<Exit, Failure> {
+    if a.list_styles {
+        return list_styles();
+    }
+    let format = match ctx.format {
+        None => Format::Text,
+        Some(_) => ctx.format_for("cite", &Format::CITE, Format::Text)?,
+    };
+    let style = CiteStyle::resolve(a.style.as_deref().unwrap_or(cite::DEFAULT_STYLE))?;
+    let input = choose_input("cite", a.input.as_deref(), &a.pmids)?;
+    let client = ctx.client()?;
+    let progress = ctx.progress(Counting::Ids(input.total(ctx)));
+    let stdout = io::stdout();
+    let mut lock = io::BufWriter::new(stdout.lock());
+    let mut writer = output::cite::CiteWriter::begin(&mut lock, format);
+    let mut sink = |item: CiteOutput<'_>| -> io::Result<()> {
+        match item {
+            CiteOutput::Cited(c) => {
+                progress.inc();
+                writer.entry(c)
+            }
+            CiteOutput::Skipped => {
+                progress.inc();
+                Ok(())
+            }
+            CiteOutput::Flush => writer.flush(),
+        }
+    };
+    let lines = input.lines();
+    let result = interruptible(cite::cite_stream(&client, lines, &style, &mut sink)).await;
+    progress.clear();
+    let totals = match result {
+        Ok(t) => t,
+        Err(f) => {
+            writer.flush().map_err(Failure::Output)?;
+            return Err(f);
+        }
+    };
+    writer.flush().map_err(Failure::Output)?;
+    lock.flush().map_err(Failure::Output)?;
+    ctx.note(&output::cite::summary(&totals));
+    Ok(totals.exit())
+}

@@ -1,0 +1,874 @@
+//! `cite` / `pubmed_format_citations`: one formatted reference per PMID,
+//! in input order, in any CSL style (docs/cite.md). Records come from the
+//! fetch engine; each becomes its CSL-JSON item
+//! ([`crate::core::citation::csl_item`]) and goes through the CSL processor
+//! `hayagriva` with the chosen style, numbered by its input position. A
+//! retracted article gets a `RETRACTED:` prefix and its retraction note.
+
+use std::io;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::Path;
+use std::sync::OnceLock;
+
+use futures::Stream;
+use hayagriva::archive::ArchivedStyle;
+use hayagriva::citationberg::{self, IndependentStyle, Locale, Style as CslStyle};
+use hayagriva::{
+    BibliographyDriver, BibliographyRequest, CitationItem, CitationRequest, ElemChild, ElemChildren,
+};
+
+use super::convert::InputLine;
+use super::fetch::{self, FetchOptions, Fetched, Output, RecordReason, Totals};
+use crate::core::citation::{csl_item, retraction_note};
+use crate::core::record::Record;
+use crate::error::{Error, Exit, Failure, Reason, Result};
+use crate::ncbi::Client;
+
+/// The style used when none is asked for.
+pub const DEFAULT_STYLE: &str = "vancouver";
+
+/// The largest `.csl` file read (real styles are under 200 KB).
+pub const MAX_STYLE_BYTES: u64 = 4 * 1024 * 1024;
+
+/// The short style names, each with the bundled CSL style it stands for.
+/// `vancouver` and `nlm` are the same style: NLM's *Citing Medicine*, which
+/// the ICMJE's "Vancouver" recommendations follow.
+pub const SHORT_NAMES: [(&str, ArchivedStyle); 8] = [
+    ("apa", ArchivedStyle::AmericanPsychologicalAssociation),
+    ("vancouver", ArchivedStyle::NlmCitationSequence),
+    ("ama", ArchivedStyle::AmericanMedicalAssociation),
+    ("nlm", ArchivedStyle::NlmCitationSequence),
+    ("harvard", ArchivedStyle::HarvardCiteThemRight),
+    ("chicago-author-date", ArchivedStyle::ChicagoAuthorDate),
+    (
+        "ieee",
+        ArchivedStyle::InstituteOfElectricalAndElectronicsEngineers,
+    ),
+    ("nature", ArchivedStyle::Nature),
+];
+
+/// A style ready to format references.
+#[derive(Debug, Clone)]
+pub struct CiteStyle {
+    /// The name asked for (`apa`), or the file's path.
+    pub name: String,
+    /// The style's title (`American Psychological Association 7th edition`).
+    pub title: String,
+    style: IndependentStyle,
+}
+
+/// One piece of a formatted reference with its formatting.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Span {
+    /// The text, plain.
+    pub text: String,
+    /// Italic.
+    pub italic: bool,
+    /// Bold.
+    pub bold: bool,
+    /// Small capitals.
+    pub small_caps: bool,
+    /// Superscript.
+    pub superscript: bool,
+    /// Subscript.
+    pub subscript: bool,
+    /// The address the text links to.
+    pub link: Option<String>,
+}
+
+impl Span {
+    fn plain(text: impl Into<String>) -> Span {
+        Span {
+            text: text.into(),
+            ..Default::default()
+        }
+    }
+}
+
+/// A formatted reference: spans in order; [`Reference::text`] joins them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Reference {
+    /// The pieces, in order.
+    pub spans: Vec<Span>,
+}
+
+impl Reference {
+    /// The reference as plain text on one line.
+    pub fn text(&self) -> String {
+        self.spans.iter().map(|s| s.text.as_str()).collect()
+    }
+}
+
+/// The result for one input PMID: a reference, or an error in its place.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cited {
+    /// The input as written (trimmed).
+    pub requested: String,
+    /// The PMID (NCBI's when found).
+    pub pmid: String,
+    /// The formatted reference.
+    pub reference: Option<Reference>,
+    /// The record is retracted.
+    pub retracted: bool,
+    /// The record is a retraction notice.
+    pub retraction_notice: bool,
+    /// Why there is no reference.
+    pub error: Option<CiteError>,
+}
+
+/// Why a PMID has no reference: the fetch's reason (`not_found`,
+/// `malformed_id`, a failed request's), or `citation_failed` when the
+/// style could not format the record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CiteReason {
+    /// The fetch gave no record.
+    Fetch(RecordReason),
+    /// The CSL processor could not format the record (`citation_failed`).
+    CitationFailed,
+}
+
+impl CiteReason {
+    /// The name written in place of the reference and in MCP results.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CiteReason::Fetch(r) => r.as_str(),
+            CiteReason::CitationFailed => "citation_failed",
+        }
+    }
+}
+
+impl std::fmt::Display for CiteReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Why a PMID has no reference, with a sentence for people.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CiteError {
+    /// Machine-readable reason.
+    pub reason: CiteReason,
+    /// A sentence for people.
+    pub message: String,
+}
+
+fn locales() -> &'static [Locale] {
+    static LOCALES: OnceLock<Vec<Locale>> = OnceLock::new();
+    LOCALES.get_or_init(hayagriva::archive::locales)
+}
+
+fn unknown_style(name: &str) -> Error {
+    Error::new(
+        Reason::InvalidArgument,
+        format!(
+            "unknown citation style `{name}`: give a bundled style name (see `pubmed cite --list-styles`) or the path of a .csl file"
+        ),
+    )
+}
+
+/// Whether `spec` names a file rather than a style: it ends in `.csl`,
+/// holds a path separator, or is an existing file.
+fn is_path(spec: &str) -> bool {
+    spec.to_ascii_lowercase().ends_with(".csl")
+        || spec.contains('/')
+        || spec.contains(std::path::MAIN_SEPARATOR)
+        || Path::new(spec).is_file()
+}
+
+fn archived(spec: &str) -> Option<ArchivedStyle> {
+    let lower = spec.trim().to_ascii_lowercase();
+    SHORT_NAMES
+        .iter()
+        .find(|(n, _)| *n == lower)
+        .map(|(_, s)| *s)
+        .or_else(|| ArchivedStyle::by_name(&lower))
+}
+
+fn independent(style: CslStyle, origin: &str) -> Result<IndependentStyle> {
+    match style {
+        CslStyle::Independent(s) => Ok(s),
+        CslStyle::Dependent(d) => {
+            let parent = d.parent_link.href.clone();
+            match ArchivedStyle::by_id(&parent).map(ArchivedStyle::get) {
+                Some(CslStyle::Independent(s)) => Ok(s),
+                _ => Err(Error::new(
+                    Reason::InvalidArgument,
+                    format!(
+                        "{origin}: a dependent style whose parent {parent} is not bundled; give the parent's .csl file instead"
+                    ),
+                )),
+            }
+        }
+    }
+}
+
+impl CiteStyle {
+    /// The style named `spec`: a short name ([`SHORT_NAMES`]), any bundled
+    /// style name (`american-medical-association`, `the-lancet`), or the
+    /// path of a `.csl` file (a dependent style whose parent is bundled
+    /// works too).
+    ///
+    /// Errors (`invalid_argument`, exit 2): an unknown name, pointing to
+    /// `--list-styles`; a file that cannot be read or does not parse, named
+    /// with the line of the fault when it can be found.
+    pub fn resolve(spec: &str) -> Result<CiteStyle> {
+        if spec.trim().is_empty() {
+            return Err(unknown_style(spec));
+        }
+        if let Some(a) = archived(spec) {
+            let mut style = independent(a.get(), spec)?;
+            adapt(&mut style);
+            if a == ArchivedStyle::NlmCitationSequence {
+                nlm_page_ranges(&mut style);
+            }
+            return Ok(CiteStyle {
+                name: spec.trim().to_ascii_lowercase(),
+                title: a.display_name().to_string(),
+                style,
+            });
+        }
+        if is_path(spec) {
+            return CiteStyle::from_file(Path::new(spec));
+        }
+        Err(unknown_style(spec))
+    }
+
+    /// A bundled style only (MCP: a caller must not make the server read
+    /// its files). Errors: `invalid_argument` for anything else.
+    pub fn bundled(spec: &str) -> Result<CiteStyle> {
+        if archived(spec).is_none() {
+            return Err(Error::new(
+                Reason::InvalidArgument,
+                format!(
+                    "unknown citation style `{spec}`: give a bundled style name such as apa, vancouver, ama, nlm, harvard, chicago-author-date, ieee or nature"
+                ),
+            ));
+        }
+        CiteStyle::resolve(spec)
+    }
+
+    /// Reads a `.csl` file. Errors as [`CiteStyle::resolve`].
+    pub fn from_file(path: &Path) -> Result<CiteStyle> {
+        let shown = path.display().to_string();
+        let fail = |m: String| Error::new(Reason::InvalidArgument, m);
+        let meta =
+            std::fs::metadata(path).map_err(|e| fail(format!("cannot read style {shown}: {e}")))?;
+        if meta.len() > MAX_STYLE_BYTES {
+            return Err(fail(format!(
+                "style {shown} is {} bytes, over the limit of {MAX_STYLE_BYTES}",
+                meta.len()
+            )));
+        }
+        let bytes =
+            std::fs::read(path).map_err(|e| fail(format!("cannot read style {shown}: {e}")))?;
+        let xml = String::from_utf8(bytes).map_err(|e| {
+            fail(format!(
+                "style {shown} is not UTF-8 text (byte {})",
+                e.utf8_error().valid_up_to()
+            ))
+        })?;
+        let style = parse_style_xml(&xml).map_err(|(line, msg)| match line {
+            Some(l) => fail(format!("style {shown}:{l}: {msg}")),
+            None => fail(format!("style {shown}: {msg}")),
+        })?;
+        let mut style = independent(style, &shown)?;
+        adapt(&mut style);
+        Ok(CiteStyle {
+            name: shown,
+            title: style.info.title.value.clone(),
+            style,
+        })
+    }
+
+    /// Formats one record as the style's bibliography entry numbered
+    /// `number` (1-based: the input position, for numeric styles). A
+    /// retracted article is marked `RETRACTED: ` (after the number, if the
+    /// style prints one) and followed by its retraction note; a retraction
+    /// notice is marked `RETRACTION NOTICE: `.
+    ///
+    /// Errors: a message when the processor cannot format the record.
+    pub fn format(&self, r: &Record, number: usize) -> std::result::Result<Reference, String> {
+        let value = serde_json::Value::Object(engine_item(r));
+        let item: citationberg::json::Item =
+            serde_json::from_value(value).map_err(|e| format!("CSL item not readable: {e}"))?;
+        let rendered = catch_unwind(AssertUnwindSafe(|| {
+            let mut driver =
+                BibliographyDriver::new().with_citation_number_offset(number.saturating_sub(1));
+            driver.citation(CitationRequest::from_items(
+                vec![CitationItem::with_entry(&item)],
+                &self.style,
+                locales(),
+            ));
+            driver.finish(BibliographyRequest::new(&self.style, None, locales()))
+        }))
+        .map_err(|_| "the CSL processor failed on this record".to_string())?;
+        let mark = if r.retracted {
+            Some("RETRACTED:")
+        } else if r.retraction_notice {
+            Some("RETRACTION NOTICE:")
+        } else {
+            None
+        };
+        let prefix = |spans: &mut Vec<Span>| {
+            if let Some(m) = mark {
+                spans.push(Span {
+                    bold: true,
+                    ..Span::plain(m)
+                });
+                spans.push(Span::plain(" "));
+            }
+        };
+        let mut spans = Vec::new();
+        let body_start;
+        match rendered
+            .bibliography
+            .and_then(|b| b.items.into_iter().next())
+        {
+            Some(item) => {
+                // The number (`1.`, `[1]`) stays first; the mark follows it.
+                if let Some(first) = &item.first_field {
+                    push_child(&mut spans, first, Span::default());
+                    spans.push(Span::plain(" "));
+                }
+                prefix(&mut spans);
+                body_start = spans.len();
+                push_children(&mut spans, &item.content, Span::default());
+            }
+            // A style without a bibliography: its citation form.
+            None => match rendered.citations.first() {
+                Some(c) => {
+                    prefix(&mut spans);
+                    body_start = spans.len();
+                    push_children(&mut spans, &c.citation, Span::default());
+                }
+                None => return Err("the style produced no output for this record".into()),
+            },
+        }
+        if spans[body_start..].iter().all(|s| s.text.trim().is_empty()) {
+            return Err("the style produced no output for this record".into());
+        }
+        if r.retracted
+            && let Some(note) = retraction_note(r)
+            && let Some(tail) = note.strip_prefix("RETRACTED ARTICLE. ")
+        {
+            spans.push(Span::plain(format!(" {tail}.")));
+        }
+        Ok(Reference { spans: tidy(spans) })
+    }
+}
+
+/// The CSL-JSON item as hayagriva 0.10 reads it best (docs/cite.md
+/// "Engine"): the export's item ([`csl_item`]) with `container-title-short`
+/// always set (the short form, else the full title: [`adapt`] points
+/// short-form container titles at it) and without the season, which the
+/// processor prints even where a style shows only the year (`Spring/1990`).
+fn engine_item(r: &Record) -> serde_json::Map<String, serde_json::Value> {
+    let mut m = csl_item(r);
+    if !m.contains_key("container-title-short")
+        && let Some(t) = m.get("container-title").cloned()
+    {
+        m.insert("container-title-short".into(), t);
+    }
+    if let Some(serde_json::Value::Object(issued)) = m.get_mut("issued") {
+        issued.remove("season");
+    }
+    m
+}
+
+/// Adapts a style to hayagriva 0.10's reading of CSL-JSON items: a
+/// `cs:names` with no `cs:name` child (only a label or a substitute)
+/// gets the default `cs:name`, which the processor otherwise treats as
+/// rendering nothing (NLM's authors vanish) — except inside
+/// `cs:substitute`, where it inherits its parent's; a container title in its
+/// short form reads `container-title-short`, which the processor
+/// otherwise ignores.
+fn adapt(style: &mut IndependentStyle) {
+    adapt_list(&mut style.citation.layout.elements, false);
+    if let Some(b) = &mut style.bibliography {
+        adapt_list(&mut b.layout.elements, false);
+    }
+    for m in &mut style.macros {
+        adapt_list(&mut m.children, false);
+    }
+}
+
+fn adapt_list(list: &mut [citationberg::LayoutRenderingElement], substitute: bool) {
+    use citationberg::taxonomy::{StandardVariable, Variable};
+    use citationberg::{LayoutRenderingElement as E, LongShortForm, NamesChild, TextTarget};
+    for e in list {
+        match e {
+            E::Text(t) => {
+                if let TextTarget::Variable {
+                    var: Variable::Standard(StandardVariable::ContainerTitle),
+                    form: LongShortForm::Short,
+                } = t.target
+                {
+                    t.target = TextTarget::Variable {
+                        var: Variable::Standard(StandardVariable::ContainerTitleShort),
+                        form: LongShortForm::Long,
+                    };
+                }
+            }
+            E::Names(n) => {
+                if !substitute && !n.children.iter().any(|c| matches!(c, NamesChild::Name(_))) {
+                    n.children
+                        .insert(0, NamesChild::Name(citationberg::Name::default()));
+                }
+                for c in &mut n.children {
+                    if let NamesChild::Substitute(s) = c {
+                        adapt_list(&mut s.children, true);
+                    }
+                }
+            }
+            E::Group(g) => adapt_list(&mut g.children, substitute),
+            E::Choose(c) => {
+                adapt_list(&mut c.if_.children, substitute);
+                for b in &mut c.else_if {
+                    adapt_list(&mut b.children, substitute);
+                }
+                if let Some(o) = &mut c.otherwise {
+                    adapt_list(&mut o.children, substitute);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// NLM's *Citing Medicine* joins page ranges with a hyphen (`284-7`);
+/// the bundled style leaves CSL's default en dash.
+fn nlm_page_ranges(style: &mut IndependentStyle) {
+    const TERM: &str = r#"<locale xmlns="http://purl.org/net/xbiblio/csl" version="1.0" xml:lang="en"><terms><term name="page-range-delimiter">-</term></terms></locale>"#;
+    let Ok(file) = citationberg::LocaleFile::from_xml(TERM) else {
+        return;
+    };
+    let Some(terms) = file.terms else { return };
+    let en = style.locale.iter_mut().find(|l| {
+        l.lang
+            .as_ref()
+            .is_some_and(|c| c.to_string() == "en" || c.to_string().starts_with("en-"))
+    });
+    match en {
+        Some(l) => match &mut l.terms {
+            Some(t) => t.terms.extend(terms.terms),
+            None => l.terms = Some(terms),
+        },
+        None => style.locale.push(Locale {
+            lang: Some(file.lang),
+            info: None,
+            terms: Some(terms),
+            date: Vec::new(),
+            style_options: None,
+        }),
+    }
+}
+
+/// Whitespace runs (line breaks included) become one space; adjacent
+/// spans of the same formatting merge; no blanks at the ends.
+fn tidy(spans: Vec<Span>) -> Vec<Span> {
+    let squash = |t: &str| {
+        let mut s = String::with_capacity(t.len());
+        let mut blank = false;
+        for c in t.chars() {
+            if c.is_ascii_whitespace() || matches!(c, '\u{2028}' | '\u{2029}') {
+                if !blank {
+                    s.push(' ');
+                }
+                blank = true;
+            } else {
+                s.push(c);
+                blank = false;
+            }
+        }
+        s
+    };
+    let same = |a: &Span, b: &Span| {
+        (
+            a.italic,
+            a.bold,
+            a.small_caps,
+            a.superscript,
+            a.subscript,
+            &a.link,
+        ) == (
+            b.italic,
+            b.bold,
+            b.small_caps,
+            b.superscript,
+            b.subscript,
+            &b.link,
+        )
+    };
+    let mut out: Vec<Span> = Vec::new();
+    for mut s in spans {
+        s.text = squash(&s.text);
+        let after_blank = out.last().is_none_or(|l| l.text.ends_with(' '));
+        if after_blank {
+            s.text = s.text.trim_start().to_string();
+        }
+        if s.text.is_empty() {
+            continue;
+        }
+        match out.last_mut() {
+            Some(last) if same(last, &s) => last.text.push_str(&s.text),
+            _ => out.push(s),
+        }
+    }
+    // An empty date part leaves its delimiter (`2011 ;12:296-7`).
+    for i in 0..out.len() {
+        for p in [" ;", " ,", " :"] {
+            while out[i].text.contains(p) {
+                out[i].text = out[i].text.replace(p, &p[1..]);
+            }
+        }
+        if i > 0 && out[i].text.starts_with([';', ',', ':']) && out[i - 1].text.ends_with(' ') {
+            let t = out[i - 1].text.trim_end().to_string();
+            out[i - 1].text = t;
+        }
+    }
+    while let Some(l) = out.last_mut() {
+        l.text = l.text.trim_end().to_string();
+        if !l.text.is_empty() {
+            break;
+        }
+        out.pop();
+    }
+    out
+}
+
+fn push_children(out: &mut Vec<Span>, children: &ElemChildren, base: Span) {
+    for c in &children.0 {
+        push_child(out, c, base.clone());
+    }
+}
+
+fn styled(base: &Span, f: &hayagriva::Formatting) -> Span {
+    use citationberg::{FontStyle, FontVariant, FontWeight, VerticalAlign};
+    Span {
+        text: String::new(),
+        italic: base.italic || f.font_style == FontStyle::Italic,
+        bold: base.bold || f.font_weight == FontWeight::Bold,
+        small_caps: base.small_caps || f.font_variant == FontVariant::SmallCaps,
+        superscript: base.superscript || f.vertical_align == VerticalAlign::Sup,
+        subscript: base.subscript || f.vertical_align == VerticalAlign::Sub,
+        link: base.link.clone(),
+    }
+}
+
+fn push_child(out: &mut Vec<Span>, child: &ElemChild, base: Span) {
+    match child {
+        ElemChild::Text(t) => out.push(Span {
+            text: t.text.clone(),
+            ..styled(&base, &t.formatting)
+        }),
+        ElemChild::Elem(e) => {
+            // A block (`display="block"`) stays on the reference's line.
+            if e.display.is_some() {
+                out.push(Span::plain(" "));
+            }
+            push_children(out, &e.children, base);
+        }
+        ElemChild::Markup(m) => out.push(Span {
+            text: m.clone(),
+            ..base
+        }),
+        ElemChild::Link { text, url } => out.push(Span {
+            text: text.text.clone(),
+            link: Some(url.clone()),
+            ..styled(&base, &text.formatting)
+        }),
+        ElemChild::Transparent { .. } => {}
+    }
+}
+
+/// Parses CSL XML. Errors: the line of the fault when found, and a
+/// message: the XML error for text that is not well-formed, else what the
+/// CSL reader could not accept.
+pub fn parse_style_xml(xml: &str) -> std::result::Result<CslStyle, (Option<usize>, String)> {
+    let line_at = |pos: usize| xml[..pos.min(xml.len())].matches('\n').count() + 1;
+    let mut reader = quick_xml::Reader::from_str(xml);
+    loop {
+        match reader.read_event() {
+            Ok(quick_xml::events::Event::Eof) => break,
+            Ok(_) => {}
+            Err(e) => {
+                let at = usize::try_from(reader.error_position()).unwrap_or(0);
+                return Err((Some(line_at(at)), format!("not well-formed XML: {e}")));
+            }
+        }
+    }
+    CslStyle::from_xml(xml).map_err(|e| {
+        let detail = e.source.to_string();
+        let path = e.path.as_ref().map(|p| p.to_string()).unwrap_or_default();
+        let line = fault_line(xml, &detail, &path);
+        let mut msg = format!("not a valid CSL style: {detail}");
+        if !path.is_empty() && path != "?" {
+            msg.push_str(&format!(" (at {path})"));
+        }
+        (line, msg)
+    })
+}
+
+/// The line of a CSL reader fault: the first line holding the value the
+/// message quotes (`unknown variant `titel``) as an attribute value or
+/// element name, else the line of the element the reader's path leads to
+/// (`bibliography.layout.$value[0].group.$value[1].text`).
+fn fault_line(xml: &str, detail: &str, path: &str) -> Option<usize> {
+    let line_of = |pos: usize| xml[..pos.min(xml.len())].matches('\n').count() + 1;
+    let quoted = detail.split('`').nth(1).filter(|q| !q.is_empty());
+    if let Some(q) = quoted {
+        for needle in [format!("\"{q}\""), format!("'{q}'"), format!("<{q}")] {
+            if let Some(pos) = xml.find(&needle) {
+                return Some(line_of(pos));
+            }
+        }
+    }
+    element_at(xml, path).map(line_of)
+}
+
+/// One element of a style file: its local name, where it starts, and its
+/// child elements.
+struct Node {
+    name: String,
+    at: usize,
+    children: Vec<Node>,
+}
+
+fn tree(xml: &str) -> Option<Node> {
+    use quick_xml::events::Event;
+    let mut reader = quick_xml::Reader::from_str(xml);
+    let mut stack: Vec<Node> = vec![Node {
+        name: String::new(),
+        at: 0,
+        children: Vec::new(),
+    }];
+    loop {
+        let at = usize::try_from(reader.buffer_position()).ok()?;
+        match reader.read_event().ok()? {
+            Event::Start(e) => stack.push(Node {
+                name: e.local_name().into_inner().to_string(),
+                at,
+                children: Vec::new(),
+            }),
+            Event::Empty(e) => stack.last_mut()?.children.push(Node {
+                name: e.local_name().into_inner().to_string(),
+                at,
+                children: Vec::new(),
+            }),
+            Event::End(_) => {
+                let done = stack.pop()?;
+                stack.last_mut()?.children.push(done);
+            }
+            Event::Eof => break,
+            _ => {}
+        }
+    }
+    stack.pop()?.children.into_iter().next()
+}
+
+/// The byte offset of the element a serde path names: a field name is the
+/// child of that name (or the element itself right after `$value[i]`,
+/// which names its i-th child element).
+fn element_at(xml: &str, path: &str) -> Option<usize> {
+    let root = tree(xml)?;
+    let mut node = &root;
+    let mut after_index = false;
+    for seg in path.split('.').filter(|s| !s.is_empty() && *s != "?") {
+        if let Some(rest) = seg.strip_prefix("$value") {
+            let i: usize = rest.trim_matches(['[', ']']).parse().ok()?;
+            node = node.children.get(i)?;
+            after_index = true;
+            continue;
+        }
+        if seg.starts_with('@') {
+            break;
+        }
+        let name = seg.split('[').next().unwrap_or(seg);
+        if after_index && node.name == name {
+            after_index = false;
+            continue;
+        }
+        after_index = false;
+        match node.children.iter().find(|c| c.name == name) {
+            Some(c) => node = c,
+            None => break,
+        }
+    }
+    Some(node.at)
+}
+
+/// The styles `--list-styles` prints: the short names first (with the
+/// style each stands for), then every bundled style by name.
+pub fn style_list() -> Vec<(String, String)> {
+    let mut list: Vec<(String, String)> = SHORT_NAMES
+        .iter()
+        .map(|(n, s)| (n.to_string(), s.display_name().to_string()))
+        .collect();
+    for s in ArchivedStyle::all() {
+        if let Some(n) = s.names().first() {
+            list.push((n.to_string(), s.display_name().to_string()));
+        }
+    }
+    list
+}
+
+/// The citation for one fetched record (numbered `number`).
+pub fn cite_one(f: &Fetched, style: &CiteStyle, number: usize) -> Cited {
+    let mut c = Cited {
+        requested: f.requested.clone(),
+        pmid: f.pmid.clone(),
+        reference: None,
+        retracted: false,
+        retraction_notice: false,
+        error: f.error.as_ref().map(|e| CiteError {
+            reason: CiteReason::Fetch(e.reason),
+            message: e.message.clone(),
+        }),
+    };
+    if let (Some(r), None) = (&f.record, &f.error) {
+        c.retracted = r.retracted;
+        c.retraction_notice = r.retraction_notice;
+        match style.format(r, number) {
+            Ok(reference) => c.reference = Some(reference),
+            Err(message) => {
+                c.error = Some(CiteError {
+                    reason: CiteReason::CitationFailed,
+                    message,
+                })
+            }
+        }
+    } else if c.error.is_none() {
+        c.error = Some(CiteError {
+            reason: CiteReason::Fetch(RecordReason::NotFound),
+            message: "EFetch returned no record for this PMID".into(),
+        });
+    }
+    c
+}
+
+/// What the engine hands out, in input order.
+#[derive(Debug)]
+pub enum CiteOutput<'a> {
+    /// The reference (or error) for a PMID line.
+    Cited(&'a Cited),
+    /// A skipped line (blank or comment).
+    Skipped,
+    /// The engine is about to wait: a good moment to flush.
+    Flush,
+}
+
+/// Counts for the summary line: the fetch's, plus references the style
+/// could not format.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct CiteTotals {
+    /// The fetch counts (requests, reasons, the first upstream failure).
+    pub fetch: Totals,
+    /// References formatted.
+    pub formatted: u64,
+    /// Records the style could not format.
+    pub citation_failed: u64,
+}
+
+impl CiteTotals {
+    /// The batch exit status (docs/cite.md): the fetch's; 1 when no
+    /// reference at all was formatted from a non-empty input.
+    pub fn exit(&self) -> Exit {
+        match self.fetch.exit() {
+            Exit::Success if self.fetch.submitted > 0 && self.formatted == 0 => Exit::NotFound,
+            e => e,
+        }
+    }
+}
+
+/// Cites a stream of input lines, handing each reference to `sink` in input
+/// order as soon as it is known (the fetch engine's rules: malformed lines,
+/// PMIDs not found and failed chunks become error entries in place).
+pub async fn cite_stream<S, F>(
+    client: &Client,
+    input: S,
+    style: &CiteStyle,
+    sink: &mut F,
+) -> std::result::Result<CiteTotals, Failure>
+where
+    S: Stream<Item = io::Result<InputLine>> + Unpin,
+    F: FnMut(CiteOutput<'_>) -> io::Result<()>,
+{
+    let mut number = 0usize;
+    let mut formatted = 0u64;
+    let mut failed = 0u64;
+    let mut inner = |o: Output<'_>| match o {
+        Output::Record(f) => {
+            number += 1;
+            let c = cite_one(f, style, number);
+            match &c.error {
+                None => formatted += 1,
+                Some(e) if e.reason == CiteReason::CitationFailed => failed += 1,
+                Some(_) => {}
+            }
+            sink(CiteOutput::Cited(&c))
+        }
+        Output::Skipped => sink(CiteOutput::Skipped),
+        Output::Flush => sink(CiteOutput::Flush),
+    };
+    let totals = fetch::fetch_stream(client, input, FetchOptions::default(), &mut inner).await?;
+    Ok(CiteTotals {
+        fetch: totals,
+        formatted,
+        citation_failed: failed,
+    })
+}
+
+/// Cites a list of PMIDs given at once (MCP): every element validated
+/// first. Errors: `malformed_id` naming the first bad element.
+pub async fn cite_pmids(
+    client: &Client,
+    pmids: &[String],
+    style: &CiteStyle,
+) -> Result<(Vec<Cited>, CiteTotals)> {
+    fetch::check_pmids(pmids)?;
+    let lines = futures::stream::iter(
+        pmids
+            .iter()
+            .map(|s| Ok(InputLine::Id(s.clone())))
+            .collect::<Vec<_>>(),
+    );
+    let mut out = Vec::with_capacity(pmids.len());
+    let mut sink = |o: CiteOutput<'_>| {
+        if let CiteOutput::Cited(c) = o {
+            out.push(c.clone());
+        }
+        Ok(())
+    };
+    match cite_stream(client, lines, style, &mut sink).await {
+        Ok(t) => Ok((out, t)),
+        Err(Failure::Op(e)) => Err(e),
+        Err(f) => Err(Error::new(
+            Reason::InvalidArgument,
+            format!("citing stopped: {f:?}"),
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_names_resolve_and_unknown_names_point_to_the_list() {
+        for (n, _) in SHORT_NAMES {
+            let s = CiteStyle::resolve(n).unwrap();
+            assert!(!s.title.is_empty(), "{n}");
+        }
+        assert!(CiteStyle::resolve("the-lancet").is_ok());
+        let e = CiteStyle::resolve("apa7x").unwrap_err();
+        assert_eq!(e.reason, Reason::InvalidArgument);
+        assert!(e.message.contains("--list-styles"), "{}", e.message);
+    }
+
+    #[test]
+    fn malformed_styles_name_the_line() {
+        let (line, msg) = parse_style_xml("<style>\n<info>\n</style>").unwrap_err();
+        assert_eq!(line, Some(3), "{msg}");
+        assert!(msg.starts_with("not well-formed XML"), "{msg}");
+    }
+}

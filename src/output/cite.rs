@@ -1,0 +1,180 @@
+//! Renders formatted references as they stream out (docs/cite.md
+//! "Formats"): `text` (one reference per line), `html` (one `<div
+//! class="csl-entry">` per line) and `markdown` (one paragraph per
+//! reference). A PMID without a reference gets an error entry in its
+//! place, so entry N is input N.
+
+use std::io::{self, Write};
+
+use html_escape::{encode_double_quoted_attribute, encode_text};
+
+use super::Format;
+use crate::core::text::printable;
+use crate::ops::cite::{CiteTotals, Cited, Span};
+
+fn one_line(s: &str) -> String {
+    printable(s).into_owned()
+}
+
+/// The error text of an entry without a reference:
+/// `PMID 99999999: not_found: EFetch returned no record for this PMID`.
+pub fn error_text(c: &Cited) -> String {
+    let (reason, message) = c.error.as_ref().map_or(("not_found", ""), |e| {
+        (e.reason.as_str(), e.message.as_str())
+    });
+    one_line(&format!("PMID {}: {reason}: {message}", c.pmid))
+}
+
+fn html_span(s: &Span) -> String {
+    let mut t = encode_text(&s.text).into_owned();
+    for (on, open, close) in [
+        (s.italic, "<i>", "</i>"),
+        (s.bold, "<b>", "</b>"),
+        (
+            s.small_caps,
+            "<span style=\"font-variant: small-caps\">",
+            "</span>",
+        ),
+        (s.superscript, "<sup>", "</sup>"),
+        (s.subscript, "<sub>", "</sub>"),
+    ] {
+        if on {
+            t = format!("{open}{t}{close}");
+        }
+    }
+    match &s.link {
+        Some(url) => format!(
+            "<a href=\"{}\">{t}</a>",
+            encode_double_quoted_attribute(url)
+        ),
+        None => t,
+    }
+}
+
+/// Markdown's punctuation that would change the text's meaning, escaped.
+fn md_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if matches!(c, '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '|') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn md_span(s: &Span) -> String {
+    let text = md_escape(&s.text);
+    // Emphasis markers must touch the text: keep the spaces outside.
+    let (lead, core, trail) = {
+        let core = text.trim();
+        let lead = &text[..text.len() - text.trim_start().len()];
+        let trail = &text[text.trim_end().len()..];
+        (lead.to_string(), core.to_string(), trail.to_string())
+    };
+    let mut t = core;
+    if t.is_empty() {
+        return text;
+    }
+    if s.superscript {
+        t = format!("<sup>{t}</sup>");
+    }
+    if s.subscript {
+        t = format!("<sub>{t}</sub>");
+    }
+    if s.bold {
+        t = format!("**{t}**");
+    }
+    if s.italic {
+        t = format!("*{t}*");
+    }
+    if let Some(url) = &s.link {
+        let url = url.replace(['<', '>', ' '], "");
+        t = if s.text.trim() == url {
+            format!("<{url}>")
+        } else {
+            format!("[{t}](<{url}>)")
+        };
+    }
+    format!("{lead}{t}{trail}")
+}
+
+/// A streaming writer for one `cite` run.
+pub struct CiteWriter<'a> {
+    out: &'a mut dyn Write,
+    format: Format,
+    entries: u64,
+}
+
+impl<'a> CiteWriter<'a> {
+    /// Starts the output in `format` (`text`, `html` or `markdown`).
+    pub fn begin(out: &'a mut dyn Write, format: Format) -> CiteWriter<'a> {
+        CiteWriter {
+            out,
+            format,
+            entries: 0,
+        }
+    }
+
+    /// Writes the entry of one input PMID.
+    pub fn entry(&mut self, c: &Cited) -> io::Result<()> {
+        self.entries += 1;
+        let Some(r) = &c.reference else {
+            let e = error_text(c);
+            return match self.format {
+                Format::Html => writeln!(
+                    self.out,
+                    "<div class=\"csl-entry pubmed-error\" data-pmid=\"{}\">{}</div>",
+                    encode_double_quoted_attribute(&c.pmid),
+                    encode_text(&e)
+                ),
+                Format::Markdown => self.paragraph(&format!("*{}*", md_escape(&e))),
+                _ => writeln!(self.out, "[{e}]"),
+            };
+        };
+        match self.format {
+            Format::Html => {
+                let body: String = r.spans.iter().map(html_span).collect();
+                let class = if c.retracted {
+                    "csl-entry pubmed-retracted"
+                } else {
+                    "csl-entry"
+                };
+                writeln!(
+                    self.out,
+                    "<div class=\"{class}\" data-pmid=\"{}\">{body}</div>",
+                    encode_double_quoted_attribute(&c.pmid)
+                )
+            }
+            Format::Markdown => {
+                let body: String = r.spans.iter().map(md_span).collect();
+                self.paragraph(&body)
+            }
+            _ => writeln!(self.out, "{}", one_line(&r.text())),
+        }
+    }
+
+    fn paragraph(&mut self, text: &str) -> io::Result<()> {
+        if self.entries > 1 {
+            writeln!(self.out)?;
+        }
+        writeln!(self.out, "{text}")
+    }
+
+    /// Flushes what was written so far (streaming).
+    pub fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+/// The stderr summary: counts, failures by reason, requests.
+pub fn summary(t: &CiteTotals) -> String {
+    let mut s = super::fetch::summary(&t.fetch);
+    if t.citation_failed > 0 {
+        s.push_str(&format!(
+            "; {} not formatted by the style",
+            t.citation_failed
+        ));
+    }
+    s
+}
