@@ -217,7 +217,7 @@ impl Client {
                     let why = if shared {
                         "no runtime or cache directory"
                     } else {
-                        "PUBMED_SHARED_BUDGET=0"
+                        "shared_budget is off"
                     };
                     crate::diag!(
                         "pubmed: shared request budget off ({why}); pacing this process alone"
@@ -281,7 +281,7 @@ impl Client {
         }
     }
 
-    /// Runs an E-utilities XML call: classification per client.md, then
+    /// Runs an E-utilities XML call: classification per docs/network.md, then
     /// `parse` on the root element.
     pub(crate) async fn eutils_xml<T>(
         &self,
@@ -476,10 +476,17 @@ impl Client {
                 } else {
                     "longer than the call's time left".to_string()
                 };
-                return Err(limited(
+                let e = limited(
                     format!("{} and asked to wait {} s ({why})", r.text, ceil_secs(ra)),
                     Some(ra),
-                ));
+                );
+                return Err(if r.rate_limited {
+                    e
+                } else {
+                    e.with_hint(
+                        "the server asked to be tried again later: retry after retryAfter seconds",
+                    )
+                });
             }
         }
         let resume = if r.rate_limited {
