@@ -179,14 +179,6 @@ impl Pacer {
         }
     }
 
-    /// The shared budget, while it is usable.
-    pub fn budget(&self) -> Option<&SharedBudget> {
-        self.shared
-            .as_ref()
-            .map(|s| &*s.budget)
-            .filter(|b| b.active())
-    }
-
     fn shared(&self) -> Option<&Shared> {
         self.shared.as_ref().filter(|s| s.budget.active())
     }
