@@ -155,7 +155,20 @@ fn parallel_converts_share_the_id_converter_lane() {
             .collect();
         assert_eq!(run.stdout, want);
     }
-    assert_eq!(server.count(), 8, "two chunks of at most 200 IDs per run");
+    // Each ID asked once, in chunks of at most 200 (two per run, or a few
+    // more when a slow machine makes the engine flush a partial chunk).
+    let batches = fake.idconv_batches.lock().unwrap().clone();
+    let mut asked: Vec<String> = batches.iter().flat_map(|(_, ids)| ids.clone()).collect();
+    asked.sort();
+    let mut all: Vec<String> = inputs.iter().flatten().map(u64::to_string).collect();
+    all.sort();
+    assert_eq!(asked, all, "every ID asked exactly once");
+    assert!(batches.iter().all(|(_, ids)| ids.len() <= 200));
+    assert!(
+        (8..=12).contains(&server.count()),
+        "{} requests",
+        server.count()
+    );
     assert_eq!(limited(&fake), 0, "no 429");
     assert!(server.max_per_second() <= 3, "{}", server.max_per_second());
 }
