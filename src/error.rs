@@ -389,6 +389,8 @@ mod tests {
         assert_eq!(Reason::InvalidArgument.mcp_code(), -32602);
         assert_eq!(Reason::MalformedId.mcp_code(), -32007);
         assert_eq!(Reason::NcbiInvalidResponse.mcp_code(), -32070);
+        assert_eq!(Reason::InvalidApiKey.exit_code(), 2);
+        assert_eq!(Reason::InvalidApiKey.mcp_code(), -32005);
     }
 
     #[test]
@@ -397,7 +399,7 @@ mod tests {
         assert_eq!(codes, [0, 1, 2, 69, 70, 74, 75, 130]);
         assert_eq!(
             Exit::Usage.meaning(),
-            "Input to change: usage errors, blank_query, blank_filter, invalid_date_range, malformed_id, invalid_argument."
+            "Input to change: usage errors, blank_query, blank_filter, invalid_date_range, malformed_id, invalid_argument, invalid_api_key."
         );
         assert_eq!(
             Exit::TempFail.meaning(),
