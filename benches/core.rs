@@ -1,6 +1,7 @@
 //! Benchmarks of the pure core, per item (`cargo bench --bench core`): the
 //! spell aligner on long queries, ESearch and ESummary parsing of 10,000
-//! records, ID validation and canonicalisation of 1,000,000 IDs.
+//! records, ID validation and canonicalisation of 1,000,000 IDs, and one
+//! booking in the shared request budget.
 
 #[path = "../tests/support/ncbi.rs"]
 mod ncbi;
@@ -85,5 +86,24 @@ fn ids_detect_1m(bencher: Bencher) {
             }
         }
         valid
+    });
+}
+
+/// One booking in the shared request budget when it is idle (no other
+/// process, gap 0): open the state file, lock, read, write, unlock. The
+/// target is under 1 ms per request; the file lives on the runtime dir
+/// (tmpfs) in practice, a temporary directory here.
+#[divan::bench]
+fn budget_book_idle(bencher: Bencher) {
+    let dir = tempfile::tempdir().unwrap();
+    let budget = pubmed::ncbi::budget::SharedBudget::new(dir.path().join("pubmed"), false, false);
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .build()
+        .unwrap();
+    bencher.bench_local(|| {
+        rt.block_on(budget.book("eutils", std::time::Duration::ZERO, 0, u64::MAX))
+            .unwrap()
+            .unwrap()
     });
 }

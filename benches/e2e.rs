@@ -275,6 +275,224 @@ fn overhead() -> Vec<Row> {
     rows
 }
 
+/// Figures of one shared-budget row: requests, 429s, the most in any 1 s,
+/// wall time against the floor (requests × 400 ms).
+fn budget_figures(server: &TestServer, fake: &FakeNcbi, wall: Duration) -> (String, bool) {
+    let Paced {
+        requests,
+        limited,
+        floor,
+        ratio,
+    } = paced(server, fake, wall);
+    let max = server.max_per_second();
+    (
+        format!(
+            "{requests} requests, {limited} × 429, max {max} req in 1 s, {:.2} s wall, floor {:.2} s, {ratio:.2}× floor",
+            wall.as_secs_f64(),
+            floor.as_secs_f64()
+        ),
+        limited == 0 && max <= 3,
+    )
+}
+
+fn budget_corpus() -> Corpus {
+    let mut c = Corpus::default();
+    c.add_uniform("hits300", 300, 1_000_000, 41_000_000, 3);
+    c
+}
+
+/// Runs `jobs` on `workers` threads pulling from one queue, as `xargs -P`
+/// does; true when every job succeeded.
+fn xargs(
+    workers: usize,
+    jobs: Vec<support::cli::Pubmed>,
+    ok: impl Fn(&support::cli::Run) -> bool + Sync,
+) -> bool {
+    let queue = std::sync::Mutex::new(jobs);
+    let good = std::sync::atomic::AtomicBool::new(true);
+    std::thread::scope(|s| {
+        for _ in 0..workers {
+            s.spawn(|| {
+                loop {
+                    let Some(job) = queue.lock().unwrap().pop() else {
+                        return;
+                    };
+                    let run = job.run();
+                    if !ok(&run) {
+                        eprintln!("failed run: exit {}: {}", run.code, run.stderr);
+                        good.store(false, Ordering::SeqCst);
+                    }
+                }
+            });
+        }
+    });
+    good.load(Ordering::SeqCst)
+}
+
+/// The three rows of issue 13's table with the shared budget (default
+/// pacing, one XDG_RUNTIME_DIR, a server answering 429 above 3 requests/s
+/// and counting rejected requests too), plus the key's lane next to the
+/// keyless one, and what the budget costs per invocation.
+fn budget() -> Vec<Row> {
+    let mut rows = Vec::new();
+    let expected: String = {
+        let mut all = budget_corpus().hits("hits300");
+        all.reverse();
+        all.iter().take(20).map(|p| format!("{p}\n")).collect()
+    };
+
+    // A shell loop of 10 `search --count`.
+    let fake = FakeNcbi::rate_limited(budget_corpus());
+    let server = start(&fake);
+    let dir = tempfile::tempdir().unwrap();
+    let t0 = Instant::now();
+    let mut ok = true;
+    for _ in 0..10 {
+        let run = pubmed(&["search", "hits300", "--count"])
+            .server(&server)
+            .default_pacing()
+            .shared_budget(dir.path())
+            .run();
+        ok &= run.code == 0 && run.stdout == "300\n";
+    }
+    let (figures, met) = budget_figures(&server, &fake, t0.elapsed());
+    rows.push(Row {
+        what: "shared budget: shell loop of 10 `search --count`".into(),
+        figures,
+        target: "0 × 429, ≤ 3 in any 1 s, all exit 0".into(),
+        met: Some(ok && met),
+    });
+
+    // `xargs -P 8`, 24 searches.
+    let fake = FakeNcbi::rate_limited(budget_corpus());
+    let server = start(&fake);
+    let dir = tempfile::tempdir().unwrap();
+    let jobs = (0..24)
+        .map(|_| {
+            pubmed(&["search", "hits300"])
+                .server(&server)
+                .default_pacing()
+                .shared_budget(dir.path())
+        })
+        .collect();
+    let t0 = Instant::now();
+    let ok = xargs(8, jobs, |r| r.code == 0 && r.stdout == expected);
+    let wall = t0.elapsed();
+    let (figures, met) = budget_figures(&server, &fake, wall);
+    let ratio = paced(&server, &fake, wall).ratio;
+    rows.push(Row {
+        what: "shared budget: `xargs -P 8`, 24 searches".into(),
+        figures,
+        target: "0 × 429, ≤ 3 in any 1 s, ≤ 1.2× floor".into(),
+        met: Some(ok && met && ratio <= 1.2),
+    });
+
+    // 4 parallel `convert` of 2,500 IDs each.
+    let fake = FakeNcbi::rate_limited(Corpus::default());
+    let server = start(&fake);
+    let dir = tempfile::tempdir().unwrap();
+    let jobs = (0..4u64)
+        .map(|k| {
+            let ids: String = (0..2500)
+                .map(|i| format!("{}\n", 100_000 + k * 10_000 + i))
+                .collect();
+            pubmed(&["convert", "--input", "-", "--to", "pmcid"])
+                .server(&server)
+                .default_pacing()
+                .shared_budget(dir.path())
+                .stdin(ids)
+        })
+        .collect();
+    let t0 = Instant::now();
+    let ok = xargs(4, jobs, |r| {
+        r.code == 0
+            && r.stdout.lines().count() == 2500
+            && r.stdout.lines().filter(|l| l.starts_with("PMC")).count() >= 2100
+    });
+    let (figures, met) = budget_figures(&server, &fake, t0.elapsed());
+    rows.push(Row {
+        what: "shared budget: 4 parallel `convert` of 2,500 IDs".into(),
+        figures,
+        target: "0 × 429, ≤ 3 in any 1 s, every ID converted".into(),
+        met: Some(ok && met),
+    });
+
+    // With a key: 24 keyed searches at -P 8 beside 8 keyless ones at -P 2.
+    let fake = FakeNcbi::rate_limited(budget_corpus());
+    let server = start(&fake);
+    let dir = tempfile::tempdir().unwrap();
+    let keyed: Vec<_> = (0..24)
+        .map(|_| {
+            pubmed(&["search", "hits300", "--count"])
+                .server(&server)
+                .default_pacing()
+                .shared_budget(dir.path())
+                .env("NCBI_API_KEY", "0123456789abcdef0123456789abcdef0123")
+        })
+        .collect();
+    let keyless: Vec<_> = (0..8)
+        .map(|_| {
+            pubmed(&["search", "hits300", "--count"])
+                .server(&server)
+                .default_pacing()
+                .shared_budget(dir.path())
+        })
+        .collect();
+    let t0 = Instant::now();
+    let count_ok = |r: &support::cli::Run| r.code == 0 && r.stdout == "300\n";
+    let (a, b) = std::thread::scope(|s| {
+        let a = s.spawn(|| xargs(8, keyed, count_ok));
+        let b = s.spawn(|| xargs(2, keyless, count_ok));
+        (a.join().unwrap(), b.join().unwrap())
+    });
+    let wall = t0.elapsed();
+    let k = server.max_per_second_where(|r| r.param("api_key").is_some());
+    let nk = server.max_per_second_where(|r| r.param("api_key").is_none());
+    let limited = fake.counters.rate_limited.load(Ordering::SeqCst);
+    rows.push(Row {
+        what: "shared budget: 24 keyed + 8 keyless searches at once".into(),
+        figures: format!(
+            "{} requests, {limited} × 429, key lane max {k} req in 1 s, keyless max {nk}, {:.2} s wall",
+            server.count(),
+            wall.as_secs_f64()
+        ),
+        target: "0 × 429, key ≤ 10/s, keyless ≤ 3/s".into(),
+        met: Some(a && b && limited == 0 && k <= 10 && k > 3 && nk <= 3),
+    });
+
+    // The budget's cost per invocation, pacing off.
+    let fake = FakeNcbi::new(budget_corpus());
+    let server = start(&fake);
+    let dir = tempfile::tempdir().unwrap();
+    let (on, ok_on) = median(20, || {
+        pubmed(&["search", "hits300", "--count"])
+            .server(&server)
+            .shared_budget(dir.path())
+            .run()
+            .code
+            == 0
+    });
+    let (off, ok_off) = median(20, || {
+        pubmed(&["search", "hits300", "--count"])
+            .server(&server)
+            .env("PUBMED_SHARED_BUDGET", "0")
+            .run()
+            .code
+            == 0
+    });
+    rows.push(Row {
+        what: "shared budget: cost per `search --count`, pacing off".into(),
+        figures: format!(
+            "median {:.1} ms with the budget, {:.1} ms without (20 runs each)",
+            ms(on),
+            ms(off)
+        ),
+        target: "– (the per-request cost is `cargo bench --bench core budget`)".into(),
+        met: (ok_on && ok_off).then_some(true),
+    });
+    rows
+}
+
 fn main() {
     let filter: Option<String> = std::env::args().skip(1).find(|a| !a.starts_with('-'));
     let corpus = Corpus::synthetic();
@@ -287,6 +505,7 @@ fn main() {
         ("convert_10k", Box::new(|| vec![convert_10k()])),
         ("convert_1m", Box::new(|| vec![convert_1m_rss()])),
         ("fetch_100k", Box::new(|| vec![fetch_100k()])),
+        ("budget", Box::new(budget)),
     ];
     let mut rows = Vec::new();
     for (name, f) in &benches {

@@ -35,17 +35,20 @@ pub enum Reason {
     NcbiInvalidResponse,
     /// NCBI says the ID or document does not exist.
     NcbiResourceNotFound,
+    /// NCBI rejected the configured API key (HTTP 400 `API key invalid`).
+    InvalidApiKey,
 }
 
 impl Reason {
     /// Every reason, in the order of the exit-status table.
-    pub const ALL: [Reason; 11] = [
+    pub const ALL: [Reason; 12] = [
         Reason::NcbiResourceNotFound,
         Reason::BlankQuery,
         Reason::BlankFilter,
         Reason::InvalidDateRange,
         Reason::MalformedId,
         Reason::InvalidArgument,
+        Reason::InvalidApiKey,
         Reason::NcbiUnreachable,
         Reason::NcbiDeadlineExceeded,
         Reason::NcbiInvalidResponse,
@@ -67,6 +70,7 @@ impl Reason {
             Reason::NcbiDeadlineExceeded => "ncbi_deadline_exceeded",
             Reason::NcbiInvalidResponse => "ncbi_invalid_response",
             Reason::NcbiResourceNotFound => "ncbi_resource_not_found",
+            Reason::InvalidApiKey => "invalid_api_key",
         }
     }
 
@@ -89,7 +93,8 @@ impl Reason {
             | Reason::BlankFilter
             | Reason::InvalidDateRange
             | Reason::MalformedId
-            | Reason::InvalidArgument => Exit::Usage,
+            | Reason::InvalidArgument
+            | Reason::InvalidApiKey => Exit::Usage,
             Reason::QueueFull | Reason::NcbiRateLimited => Exit::TempFail,
             Reason::NcbiUnreachable
             | Reason::NcbiDeadlineExceeded
@@ -116,6 +121,7 @@ impl Reason {
             Reason::NcbiDeadlineExceeded => -32004,
             Reason::NcbiInvalidResponse => -32070,
             Reason::NcbiResourceNotFound => -32001,
+            Reason::InvalidApiKey => -32005,
         }
     }
 
@@ -143,6 +149,9 @@ impl Reason {
                 "NCBI sent a body that is not what E-utilities document; retry later"
             }
             Reason::NcbiResourceNotFound => "check the ID; it may not exist in this database",
+            Reason::InvalidApiKey => {
+                "check the key in your NCBI account settings, or unset it (NCBI_API_KEY, `pubmed config set api_key ''`, --api-key) to work without one at 3 requests/s"
+            }
         }
     }
 }
@@ -383,6 +392,8 @@ mod tests {
         assert_eq!(Reason::InvalidArgument.mcp_code(), -32602);
         assert_eq!(Reason::MalformedId.mcp_code(), -32007);
         assert_eq!(Reason::NcbiInvalidResponse.mcp_code(), -32070);
+        assert_eq!(Reason::InvalidApiKey.exit_code(), 2);
+        assert_eq!(Reason::InvalidApiKey.mcp_code(), -32005);
     }
 
     #[test]
@@ -391,7 +402,7 @@ mod tests {
         assert_eq!(codes, [0, 1, 2, 69, 70, 74, 75, 130]);
         assert_eq!(
             Exit::Usage.meaning(),
-            "Input to change: usage errors, blank_query, blank_filter, invalid_date_range, malformed_id, invalid_argument."
+            "Input to change: usage errors, blank_query, blank_filter, invalid_date_range, malformed_id, invalid_argument, invalid_api_key."
         );
         assert_eq!(
             Exit::TempFail.meaning(),

@@ -25,6 +25,7 @@ enum Step {
     },
     Hang,
     Broken,
+    Fail(TransportError),
 }
 
 fn ok() -> Step {
@@ -46,6 +47,15 @@ fn slow(after: Duration) -> Step {
         retry_after: None,
         body: Bytes::from_static(ESPELL_OK),
         after,
+    }
+}
+
+fn unavailable(retry_after: &str) -> Step {
+    Step::Answer {
+        status: 503,
+        retry_after: Some(retry_after.into()),
+        body: Bytes::from_static(b"Service Unavailable"),
+        after: Duration::ZERO,
     }
 }
 
@@ -125,6 +135,7 @@ impl Transport for Fake {
                 }
                 Step::Hang => std::future::pending().await,
                 Step::Broken => Err(TransportError::Broken("connection reset by peer".into())),
+                Step::Fail(e) => Err(e),
             }
         })
     }
@@ -508,4 +519,150 @@ async fn the_id_converter_is_paced_as_keyless() {
         reqs.iter()
             .all(|r| r.params.iter().all(|(k, _)| k != "api_key"))
     );
+}
+
+/// The one wait rule for every retried status: a `Retry-After` over 30 s
+/// stops the call at once as `ncbi_rate_limited` with `retryAfter`, for a
+/// 503 exactly as for a 429 (never a 45 s wait, never `ncbi_unreachable`).
+#[tokio::test(start_paused = true)]
+async fn a_retry_after_over_30s_stops_at_once_for_503_and_429() {
+    for (step, secs_asked) in [
+        (unavailable("45"), 45),
+        (unavailable("100"), 100),
+        (too_many(Some("45")), 45),
+        (too_many(Some("100")), 100),
+    ] {
+        let fake = Fake::new(move |_| step.clone());
+        let c = client(&fake, None, Policy::default());
+        let t0 = Instant::now();
+        let e = c.espell("x").await.unwrap_err();
+        assert_eq!(e.reason, Reason::NcbiRateLimited, "{}", e.message);
+        assert_eq!(e.reason.exit_code(), 75);
+        assert_eq!(e.retry_after, Some(secs_asked));
+        assert!(
+            e.message.contains(&format!("wait {secs_asked} s")),
+            "{}",
+            e.message
+        );
+        assert_eq!(fake.starts().len(), 1, "one request");
+        assert_eq!(Instant::now() - t0, Duration::ZERO, "stopped at once");
+    }
+}
+
+/// A `Retry-After` within 30 s but longer than the time left stops at once
+/// too; one within both replaces the backoff, for a 503 as for a 429.
+#[tokio::test(start_paused = true)]
+async fn a_retry_after_past_the_deadline_stops_and_a_short_one_is_waited() {
+    let fake = Fake::new(|_| unavailable("20"));
+    let short = Policy {
+        deadline: secs(10.0),
+        request_timeout: secs(10.0),
+        ..Policy::default()
+    };
+    let c = client(&fake, None, short);
+    let t0 = Instant::now();
+    let e = c.espell("x").await.unwrap_err();
+    assert_eq!(e.reason, Reason::NcbiRateLimited);
+    assert_eq!(e.retry_after, Some(20));
+    assert!(e.message.contains("time left"), "{}", e.message);
+    assert_eq!(Instant::now() - t0, Duration::ZERO);
+
+    let fake = Fake::new(|n| if n == 0 { unavailable("3") } else { ok() });
+    let c = client(&fake, None, Policy::default());
+    assert_eq!(
+        c.espell("biopythooon").await.unwrap().corrected_query,
+        "biopython"
+    );
+    assert_eq!(
+        fake.gaps(),
+        vec![secs(3.0)],
+        "Retry-After, not the 1 s backoff"
+    );
+}
+
+/// A host that does not resolve, or refuses the connection, is tried twice
+/// (one backoff step between), not seven times over a minute; the hint
+/// names the knobs that fix it.
+#[tokio::test(start_paused = true)]
+async fn unresolvable_or_refusing_hosts_are_tried_twice() {
+    for err in [
+        TransportError::Unresolved("failed to lookup address information".into()),
+        TransportError::Refused("Connection refused (os error 111)".into()),
+    ] {
+        let fake = Fake::new(move |_| Step::Fail(err.clone()));
+        let c = client(&fake, None, Policy::default());
+        let t0 = Instant::now();
+        let e = c.espell("x").await.unwrap_err();
+        assert_eq!(e.reason, Reason::NcbiUnreachable);
+        assert_eq!(e.reason.exit_code(), 69);
+        assert_eq!(fake.starts().len(), 2, "{}", e.message);
+        assert!(e.message.contains("2 attempts"), "{}", e.message);
+        for knob in ["--timeout", "PUBMED_EUTILS_URL", "HTTPS_PROXY", "NO_PROXY"] {
+            assert!(e.hint().contains(knob), "{knob}: {}", e.hint());
+        }
+        let waited = Instant::now() - t0;
+        assert!(waited >= secs(0.75) && waited <= secs(1.25), "{waited:?}");
+    }
+    // Other connection failures keep the full retry budget.
+    let fake = Fake::new(|n| {
+        if n < 3 {
+            Step::Fail(TransportError::Connect("tls handshake eof".into()))
+        } else {
+            ok()
+        }
+    });
+    let c = client(&fake, None, Policy::default());
+    c.espell("x").await.unwrap();
+    assert_eq!(fake.starts().len(), 4);
+}
+
+/// NCBI's answer to an unknown key (HTTP 400, the same one-line JSON shape
+/// as its 429 body, `http429_rate_limit_exceeded.json`, echoing the key)
+/// fails after one request as `invalid_api_key`, says where the key came
+/// from, and never repeats the key.
+#[tokio::test(start_paused = true)]
+async fn an_invalid_api_key_fails_at_once_naming_its_origin() {
+    let key = "0123456789abcdef0123456789abcdef0123";
+    let body = format!(
+        r#"{{"error":"API key invalid","api-key":"{key}","type":"invalid","status":"unknown"}}"#
+    );
+    let fake = Fake::new(move |_| Step::Answer {
+        status: 400,
+        retry_after: None,
+        body: Bytes::from(body.clone()),
+        after: Duration::ZERO,
+    });
+    let settings = ClientSettings {
+        eutils_url: "http://fake.invalid/eutils/".into(),
+        api_key: Some(key.into()),
+        api_key_origin: Some("NCBI_API_KEY".into()),
+        ..Default::default()
+    };
+    let c = Client::with_transport(settings, fake.clone());
+    let e = c.espell("x").await.unwrap_err();
+    assert_eq!(e.reason, Reason::InvalidApiKey);
+    assert_eq!(e.reason.as_str(), "invalid_api_key");
+    assert_eq!(e.reason.exit_code(), 2);
+    assert!(!e.reason.retryable());
+    assert_eq!(fake.starts().len(), 1, "never retried");
+    assert!(e.message.contains("API key invalid"), "{}", e.message);
+    assert!(e.message.contains("NCBI_API_KEY"), "{}", e.message);
+    assert!(!e.message.contains(key) && !e.hint().contains(key));
+}
+
+/// A redirect to another site is not followed (the request carries the key):
+/// the call stops at once, naming where it pointed.
+#[tokio::test(start_paused = true)]
+async fn a_cross_site_redirect_stops_the_call() {
+    let fake = Fake::new(|_| {
+        Step::Fail(TransportError::Redirected(
+            "http://elsewhere.invalid/eutils/espell.fcgi".into(),
+        ))
+    });
+    let c = client(&fake, Some("k"), Policy::default());
+    let e = c.espell("x").await.unwrap_err();
+    assert_eq!(e.reason, Reason::InvalidArgument);
+    assert_eq!(fake.starts().len(), 1);
+    assert!(e.message.contains("elsewhere.invalid"), "{}", e.message);
+    assert!(e.hint().contains("PUBMED_EUTILS_URL"), "{}", e.hint());
 }

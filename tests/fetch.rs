@@ -1477,12 +1477,16 @@ fn search_all_into_fetch(concurrent: bool) {
     corpus.add_uniform("hits20000", 20_000, 1_000_000, 41_000_000, 20);
     let fake = FakeNcbi::rate_limited(corpus.clone());
     let server = fake_server(&fake);
+    // one machine: both processes draw from one budget (issue 13)
+    let budget = tempfile::tempdir().unwrap();
     let search = pubmed(&["search", "hits20000", "--all"])
         .server(&server)
+        .shared_budget(budget.path())
         .env("PUBMED_REQUEST_GAP_MS", "")
         .env("PUBMED_DEADLINE_S", "30");
     let fetch = pubmed(&["fetch", "-f", "ndjson"])
         .server(&server)
+        .shared_budget(budget.path())
         .env("PUBMED_REQUEST_GAP_MS", "")
         .env("PUBMED_DEADLINE_S", "30");
     let (mut search_cmd, _h1) = (search.cmd, search.home);
@@ -1573,10 +1577,9 @@ fn search_all_then_fetch_at_ncbis_pace() {
 }
 
 /// Both processes at once share NCBI's 3 requests/s only through the
-/// machine-wide budget of issue 13; without it their two pacers together
-/// exceed the limit.
+/// machine-wide budget; without it their two pacers together exceed the
+/// limit.
 #[test]
-#[ignore = "needs the shared NCBI budget across processes (issue 13, item 1)"]
 fn search_all_piped_into_fetch_at_ncbis_pace() {
     search_all_into_fetch(true);
 }

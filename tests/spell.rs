@@ -459,7 +459,8 @@ fn closed_port_is_unreachable() {
     let e = run.error_json();
     assert_eq!(e["reason"], "ncbi_unreachable");
     assert_eq!(e["retryable"], true);
-    assert!(e["message"].as_str().unwrap().contains("3 attempts"), "{e}");
+    // A refused connection is tried twice, not max_retries + 1 times.
+    assert!(e["message"].as_str().unwrap().contains("2 attempts"), "{e}");
     assert_eq!(run.stdout, "");
     // human form: one error line and a hint
     let run = pubmed(&["spell", "cancr"])

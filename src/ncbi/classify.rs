@@ -1,4 +1,4 @@
-//! Classifying an answer (client.md "Classifying an answer"), in its order:
+//! Classifying an answer (docs/network.md "Classifying an answer"), in its order:
 //! network trouble, 429, 5xx/HTML/prolog-only, `<ERROR>` texts, other 4xx,
 //! unparseable bodies.
 
@@ -38,6 +38,9 @@ pub enum ErrorTextKind {
     NotFound,
     /// A known or unknown upstream failure: retried.
     Transient,
+    /// NCBI rejected the API key (`API key invalid`): `invalid_api_key`,
+    /// never retried.
+    InvalidApiKey,
 }
 
 const CALLER_TEXTS: &[&str] = &[
@@ -49,6 +52,9 @@ const CALLER_TEXTS: &[&str] = &[
     "invalid id parameter",
 ];
 const NOT_FOUND_TEXTS: &[&str] = &["cannot get document summary", "not found", "empty id list"];
+/// NCBI's answer to a key it does not know: HTTP 400 with
+/// `{"error":"API key invalid","api-key":"<the key>",…}`.
+const INVALID_KEY_TEXTS: &[&str] = &["api key invalid"];
 
 /// Classifies an NCBI error text, matched case-insensitively. Known transient
 /// texts (`External viewer error`, `Status: Timeout`, `temporarily
@@ -56,7 +62,9 @@ const NOT_FOUND_TEXTS: &[&str] = &["cannot get document summary", "not found", "
 /// both [`ErrorTextKind::Transient`].
 pub fn error_text_kind(text: &str) -> ErrorTextKind {
     let t = text.to_lowercase();
-    if CALLER_TEXTS.iter().any(|p| t.contains(p)) {
+    if INVALID_KEY_TEXTS.iter().any(|p| t.contains(p)) {
+        ErrorTextKind::InvalidApiKey
+    } else if CALLER_TEXTS.iter().any(|p| t.contains(p)) {
         ErrorTextKind::Caller
     } else if NOT_FOUND_TEXTS.iter().any(|p| t.contains(p)) {
         ErrorTextKind::NotFound
@@ -167,7 +175,13 @@ pub fn error_texts(root: &Element) -> Vec<String> {
 pub fn verdict_for_error_texts<T>(texts: &[String], endpoint: &str) -> Verdict<T> {
     let joined = texts.join("; ");
     let kinds: Vec<ErrorTextKind> = texts.iter().map(|t| error_text_kind(t)).collect();
-    if kinds.contains(&ErrorTextKind::Caller) {
+    if kinds.contains(&ErrorTextKind::InvalidApiKey) {
+        // Only NCBI's own text: the body also echoes the key.
+        Verdict::Fatal(Error::new(
+            Reason::InvalidApiKey,
+            format!("{endpoint} rejected the API key: {joined}"),
+        ))
+    } else if kinds.contains(&ErrorTextKind::Caller) {
         Verdict::Fatal(Error::new(
             Reason::InvalidArgument,
             format!("{endpoint} rejected the request: {joined}"),

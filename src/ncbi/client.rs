@@ -1,13 +1,15 @@
 //! The shared NCBI client: one per process, used by every command and MCP
-//! tool call. It owns pacing, retries and deadlines (client.md) and returns
-//! typed results or typed errors.
+//! tool call. It owns pacing (with the budget shared by every `pubmed`
+//! process), retries and deadlines (docs/network.md) and returns typed
+//! results or typed errors.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use backon::{BackoffBuilder, ExponentialBuilder};
 use tokio::time::Instant;
 
+use super::budget::{self, SharedBudget};
 use super::classify::{self, Verdict};
 use super::pacer::{Lane, Pacer, PacerConfig};
 use super::policy::Policy;
@@ -43,18 +45,19 @@ pub struct ClientSettings {
     pub email: Option<String>,
     /// `api_key` parameter (E-utilities only), when configured.
     pub api_key: Option<String>,
-    /// Where the API key came from (`--api-key`, `NCBI_API_KEY`, `config
-    /// file PATH`), for messages about a key NCBI refuses.
-    pub api_key_origin: Option<String>,
-    /// Directory of the shared request budget's state file; `None`: no
-    /// shared budget (docs/config.md "Shared budget").
-    pub budget_dir: Option<std::path::PathBuf>,
     /// Pacing, retries, deadlines.
     pub policy: Policy,
     /// Log each request on stderr (key redacted).
     pub verbose: bool,
     /// Say on stderr when a call is retried or waits out a 429 cooldown.
     pub notes: bool,
+    /// The directory of the request budget shared by every `pubmed`
+    /// process of the user (`$XDG_RUNTIME_DIR`, else the cache directory);
+    /// `None` paces this process alone (docs/network.md "Shared budget").
+    pub budget_dir: Option<PathBuf>,
+    /// Where the API key came from, for messages: `"NCBI_API_KEY"`,
+    /// `"--api-key"`, `"config file /path"`.
+    pub api_key_origin: Option<String>,
 }
 
 impl Default for ClientSettings {
@@ -65,11 +68,11 @@ impl Default for ClientSettings {
             tool: DEFAULT_TOOL.into(),
             email: None,
             api_key: None,
-            api_key_origin: None,
-            budget_dir: None,
             policy: Policy::default(),
             verbose: false,
             notes: false,
+            budget_dir: None,
+            api_key_origin: None,
         }
     }
 }
@@ -92,12 +95,80 @@ impl std::fmt::Debug for Client {
     }
 }
 
+/// `base` + `path`, with one slash between; a query string in `base` (a
+/// key pasted into `--eutils-url`) stays at the end.
 fn join_url(base: &str, path: &str) -> String {
-    if base.ends_with('/') || path.is_empty() {
+    let (base, query) = match base.split_once('?') {
+        Some((b, q)) => (b, Some(q)),
+        None => (base, None),
+    };
+    let mut url = if base.ends_with('/') || path.is_empty() {
         format!("{base}{path}")
     } else {
         format!("{base}/{path}")
+    };
+    if let Some(q) = query {
+        url.push('?');
+        url.push_str(q);
     }
+    url
+}
+
+/// True for a parameter that holds the API key.
+fn is_key_param(name: &str) -> bool {
+    name.eq_ignore_ascii_case("api_key")
+}
+
+/// `url` as `-v` shows it: `api_key` values in its query and any password
+/// replaced by `REDACTED`.
+fn redact_url(url: &str) -> String {
+    let Ok(mut u) = url::Url::parse(url) else {
+        // Not a URL: cut everything after a key parameter.
+        let lower = url.to_ascii_lowercase();
+        return match lower.find("api_key=") {
+            Some(at) => format!("{}api_key=REDACTED", &url[..at]),
+            None => url.to_string(),
+        };
+    };
+    if u.password().is_some() {
+        let _ = u.set_password(Some("REDACTED"));
+    }
+    if u.query().is_some() {
+        let pairs: Vec<(String, String)> = u
+            .query_pairs()
+            .map(|(k, v)| {
+                let v = if is_key_param(&k) {
+                    "REDACTED".to_string()
+                } else {
+                    v.into_owned()
+                };
+                (k.into_owned(), v)
+            })
+            .collect();
+        u.query_pairs_mut().clear().extend_pairs(pairs);
+    }
+    u.to_string()
+}
+
+/// A failed attempt the retry loop may retry.
+struct Retry {
+    /// HTTP 429: the pacer's cooldown is the wait.
+    rate_limited: bool,
+    /// What went wrong, for messages.
+    text: String,
+    /// The `Retry-After` the answer carried.
+    retry_after: Option<Duration>,
+    /// Waiting cannot fix it (no such host, connection refused): two
+    /// attempts at most.
+    hopeless: bool,
+}
+
+/// The hint for a server that cannot be reached at all.
+const UNREACHABLE_HINT: &str = "check the host name and the network: the server URLs come from --eutils-url / PUBMED_EUTILS_URL and --idconv-url / PUBMED_IDCONV_URL; behind a proxy set HTTPS_PROXY (NO_PROXY lists hosts reached directly); on a slow network raise --timeout";
+
+/// Whole seconds to wait, at least 1.
+fn ceil_secs(d: Duration) -> u64 {
+    (d.as_millis().div_ceil(1000) as u64).max(1)
 }
 
 fn encoded_len(params: &[(String, String)]) -> usize {
@@ -119,17 +190,42 @@ impl Client {
         Ok(Self::with_transport(settings, Arc::new(transport)))
     }
 
-    /// A client over any transport (tests use in-process fakes).
+    /// A client over any transport (tests use in-process fakes). The shared
+    /// budget is used when the policy allows it and `budget_dir` is set.
     pub fn with_transport(settings: ClientSettings, transport: Arc<dyn Transport>) -> Self {
         let p = &settings.policy;
-        let pacer = Pacer::new(PacerConfig {
+        let cfg = PacerConfig {
             gap: p.gap(settings.api_key.is_some()),
             idconv_gap: p.gap(false),
             max_in_flight: p.max_in_flight,
             max_waiting: p.max_waiting,
             cooldown_base: p.retry_base,
             cooldown_cap: p.retry_cap,
-        });
+        };
+        let pacer = match (&settings.budget_dir, p.shared_budget) {
+            (Some(dir), true) => Pacer::with_budget(
+                cfg,
+                Arc::new(SharedBudget::new(
+                    dir.clone(),
+                    settings.notes,
+                    settings.verbose,
+                )),
+                budget::eutils_lane(settings.api_key.as_deref()),
+            ),
+            (_, shared) => {
+                if settings.verbose {
+                    let why = if shared {
+                        "no runtime or cache directory"
+                    } else {
+                        "shared_budget is off"
+                    };
+                    crate::diag!(
+                        "pubmed: shared request budget off ({why}); pacing this process alone"
+                    );
+                }
+                Pacer::new(cfg)
+            }
+        };
         Client {
             settings,
             transport,
@@ -185,7 +281,7 @@ impl Client {
         }
     }
 
-    /// Runs an E-utilities XML call: classification per client.md, then
+    /// Runs an E-utilities XML call: classification per docs/network.md, then
     /// `parse` on the root element.
     pub(crate) async fn eutils_xml<T>(
         &self,
@@ -214,7 +310,7 @@ impl Client {
             .params
             .iter()
             .map(|(k, v)| {
-                let v = if k == "api_key" {
+                let v = if is_key_param(k) {
                     "REDACTED".to_string()
                 } else if v.chars().count() > 200 {
                     let cut: String = v.chars().take(200).collect();
@@ -231,14 +327,15 @@ impl Client {
         };
         crate::diag!(
             "pubmed: {method} {} {} (attempt {attempt})",
-            req.url,
+            redact_url(&req.url),
             shown.join("&")
         );
     }
 
     /// Sends `req` under the pacer (in `lane`) with retries and one total
-    /// deadline (client.md "Retries and deadlines"); `classify` turns each
-    /// answer into a [`Verdict`].
+    /// deadline (docs/network.md "Retries and deadlines"); `classify` turns
+    /// each answer into a [`Verdict`]. Every failed attempt goes through
+    /// [`Client::next_wait`].
     pub(crate) async fn execute<T>(
         &self,
         endpoint: &str,
@@ -249,22 +346,7 @@ impl Client {
         let policy = &self.settings.policy;
         let deadline = Instant::now()
             .checked_add(policy.deadline)
-            .unwrap_or_else(|| Instant::now() + std::time::Duration::from_secs(86_400));
-        let mut backoff = ExponentialBuilder::default()
-            .with_min_delay(policy.retry_base)
-            .with_max_delay(policy.retry_cap)
-            .with_factor(2.0)
-            .with_max_times(policy.max_retries as usize)
-            .build();
-        let deadline_error = || {
-            Error::new(
-                Reason::NcbiDeadlineExceeded,
-                format!(
-                    "{endpoint} did not answer within the {}s deadline",
-                    policy.deadline.as_secs_f64()
-                ),
-            )
-        };
+            .unwrap_or_else(|| Instant::now() + Duration::from_secs(86_400));
         let mut attempt = 0u32;
         loop {
             attempt += 1;
@@ -278,96 +360,210 @@ impl Client {
             let sent = tokio::time::timeout(budget, self.transport.send(req.clone())).await;
             let started = permit.started;
             drop(permit);
-            let verdict = match sent {
-                Err(_) if Instant::now() >= deadline => return Err(deadline_error()),
-                Err(_) => Verdict::Transient {
-                    text: format!("{endpoint} gave no answer within {}s", budget.as_secs_f64()),
-                    retry_after: None,
-                },
+            let transient = |text: String, hopeless: bool| Retry {
+                rate_limited: false,
+                text,
+                retry_after: None,
+                hopeless,
+            };
+            let retry = match sent {
+                Err(_) if Instant::now() >= deadline => {
+                    return Err(Error::new(
+                        Reason::NcbiDeadlineExceeded,
+                        format!(
+                            "{endpoint} did not answer within the {}s deadline",
+                            policy.deadline.as_secs_f64()
+                        ),
+                    ));
+                }
+                Err(_) => transient(
+                    format!("{endpoint} gave no answer within {}s", budget.as_secs_f64()),
+                    false,
+                ),
                 Ok(Err(TransportError::TooLarge)) => {
                     return Err(Error::new(
                         Reason::NcbiInvalidResponse,
                         format!("{endpoint}: {}", TransportError::TooLarge),
                     ));
                 }
-                Ok(Err(e)) => Verdict::Transient {
-                    text: format!("{endpoint} ({}): {e}", host_of(&req.url)),
-                    retry_after: None,
+                Ok(Err(TransportError::Redirected(to))) => {
+                    return Err(Error::new(
+                        Reason::InvalidArgument,
+                        format!(
+                            "{endpoint} ({}) redirected to {to}; not followed, so the API key and e-mail stay with the configured server",
+                            host_of(&req.url)
+                        ),
+                    )
+                    .with_hint("if the service moved, point --eutils-url / PUBMED_EUTILS_URL (or --idconv-url / PUBMED_IDCONV_URL) at its new address"));
+                }
+                Ok(Err(e @ (TransportError::Unresolved(_) | TransportError::Refused(_)))) => {
+                    transient(format!("{endpoint} ({}): {e}", host_of(&req.url)), true)
+                }
+                Ok(Err(e)) => transient(format!("{endpoint} ({}): {e}", host_of(&req.url)), false),
+                Ok(Ok(resp)) => match classify(resp) {
+                    Verdict::Done(v) => {
+                        self.pacer.note_success(lane).await;
+                        return Ok(v);
+                    }
+                    Verdict::Fatal(e) if e.reason == Reason::InvalidApiKey => {
+                        return Err(self.with_key_origin(e));
+                    }
+                    Verdict::Fatal(e) => return Err(e),
+                    Verdict::RateLimited { retry_after } => Retry {
+                        rate_limited: true,
+                        text: format!("{endpoint} answered HTTP 429 (rate limited)"),
+                        retry_after,
+                        hopeless: false,
+                    },
+                    Verdict::Transient { text, retry_after } => Retry {
+                        rate_limited: false,
+                        text,
+                        retry_after,
+                        hopeless: false,
+                    },
                 },
-                Ok(Ok(resp)) => classify(resp),
             };
-            match verdict {
-                Verdict::Done(v) => {
-                    self.pacer.note_success();
-                    return Ok(v);
+            let resume = self
+                .next_wait(lane, &retry, attempt, started, deadline)
+                .await?;
+            tokio::time::sleep_until(resume).await;
+        }
+    }
+
+    /// The one wait decision for every retried answer (429 and transient
+    /// alike): when to send attempt `attempt + 1`, or the error that ends
+    /// the call. In order:
+    /// 1. a `Retry-After` over `max_retry_after` or past the deadline stops
+    ///    the call as `ncbi_rate_limited` with `retryAfter`;
+    /// 2. the wait is the 429 cooldown (shared by every process of the
+    ///    budget), else `Retry-After`, else the jittered backoff step;
+    /// 3. with the retries used up (two attempts for a host that does not
+    ///    resolve or refuses), a 429 is `ncbi_rate_limited`, anything else
+    ///    `ncbi_unreachable`;
+    /// 4. a wait that would end at or past the deadline stops the same way.
+    async fn next_wait(
+        &self,
+        lane: Lane,
+        r: &Retry,
+        attempt: u32,
+        started: Instant,
+        deadline: Instant,
+    ) -> Result<Instant> {
+        let policy = &self.settings.policy;
+        let now = Instant::now();
+        let limited = |why: String, wait: Option<Duration>| {
+            let e = Error::new(Reason::NcbiRateLimited, why);
+            match wait {
+                Some(w) => e.with_retry_after(ceil_secs(w)),
+                None => e,
+            }
+        };
+        if let Some(ra) = r.retry_after {
+            let too_long = ra > policy.max_retry_after;
+            if too_long || now.checked_add(ra).is_none_or(|t| t > deadline) {
+                if r.rate_limited {
+                    // The other requests (and processes) hold off too, for
+                    // as long as pubmed ever waits.
+                    self.pacer
+                        .note_rate_limited(lane, started, Some(ra.min(policy.max_retry_after)))
+                        .await;
                 }
-                Verdict::Fatal(e) => return Err(e),
-                Verdict::RateLimited { retry_after } => {
-                    let limited = |why: String| {
-                        let mut e = Error::new(Reason::NcbiRateLimited, why);
-                        if let Some(ra) = retry_after {
-                            e = e.with_retry_after(ra.as_secs().max(1));
-                        }
-                        e
-                    };
-                    if let Some(ra) = retry_after
-                        && (ra > policy.max_retry_after
-                            || Instant::now().checked_add(ra).is_none_or(|t| t > deadline))
-                    {
-                        return Err(limited(format!(
-                            "{endpoint} answered HTTP 429 asking to wait {}s",
-                            ra.as_secs()
-                        )));
-                    }
-                    let resume = self.pacer.note_rate_limited(started, retry_after);
-                    if backoff.next().is_none() {
-                        return Err(limited(format!(
-                            "{endpoint} answered HTTP 429 (rate limited) on all {}",
-                            count(attempt, "attempt")
-                        )));
-                    }
-                    if resume > deadline {
-                        return Err(limited(format!(
-                            "{endpoint} answered HTTP 429 and the cooldown outlasts the deadline"
-                        )));
-                    }
-                    self.note(format_args!(
-                        "{endpoint} answered HTTP 429 (rate limited); waiting {:.1} s before attempt {} of {}",
-                        resume.saturating_duration_since(Instant::now()).as_secs_f64(),
-                        attempt + 1,
-                        policy.max_retries + 1
-                    ));
-                }
-                Verdict::Transient { text, retry_after } => {
-                    let Some(step) = backoff.next() else {
-                        return Err(Error::new(
-                            Reason::NcbiUnreachable,
-                            format!("gave up after {}: {text}", count(attempt, "attempt")),
-                        ));
-                    };
-                    let delay = retry_after.unwrap_or_else(|| jitter(step).min(policy.retry_cap));
-                    if Instant::now()
-                        .checked_add(delay)
-                        .is_none_or(|t| t >= deadline)
-                    {
-                        return Err(Error::new(
-                            Reason::NcbiUnreachable,
-                            format!(
-                                "gave up after {} (the next wait would pass the deadline): {text}",
-                                count(attempt, "attempt")
-                            ),
-                        ));
-                    }
-                    self.note(format_args!(
-                        "{text}; retrying in {:.1} s (attempt {} of {})",
-                        delay.as_secs_f64(),
-                        attempt + 1,
-                        policy.max_retries + 1
-                    ));
-                    tokio::time::sleep(delay).await;
-                }
+                let why = if too_long {
+                    format!(
+                        "more than the {} s pubmed waits",
+                        policy.max_retry_after.as_secs()
+                    )
+                } else {
+                    "longer than the call's time left".to_string()
+                };
+                let e = limited(
+                    format!("{} and asked to wait {} s ({why})", r.text, ceil_secs(ra)),
+                    Some(ra),
+                );
+                return Err(if r.rate_limited {
+                    e
+                } else {
+                    e.with_hint(
+                        "the server asked to be tried again later: retry after retryAfter seconds",
+                    )
+                });
             }
         }
+        let resume = if r.rate_limited {
+            self.pacer
+                .note_rate_limited(lane, started, r.retry_after)
+                .await
+        } else {
+            let wait = r
+                .retry_after
+                .unwrap_or_else(|| policy.backoff().jittered(attempt - 1));
+            now.checked_add(wait).unwrap_or(deadline)
+        };
+        let retries = if r.hopeless {
+            policy.max_retries.min(1)
+        } else {
+            policy.max_retries
+        };
+        let cooldown = resume.saturating_duration_since(now);
+        if attempt > retries {
+            let tried = count(attempt, "attempt");
+            return Err(if r.rate_limited {
+                limited(format!("{} on all {tried}", r.text), Some(cooldown))
+            } else if r.hopeless {
+                Error::new(
+                    Reason::NcbiUnreachable,
+                    format!("gave up after {tried}: {}", r.text),
+                )
+                .with_hint(UNREACHABLE_HINT)
+            } else {
+                Error::new(
+                    Reason::NcbiUnreachable,
+                    format!("gave up after {tried}: {}", r.text),
+                )
+            });
+        }
+        if resume >= deadline {
+            let tried = count(attempt, "attempt");
+            return Err(if r.rate_limited {
+                limited(
+                    format!("{} and the cooldown outlasts the deadline", r.text),
+                    Some(cooldown),
+                )
+            } else {
+                Error::new(
+                    Reason::NcbiUnreachable,
+                    format!(
+                        "gave up after {tried} (the next wait would pass the deadline): {}",
+                        r.text
+                    ),
+                )
+            });
+        }
+        let verb = if r.rate_limited {
+            "waiting"
+        } else {
+            "retrying in"
+        };
+        self.note(format_args!(
+            "{}; {verb} {:.1} s (attempt {} of {})",
+            r.text,
+            cooldown.as_secs_f64(),
+            attempt + 1,
+            retries + 1
+        ));
+        Ok(resume)
+    }
+
+    /// `e` (an `invalid_api_key` error) saying where the key came from.
+    fn with_key_origin(&self, mut e: Error) -> Error {
+        let origin = self.settings.api_key_origin.clone().or_else(|| {
+            let in_url = |u: &str| u.to_ascii_lowercase().contains("api_key=");
+            in_url(&self.settings.eutils_url).then(|| "the E-utilities URL".to_string())
+        });
+        if let Some(origin) = origin {
+            e.message = format!("{} (the key came from {origin})", e.message);
+        }
+        e
     }
 }
 
@@ -377,11 +573,6 @@ fn host_of(url: &str) -> String {
         .ok()
         .and_then(|u| u.host_str().map(str::to_string))
         .unwrap_or_else(|| url.to_string())
-}
-
-/// ±25% jitter around a backoff step.
-fn jitter(step: Duration) -> Duration {
-    step.mul_f64(rand::random_range(0.75..=1.25))
 }
 
 #[cfg(test)]
@@ -415,10 +606,27 @@ mod tests {
     }
 
     #[test]
-    fn jitter_stays_within_a_quarter() {
-        for _ in 0..1000 {
-            let d = jitter(Duration::from_secs(4));
-            assert!(d >= Duration::from_secs(3) && d <= Duration::from_secs(5));
-        }
+    fn a_query_in_the_base_url_stays_at_the_end() {
+        assert_eq!(
+            join_url("http://h/e/?api_key=K1", "esearch.fcgi"),
+            "http://h/e/esearch.fcgi?api_key=K1"
+        );
+    }
+
+    #[test]
+    fn keys_in_urls_are_redacted() {
+        assert_eq!(
+            redact_url("http://h/e/esearch.fcgi?x=1&api_key=SECRET9&API_KEY=S2"),
+            "http://h/e/esearch.fcgi?x=1&api_key=REDACTED&API_KEY=REDACTED"
+        );
+        assert_eq!(
+            redact_url("http://user:pw@h/e/esearch.fcgi"),
+            "http://user:REDACTED@h/e/esearch.fcgi"
+        );
+        assert_eq!(
+            redact_url("not a url ?api_key=SECRET9"),
+            "not a url ?api_key=REDACTED"
+        );
+        assert_eq!(redact_url("http://h/e/"), "http://h/e/");
     }
 }

@@ -1,6 +1,7 @@
 //! The NCBI client: HTTP, pacing, retries, deadlines and parsing of NCBI
 //! bodies into typed results. It knows nothing about the CLI.
 
+pub mod budget;
 pub mod classify;
 mod client;
 pub mod efetch;
@@ -15,4 +16,4 @@ pub mod transport;
 pub mod xml;
 
 pub use client::{Client, ClientSettings, DEFAULT_EUTILS_URL, DEFAULT_IDCONV_URL, DEFAULT_TOOL};
-pub use policy::Policy;
+pub use policy::{Backoff, Policy};

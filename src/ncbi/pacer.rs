@@ -1,7 +1,9 @@
-//! One pacer per process (client.md "Pacing"): a minimum gap between request
-//! starts, a cap on requests in flight, a bounded wait queue, and a cooldown
-//! gate after HTTP 429. Built on tokio time and synchronisation, so paused
-//! test time drives it.
+//! One pacer per process (docs/network.md "Pacing"): a minimum gap between
+//! request starts per lane, a cap on requests in flight, a bounded wait
+//! queue, and a cooldown gate after HTTP 429. Built on tokio time and
+//! synchronisation, so paused test time drives it. With a
+//! [`SharedBudget`], every start is also booked in the budget every
+//! `pubmed` process of the user shares, and a 429 cools down all of them.
 
 use std::sync::Arc;
 use std::sync::Mutex;
@@ -11,11 +13,13 @@ use std::time::Duration;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::time::Instant;
 
+use super::budget::{self, Late, SharedBudget};
+use super::policy::Backoff;
 use crate::error::{Error, Reason};
 
 /// Which service a request goes to. NCBI counts requests per API key, or
 /// per address without one; the ID Converter never receives the key, so its
-/// requests are always paced as keyless.
+/// requests are always paced as keyless. Each lane has its own gap.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Lane {
     /// E-utilities (with the API key when configured).
@@ -24,10 +28,19 @@ pub enum Lane {
     Idconv,
 }
 
+impl Lane {
+    fn index(self) -> usize {
+        match self {
+            Lane::Eutils => 0,
+            Lane::Idconv => 1,
+        }
+    }
+}
+
 /// Pacing numbers (from [`super::Policy`]).
 #[derive(Debug, Clone, Copy)]
 pub struct PacerConfig {
-    /// Minimum gap between any two starts (the E-utilities gap).
+    /// Minimum gap between two E-utilities starts.
     pub gap: Duration,
     /// Minimum gap between two ID Converter starts (the keyless gap).
     pub idconv_gap: Duration,
@@ -41,15 +54,50 @@ pub struct PacerConfig {
     pub cooldown_cap: Duration,
 }
 
-#[derive(Debug, Default)]
-struct State {
+impl PacerConfig {
+    fn gap_of(&self, lane: Lane) -> Duration {
+        match lane {
+            Lane::Eutils => self.gap,
+            Lane::Idconv => self.idconv_gap,
+        }
+    }
+
+    fn backoff(&self) -> Backoff {
+        Backoff {
+            base: self.cooldown_base,
+            cap: self.cooldown_cap,
+        }
+    }
+}
+
+/// One lane's pacing state in this process.
+#[derive(Debug, Default, Clone, Copy)]
+struct LaneState {
     last_start: Option<Instant>,
-    last_idconv_start: Option<Instant>,
     cooldown_until: Option<Instant>,
     /// When the current cooldown was set: a 429 for a request started before
     /// it belongs to the same burst and does not lengthen the cooldown.
     cooldown_set_at: Option<Instant>,
     streak: u32,
+    /// The shared budget's streak was non-zero when last seen, so a success
+    /// must reset it there.
+    shared_streak: bool,
+}
+
+/// The shared budget and this process's lane names in it.
+#[derive(Debug)]
+struct Shared {
+    budget: Arc<SharedBudget>,
+    eutils_lane: String,
+}
+
+impl Shared {
+    fn lane(&self, lane: Lane) -> &str {
+        match lane {
+            Lane::Eutils => &self.eutils_lane,
+            Lane::Idconv => budget::IDCONV_LANE,
+        }
+    }
 }
 
 /// Grants request starts. Shared by every request of the process.
@@ -58,8 +106,9 @@ pub struct Pacer {
     cfg: PacerConfig,
     in_flight: Arc<Semaphore>,
     turn: tokio::sync::Mutex<()>,
-    state: Mutex<State>,
+    state: Mutex<[LaneState; 2]>,
     waiting: AtomicUsize,
+    shared: Option<Shared>,
 }
 
 /// Held while a request is in flight; dropping it frees the slot.
@@ -82,33 +131,69 @@ fn ceil_secs(d: Duration) -> u64 {
     (d.as_millis().div_ceil(1000) as u64).max(1)
 }
 
+/// `at` on the wall clock (ms since the Unix epoch).
+fn wall_ms(at: Instant) -> u64 {
+    let (now, wall) = (Instant::now(), budget::now_ms());
+    if at >= now {
+        let ahead = (at - now).as_nanos().div_ceil(1_000_000);
+        wall.saturating_add(ahead.min(u64::MAX as u128) as u64)
+    } else {
+        wall.saturating_sub((now - at).as_millis() as u64)
+    }
+}
+
+/// The tokio instant of a wall-clock time (ms since the Unix epoch).
+fn instant_of(ms: u64) -> Instant {
+    let (now, wall) = (Instant::now(), budget::now_ms());
+    if ms >= wall {
+        now.checked_add(Duration::from_millis(ms - wall))
+            .unwrap_or(now + Duration::from_secs(86_400))
+    } else {
+        now.checked_sub(Duration::from_millis(wall - ms))
+            .unwrap_or(now)
+    }
+}
+
 impl Pacer {
-    /// A pacer with the given numbers.
+    /// A pacer for this process alone.
     pub fn new(cfg: PacerConfig) -> Self {
         Pacer {
             cfg,
             in_flight: Arc::new(Semaphore::new(cfg.max_in_flight.max(1))),
             turn: tokio::sync::Mutex::new(()),
-            state: Mutex::new(State::default()),
+            state: Mutex::new([LaneState::default(); 2]),
             waiting: AtomicUsize::new(0),
+            shared: None,
         }
     }
 
-    fn state(&self) -> std::sync::MutexGuard<'_, State> {
+    /// A pacer that also books every start in `budget`; `eutils_lane` is
+    /// the E-utilities lane name ([`budget::eutils_lane`]).
+    pub fn with_budget(cfg: PacerConfig, budget: Arc<SharedBudget>, eutils_lane: String) -> Self {
+        Pacer {
+            shared: Some(Shared {
+                budget,
+                eutils_lane,
+            }),
+            ..Pacer::new(cfg)
+        }
+    }
+
+    fn shared(&self) -> Option<&Shared> {
+        self.shared.as_ref().filter(|s| s.budget.active())
+    }
+
+    fn state(&self) -> std::sync::MutexGuard<'_, [LaneState; 2]> {
         self.state.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// The earliest start a new request could get now, ignoring the queue.
+    /// The earliest start this process's own pacing allows now, ignoring
+    /// the queue.
     fn next_free(&self, now: Instant, lane: Lane) -> Instant {
-        let s = self.state();
+        let s = self.state()[lane.index()];
         let mut t = now;
         if let Some(last) = s.last_start {
-            t = t.max(last + self.cfg.gap);
-        }
-        if lane == Lane::Idconv
-            && let Some(last) = s.last_idconv_start
-        {
-            t = t.max(last + self.cfg.idconv_gap);
+            t = t.max(last + self.cfg.gap_of(lane));
         }
         if let Some(c) = s.cooldown_until {
             t = t.max(c);
@@ -116,18 +201,23 @@ impl Pacer {
         t
     }
 
+    fn cooling_down(&self, lane: Lane, now: Instant) -> bool {
+        self.state()[lane.index()]
+            .cooldown_until
+            .is_some_and(|c| c > now)
+    }
+
     /// Waits for a start slot. Errors: `queue_full` (with `retryAfter`) when
-    /// `max_waiting` calls already wait or the call could not start before
-    /// `deadline`; `ncbi_deadline_exceeded` when the deadline passes while
-    /// it waits.
+    /// `max_waiting` calls already wait, the call could not start before
+    /// `deadline`, or the shared budget is booked past it;
+    /// `ncbi_rate_limited` (with `retryAfter`) when a 429 cooldown of any
+    /// process outlasts the deadline; `ncbi_deadline_exceeded` when the
+    /// deadline passes while it waits.
     pub async fn acquire(&self, deadline: Instant, lane: Lane) -> Result<Permit, Error> {
         let ahead = self.waiting.fetch_add(1, Ordering::SeqCst);
         let _guard = WaitingGuard(&self.waiting);
         let now = Instant::now();
-        let step = match lane {
-            Lane::Eutils => self.cfg.gap,
-            Lane::Idconv => self.cfg.gap.max(self.cfg.idconv_gap),
-        };
+        let step = self.cfg.gap_of(lane);
         let estimate = self.next_free(now, lane) + step * ahead as u32;
         if ahead >= self.cfg.max_waiting {
             return Err(Error::new(
@@ -156,19 +246,46 @@ impl Pacer {
                 .expect("the pacer never closes its semaphore");
             loop {
                 let now = Instant::now();
-                let at = self.next_free(now, lane);
-                if at <= now {
-                    let mut s = self.state();
-                    s.last_start = Some(now);
-                    if lane == Lane::Idconv {
-                        s.last_idconv_start = Some(now);
+                let local = self.next_free(now, lane);
+                let booked = match self.shared() {
+                    Some(sh) => {
+                        sh.budget
+                            .book(sh.lane(lane), step, wall_ms(local), wall_ms(deadline))
+                            .await
                     }
-                    return Permit {
-                        _slot: slot,
-                        started: now,
-                    };
+                    None => None,
+                };
+                let at = match booked {
+                    Some(Ok(b)) => {
+                        self.state()[lane.index()].shared_streak |= b.streak > 0;
+                        instant_of(b.at).max(now)
+                    }
+                    Some(Err(late)) => return Err(late_error(late)),
+                    None => local,
+                };
+                if at > now {
+                    tokio::time::sleep_until(at).await;
+                    // A 429 may have arrived meanwhile, here or in another
+                    // process: then book again after its cooldown.
+                    if booked.is_some()
+                        && let Some(sh) = self.shared()
+                        && let Some(until) = sh.budget.cooldown(sh.lane(lane)).await
+                    {
+                        let mut s = self.state();
+                        let c = &mut s[lane.index()].cooldown_until;
+                        *c = Some(c.map_or(instant_of(until), |c| c.max(instant_of(until))));
+                        continue;
+                    }
+                    if booked.is_none() || self.cooling_down(lane, Instant::now()) {
+                        continue;
+                    }
                 }
-                tokio::time::sleep_until(at).await;
+                let now = Instant::now();
+                self.state()[lane.index()].last_start = Some(now);
+                return Ok(Permit {
+                    _slot: slot,
+                    started: now,
+                });
             }
         };
         tokio::time::timeout_at(deadline, wait).await.map_err(|_| {
@@ -176,27 +293,43 @@ impl Pacer {
                 Reason::NcbiDeadlineExceeded,
                 "the deadline passed while the request waited for its turn",
             )
-        })
+        })?
     }
 
-    /// Records an HTTP 429 for a request started at `started`: holds every
-    /// start for `retry_after`, or for the cooldown base doubled per
-    /// consecutive 429 up to the cap. Returns when starts resume.
-    pub fn note_rate_limited(&self, started: Instant, retry_after: Option<Duration>) -> Instant {
+    /// Records an HTTP 429 in `lane` for a request started at `started`:
+    /// holds every start of the lane (in every process sharing the budget)
+    /// for `retry_after`, or for the cooldown base doubled per consecutive
+    /// 429 up to the cap. Returns when starts resume.
+    pub async fn note_rate_limited(
+        &self,
+        lane: Lane,
+        started: Instant,
+        retry_after: Option<Duration>,
+    ) -> Instant {
+        let backoff = self.cfg.backoff();
+        let shared_until = match self.shared() {
+            Some(sh) => {
+                sh.budget
+                    .note_rate_limited(sh.lane(lane), wall_ms(started), retry_after, backoff)
+                    .await
+            }
+            None => None,
+        };
         let now = Instant::now();
-        let mut s = self.state();
+        let mut all = self.state();
+        let s = &mut all[lane.index()];
         let same_burst = s.cooldown_set_at.is_some_and(|at| started < at);
         if !same_burst {
             s.streak += 1;
         }
-        let doubling = self
-            .cfg
-            .cooldown_base
-            .saturating_mul(1u32 << (s.streak.saturating_sub(1)).min(20));
-        let cooldown = retry_after.unwrap_or(doubling.min(self.cfg.cooldown_cap));
-        let until = now
+        let cooldown = retry_after.unwrap_or(backoff.step(s.streak.saturating_sub(1)));
+        let mut until = now
             .checked_add(cooldown)
             .unwrap_or(now + Duration::from_secs(86_400));
+        if let Some(ms) = shared_until {
+            until = until.max(instant_of(ms));
+            s.shared_streak = true;
+        }
         if s.cooldown_until.is_none_or(|c| c < until) {
             s.cooldown_until = Some(until);
         }
@@ -204,13 +337,41 @@ impl Pacer {
         s.cooldown_until.unwrap_or(until)
     }
 
-    /// Records a successful answer: the 429 streak resets.
-    pub fn note_success(&self) {
-        self.state().streak = 0;
+    /// Records a successful answer in `lane`: the 429 streak resets (in the
+    /// shared budget too, when it had one).
+    pub async fn note_success(&self, lane: Lane) {
+        let shared_streak = {
+            let mut all = self.state();
+            let s = &mut all[lane.index()];
+            s.streak = 0;
+            std::mem::take(&mut s.shared_streak)
+        };
+        if shared_streak && let Some(sh) = self.shared() {
+            sh.budget.note_success(sh.lane(lane)).await;
+        }
     }
 
     /// Calls waiting for a start right now.
     pub fn waiting(&self) -> usize {
         self.waiting.load(Ordering::SeqCst)
+    }
+}
+
+/// The error of a call whose slot in the shared budget would come after its
+/// deadline.
+fn late_error(late: Late) -> Error {
+    let wait_from_now =
+        |at: u64| ceil_secs(Duration::from_millis(at.saturating_sub(budget::now_ms())));
+    match late {
+        Late::Busy(at) => Error::new(
+            Reason::QueueFull,
+            "other pubmed processes have booked NCBI's request budget past this call's deadline",
+        )
+        .with_retry_after(wait_from_now(at)),
+        Late::Cooldown(at) => Error::new(
+            Reason::NcbiRateLimited,
+            "NCBI answered HTTP 429 (rate limited) to this or another pubmed process, and the shared cooldown outlasts this call's deadline",
+        )
+        .with_retry_after(wait_from_now(at)),
     }
 }

@@ -50,22 +50,33 @@ pub const MAX_BODY: usize = 64 * 1024 * 1024;
 /// A failure below HTTP semantics.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TransportError {
-    /// Could not connect (refused, DNS, TLS); transient.
+    /// Could not connect (TLS, connect timeout); transient.
     Connect(String),
+    /// The host name does not resolve; waiting rarely fixes it (tried twice).
+    Unresolved(String),
+    /// The server (or proxy) refused the connection; tried twice.
+    Refused(String),
     /// The connection broke or the body ended before its Content-Length; transient.
     Broken(String),
     /// The body is larger than [`MAX_BODY`]; not retried.
     TooLarge,
+    /// The server redirected to another origin (scheme, host, port), given
+    /// without its query string. Not followed: the request carries the API
+    /// key and e-mail. Not retried.
+    Redirected(String),
 }
 
 impl std::fmt::Display for TransportError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             TransportError::Connect(m) => write!(f, "cannot connect: {m}"),
+            TransportError::Unresolved(m) => write!(f, "the host name does not resolve: {m}"),
+            TransportError::Refused(m) => write!(f, "connection refused: {m}"),
             TransportError::Broken(m) => write!(f, "connection broken: {m}"),
             TransportError::TooLarge => {
                 write!(f, "the answer is larger than {} MB", MAX_BODY >> 20)
             }
+            TransportError::Redirected(to) => write!(f, "redirected to {to}"),
         }
     }
 }
@@ -82,15 +93,51 @@ pub trait Transport: Send + Sync {
 }
 
 /// The production transport: reqwest with rustls (TLS verified), a
-/// User-Agent naming this tool and version.
+/// User-Agent naming this tool and version, no `Referer`, and redirects
+/// followed only within one origin (docs/network.md "The API key").
 #[derive(Debug, Clone)]
 pub struct ReqwestTransport {
     http: reqwest::Client,
 }
 
+/// Redirects followed within one origin before giving up.
+const MAX_REDIRECTS: usize = 5;
+
+/// True when a redirect from `from` to `to` keeps the request on the same
+/// site: the same origin, or the same host moving from http to https.
+pub fn same_site(from: &url::Url, to: &url::Url) -> bool {
+    from.origin() == to.origin()
+        || (from.scheme() == "http"
+            && to.scheme() == "https"
+            && from.host_str() == to.host_str()
+            && to.port().is_none())
+}
+
+/// The parts of a URL safe to show: scheme, host, port and path (no user
+/// name, password or query string).
+pub fn shown_url(u: &url::Url) -> String {
+    let mut u = u.clone();
+    u.set_query(None);
+    u.set_fragment(None);
+    let _ = u.set_username("");
+    let _ = u.set_password(None);
+    u.to_string()
+}
+
 impl ReqwestTransport {
     /// Builds the HTTP client. Errors when the TLS backend cannot start.
     pub fn new() -> Result<Self, String> {
+        let redirects = reqwest::redirect::Policy::custom(|attempt| {
+            let from = attempt.previous().last().cloned();
+            if attempt.previous().len() > MAX_REDIRECTS {
+                attempt.error(format!("more than {MAX_REDIRECTS} redirects"))
+            } else if from.is_some_and(|from| same_site(&from, attempt.url())) {
+                attempt.follow()
+            } else {
+                // The 3xx answer comes back; `send` reports where it pointed.
+                attempt.stop()
+            }
+        });
         let http = reqwest::Client::builder()
             .user_agent(concat!(
                 "pubmed-cli/",
@@ -98,6 +145,8 @@ impl ReqwestTransport {
                 " (+https://github.com/pubmed-cli)"
             ))
             .connect_timeout(Duration::from_secs(10))
+            .referer(false)
+            .redirect(redirects)
             .build()
             .map_err(|e| e.to_string())?;
         Ok(ReqwestTransport { http })
@@ -116,6 +165,24 @@ fn root_cause(e: &reqwest::Error) -> String {
     msg
 }
 
+/// Sorts a failed connection: a name that does not resolve (hyper-util's
+/// "dns error"), a refused connection, or anything else.
+fn connect_error(e: &reqwest::Error) -> TransportError {
+    let mut source = std::error::Error::source(e);
+    while let Some(s) = source {
+        if s.to_string() == "dns error" {
+            return TransportError::Unresolved(root_cause(e));
+        }
+        if let Some(io) = s.downcast_ref::<std::io::Error>()
+            && io.kind() == std::io::ErrorKind::ConnectionRefused
+        {
+            return TransportError::Refused(root_cause(e));
+        }
+        source = s.source();
+    }
+    TransportError::Connect(root_cause(e))
+}
+
 impl Transport for ReqwestTransport {
     fn send(&self, req: HttpRequest) -> SendFuture<'_> {
         Box::pin(async move {
@@ -125,11 +192,22 @@ impl Transport for ReqwestTransport {
             };
             let resp = builder.send().await.map_err(|e| {
                 if e.is_connect() {
-                    TransportError::Connect(root_cause(&e))
+                    connect_error(&e)
+                } else if e.is_redirect() {
+                    TransportError::Redirected(root_cause(&e))
                 } else {
                     TransportError::Broken(root_cause(&e))
                 }
             })?;
+            if resp.status().is_redirection() {
+                let to = resp
+                    .headers()
+                    .get(reqwest::header::LOCATION)
+                    .and_then(|v| v.to_str().ok())
+                    .and_then(|v| resp.url().join(v).ok())
+                    .map_or_else(|| "an unnamed location".into(), |u| shown_url(&u));
+                return Err(TransportError::Redirected(to));
+            }
             let header = |name: reqwest::header::HeaderName| {
                 resp.headers()
                     .get(name)

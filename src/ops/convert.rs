@@ -397,6 +397,7 @@ fn errmsg_reason(errmsg: &str) -> Reason {
         crate::ncbi::classify::ErrorTextKind::Caller => Reason::InvalidArgument,
         crate::ncbi::classify::ErrorTextKind::NotFound => Reason::NcbiResourceNotFound,
         crate::ncbi::classify::ErrorTextKind::Transient => Reason::NcbiUnreachable,
+        crate::ncbi::classify::ErrorTextKind::InvalidApiKey => Reason::InvalidApiKey,
     }
 }
 

@@ -1,6 +1,7 @@
 //! Running the built binary with a scrubbed environment: no NCBI_*,
 //! PUBMED_*, RUST_LOG, NO_COLOR or COLUMNS from the developer's shell, a
-//! temporary HOME and config dir, and fast policy knobs.
+//! temporary HOME, config, cache and runtime dir (so parallel tests never
+//! share a request budget unless one asks to), and fast policy knobs.
 
 #![allow(dead_code)]
 
@@ -53,6 +54,8 @@ pub fn pubmed(args: &[&str]) -> Pubmed {
     cmd.env_clear()
         .env("HOME", home.path())
         .env("XDG_CONFIG_HOME", home.path().join(".config"))
+        .env("XDG_CACHE_HOME", home.path().join(".cache"))
+        .env("XDG_RUNTIME_DIR", home.path().join("run"))
         .env("RUST_BACKTRACE", "0")
         .env("NO_PROXY", "127.0.0.1,localhost")
         .env("no_proxy", "127.0.0.1,localhost")
@@ -79,6 +82,27 @@ impl Pubmed {
         self.cmd
             .env("PUBMED_EUTILS_URL", s.eutils_url())
             .env("PUBMED_IDCONV_URL", s.idconv_url());
+        self
+    }
+
+    /// Shares the request budget in `dir` (as `XDG_RUNTIME_DIR`) with every
+    /// other run given the same directory.
+    pub fn shared_budget(mut self, dir: &std::path::Path) -> Self {
+        self.cmd.env("XDG_RUNTIME_DIR", dir);
+        self
+    }
+
+    /// The policy knobs at their defaults (400 ms gap, 1 s backoff, 6
+    /// retries, 60 s deadline), as a user runs it.
+    pub fn default_pacing(mut self) -> Self {
+        for k in [
+            "PUBMED_REQUEST_GAP_MS",
+            "PUBMED_RETRY_BASE_MS",
+            "PUBMED_MAX_RETRIES",
+            "PUBMED_DEADLINE_S",
+        ] {
+            self.cmd.env_remove(k);
+        }
         self
     }
 

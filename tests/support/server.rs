@@ -19,6 +19,8 @@ pub struct Request {
     pub method: String,
     pub path: String,
     pub params: Vec<(String, String)>,
+    /// Header names in lower case, with their values.
+    pub headers: Vec<(String, String)>,
     pub at: Instant,
 }
 
@@ -29,6 +31,27 @@ impl Request {
             .iter()
             .find(|(n, _)| n == k)
             .map(|(_, v)| v.as_str())
+    }
+
+    /// The value of header `name` (any case).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The rate-limit lane NCBI counts this request in: the ID Converter,
+    /// or E-utilities per API key (or keyless).
+    pub fn lane(&self) -> String {
+        if self.path.contains("/idconv/") {
+            "idconv".into()
+        } else {
+            match self.param("api_key") {
+                Some(k) => format!("eutils key {k}"),
+                None => "eutils".into(),
+            }
+        }
     }
 
     /// True when the path ends with `suffix` (`esearch.fcgi`).
@@ -168,8 +191,18 @@ impl TestServer {
 
     /// The most requests that arrived within any 1-second window.
     pub fn max_per_second(&self) -> usize {
+        self.max_per_second_where(|_| true)
+    }
+
+    /// The most requests matching `pred` within any 1-second window.
+    pub fn max_per_second_where(&self, pred: impl Fn(&Request) -> bool) -> usize {
         max_in_window(
-            &self.requests().iter().map(|r| r.at).collect::<Vec<_>>(),
+            &self
+                .requests()
+                .iter()
+                .filter(|r| pred(r))
+                .map(|r| r.at)
+                .collect::<Vec<_>>(),
             Duration::from_secs(1),
         )
     }
@@ -201,11 +234,13 @@ pub fn max_in_window(times: &[Instant], w: Duration) -> usize {
     best
 }
 
-/// A sliding-window rate limiter like NCBI's: more than `limit` arrivals in
-/// the last second (10 when the request carries `api_key`, else 3) get 429.
+/// A sliding-window rate limiter like NCBI's, per lane ([`Request::lane`]:
+/// the ID Converter, E-utilities keyless, E-utilities per key): more than
+/// `limit` arrivals in the last second (10 when the request carries
+/// `api_key`, else 3) get 429. Rejected requests count as arrivals too.
 #[derive(Debug, Default)]
 pub struct RateLimit {
-    arrivals: Mutex<VecDeque<Instant>>,
+    arrivals: Mutex<std::collections::HashMap<String, VecDeque<Instant>>>,
 }
 
 impl RateLimit {
@@ -216,7 +251,8 @@ impl RateLimit {
         } else {
             3
         };
-        let mut a = self.arrivals.lock().unwrap();
+        let mut lanes = self.arrivals.lock().unwrap();
+        let a = lanes.entry(req.lane()).or_default();
         while a
             .front()
             .is_some_and(|t| req.at.duration_since(*t) >= Duration::from_secs(1))
@@ -228,7 +264,9 @@ impl RateLimit {
     }
 }
 
-async fn read_request(sock: &mut TcpStream) -> Option<(String, String, Vec<u8>)> {
+type Head = (String, String, Vec<(String, String)>, Vec<u8>);
+
+async fn read_request(sock: &mut TcpStream) -> Option<Head> {
     let mut buf = Vec::with_capacity(4096);
     let mut chunk = [0u8; 8192];
     loop {
@@ -242,6 +280,16 @@ async fn read_request(sock: &mut TcpStream) -> Option<(String, String, Vec<u8>)>
         if let httparse::Status::Complete(head_len) = req.parse(&buf).ok()? {
             let method = req.method?.to_string();
             let target = req.path?.to_string();
+            let headers: Vec<(String, String)> = req
+                .headers
+                .iter()
+                .map(|h| {
+                    (
+                        h.name.to_ascii_lowercase(),
+                        String::from_utf8_lossy(h.value).into_owned(),
+                    )
+                })
+                .collect();
             let len: usize = req
                 .headers
                 .iter()
@@ -255,7 +303,12 @@ async fn read_request(sock: &mut TcpStream) -> Option<(String, String, Vec<u8>)>
                 }
                 buf.extend_from_slice(&chunk[..n]);
             }
-            return Some((method, target, buf[head_len..head_len + len].to_vec()));
+            return Some((
+                method,
+                target,
+                headers,
+                buf[head_len..head_len + len].to_vec(),
+            ));
         }
     }
 }
@@ -301,7 +354,7 @@ async fn write_reply(sock: &mut TcpStream, reply: Reply) {
 }
 
 async fn serve(mut sock: TcpStream, handler: Handler, log: Arc<Mutex<Vec<Request>>>) {
-    let Some((method, target, body)) = read_request(&mut sock).await else {
+    let Some((method, target, headers, body)) = read_request(&mut sock).await else {
         return;
     };
     let at = Instant::now();
@@ -314,6 +367,7 @@ async fn serve(mut sock: TcpStream, handler: Handler, log: Arc<Mutex<Vec<Request
         method,
         path: path.to_string(),
         params,
+        headers,
         at,
     };
     log.lock().unwrap().push(req.clone());
