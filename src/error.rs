@@ -108,7 +108,7 @@ impl Reason {
         self.exit().code()
     }
 
-    /// JSON-RPC error code used in MCP tool errors (`client.md` table).
+    /// JSON-RPC error code used in MCP tool errors (docs/errors.md "Reasons of a failed call").
     pub fn mcp_code(self) -> i32 {
         match self {
             Reason::BlankQuery

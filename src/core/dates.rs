@@ -1,6 +1,6 @@
-//! Date rules (search.md §2 and §4): `--mindate`/`--maxdate` forms and
-//! calendar checks, one-sided ranges, `--reldate`, and ESummary `PubDate`
-//! to ISO.
+//! Date rules (docs/search.md "Dates" and "Summaries"): `--mindate` /
+//! `--maxdate` forms and calendar checks, one-sided ranges, `--reldate`,
+//! and ESummary `PubDate` to ISO.
 
 use std::cmp::Ordering;
 use std::fmt;

@@ -1,4 +1,4 @@
-//! ID rules (convert.md "Validation" and "Request"): PMID, PMCID and DOI
+//! ID rules (docs/convert.md "Validation" and "Requests"): PMID, PMCID and DOI
 //! validation, type detection, and the canonical forms used to send and to
 //! match answers back to inputs. Pure.
 

@@ -1,4 +1,4 @@
-//! The full PubMed record (`pubmed fetch`, docs/fetch.md "JSON shape"): a
+//! The full PubMed record (`pubmed fetch`, docs/fetch.md "The record"): a
 //! typed view of one EFetch `PubmedArticle` or `PubmedBookArticle`, and the
 //! pure rules used to build it — publication dates at the precision
 //! written, page ranges, ORCID iDs, author display names. No I/O; the XML

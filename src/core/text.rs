@@ -1,6 +1,6 @@
 //! Text rules shared by every operation: what counts as a visible character
-//! (spell.md "Input rule"), markup removal and entity decoding (search.md §1),
-//! and NCBI value clean-up (search.md §4).
+//! (docs/search.md "The query"), markup removal and entity decoding (the
+//! same section), and NCBI value clean-up (docs/search.md "Summaries").
 
 use icu_properties::props::{DefaultIgnorableCodePoint, GeneralCategory, WhiteSpace};
 use icu_properties::{CodePointMapData, CodePointSetData};
@@ -109,8 +109,9 @@ pub fn count(n: impl Into<u64>, noun: &str) -> String {
 }
 
 /// Trims a value and folds every internal whitespace run (line breaks and
-/// tabs included) to one space, as NCBI pads values (search.md §4). Control
-/// characters count as whitespace, so no value can drive a terminal.
+/// tabs included) to one space, as NCBI pads values (docs/search.md
+/// "Summaries"). Control characters count as whitespace, so no value can
+/// drive a terminal.
 pub fn fold_whitespace(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for word in s

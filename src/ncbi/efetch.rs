@@ -752,7 +752,7 @@ fn is_empty_result(texts: &[String]) -> bool {
 }
 
 /// Classifies an error-shaped body (anything but the expected data) per
-/// client.md; NCBI's "Empty result" is an answer with no records.
+/// docs/client.md "Classifying an answer"; NCBI's "Empty result" is an answer with no records.
 fn classify_other(resp: &HttpResponse, empty: impl Fn() -> ChunkBody) -> Verdict<ChunkBody> {
     if let Ok(root) = xml::parse(&String::from_utf8_lossy(&resp.body))
         && is_empty_result(&classify::error_texts(&root))

@@ -1,5 +1,5 @@
 //! `convert` / `pubmed_convert_ids`: DOI ↔ PMID ↔ PMCID through the PMC ID
-//! Converter (convert.md). One record per input element, in input order,
+//! Converter (docs/convert.md). One record per input element, in input order,
 //! under the caller's own spelling; inputs of any size stream through with
 //! bounded memory, grouped by type and chunked at 200 IDs, chunks flowing
 //! at the pacer's rate.
@@ -17,7 +17,7 @@ use crate::error::{Error, Exit, Failure, Reason, Result};
 use crate::ncbi::Client;
 use crate::ncbi::idconv::{IDCONV_MAX_IDS, IdconvAnswer, IdconvRecord};
 
-/// The longest ID Converter URL sent (convert.md: under 8,000 characters).
+/// The longest ID Converter URL sent (docs/convert.md "Requests").
 const MAX_URL: usize = 8000;
 /// Input lines held while their answers are pending; bounds memory.
 pub const MAX_PENDING: usize = 4000;
@@ -120,7 +120,7 @@ impl Source {
     }
 }
 
-/// One output record (convert.md "Records").
+/// One output record (docs/convert.md "Records").
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ConvertRecord {
     /// The input as the user wrote it (trimmed).
@@ -309,7 +309,7 @@ fn names(message: &str, id: &str) -> bool {
 /// IDs its message names are set aside and the rest sent again; otherwise
 /// the request is split in halves until each rejected ID stands alone
 /// (about 2·log2(n) more requests per bad ID), so one bad ID never costs
-/// the others (`docs/convert.md`).
+/// the others (docs/convert.md "A request the Converter rejects whole").
 ///
 /// Errors: a request that fails after retries fails the chunk.
 async fn convert_chunk(client: &Client, idtype: IdType, ids: Vec<String>) -> Result<ChunkAnswer> {

@@ -1,5 +1,5 @@
 //! `search --all`: every PMID of a query, past PubMed's 9,999-record window
-//! (search.md §3). Above 9,999 hits the query is split into PMID ranges
+//! (docs/search.md "--all"). Above 9,999 hits the query is split into PMID ranges
 //! `(QUERY) AND LO:HI[uid]`, planned from where the first page's hits lie
 //! and bisected while a range holds more than 9,999; ranges run
 //! concurrently under the client's pacer and their PMIDs stream out as each

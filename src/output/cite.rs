@@ -1,5 +1,5 @@
 //! Renders formatted references as they stream out (docs/cite.md
-//! "Formats"): `text` (one reference per line), `html` (one `<div
+//! "pubmed cite"): `text` (one reference per line), `html` (one `<div
 //! class="csl-entry">` per line) and `markdown` (one paragraph per
 //! reference). A PMID without a reference gets an error entry in its
 //! place, so entry N is input N.
