@@ -1,5 +1,5 @@
 //! The request budget shared by every `pubmed` process of a user
-//! (docs/network.md "Shared budget"). NCBI counts requests per address or
+//! (docs/client.md "Shared budget"). NCBI counts requests per address or
 //! per API key, not per process: a shell loop, `xargs -P 8` or several MCP
 //! servers must draw their request starts from one budget.
 //!

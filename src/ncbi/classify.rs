@@ -1,4 +1,4 @@
-//! Classifying an answer (docs/network.md "Classifying an answer"), in its order:
+//! Classifying an answer (docs/client.md "Classifying an answer"), in its order:
 //! network trouble, 429, 5xx/HTML/prolog-only, `<ERROR>` texts, other 4xx,
 //! unparseable bodies.
 

@@ -1,6 +1,6 @@
 //! The shared NCBI client: one per process, used by every command and MCP
 //! tool call. It owns pacing (with the budget shared by every `pubmed`
-//! process), retries and deadlines (docs/network.md) and returns typed
+//! process), retries and deadlines (docs/client.md) and returns typed
 //! results or typed errors.
 
 use std::path::PathBuf;
@@ -53,7 +53,7 @@ pub struct ClientSettings {
     pub notes: bool,
     /// The directory of the request budget shared by every `pubmed`
     /// process of the user (`$XDG_RUNTIME_DIR`, else the cache directory);
-    /// `None` paces this process alone (docs/network.md "Shared budget").
+    /// `None` paces this process alone (docs/client.md "Shared budget").
     pub budget_dir: Option<PathBuf>,
     /// Where the API key came from, for messages: `"NCBI_API_KEY"`,
     /// `"--api-key"`, `"config file /path"`.
@@ -281,7 +281,7 @@ impl Client {
         }
     }
 
-    /// Runs an E-utilities XML call: classification per docs/network.md, then
+    /// Runs an E-utilities XML call: classification per docs/client.md, then
     /// `parse` on the root element.
     pub(crate) async fn eutils_xml<T>(
         &self,
@@ -333,7 +333,7 @@ impl Client {
     }
 
     /// Sends `req` under the pacer (in `lane`) with retries and one total
-    /// deadline (docs/network.md "Retries and deadlines"); `classify` turns
+    /// deadline (docs/client.md "Retries and deadlines"); `classify` turns
     /// each answer into a [`Verdict`]. Every failed attempt goes through
     /// [`Client::next_wait`].
     pub(crate) async fn execute<T>(

@@ -1,4 +1,4 @@
-//! One pacer per process (docs/network.md "Pacing"): a minimum gap between
+//! One pacer per process (docs/client.md "Pacing"): a minimum gap between
 //! request starts per lane, a cap on requests in flight, a bounded wait
 //! queue, and a cooldown gate after HTTP 429. Built on tokio time and
 //! synchronisation, so paused test time drives it. With a

@@ -1,10 +1,10 @@
-//! The client's policy numbers (docs/network.md "Policy knobs"), in one
+//! The client's policy numbers (docs/client.md "Policy knobs"), in one
 //! struct, and the one exponential backoff both the retry loop and the 429
 //! cooldown use.
 
 use std::time::Duration;
 
-/// Pacing, retry and deadline numbers. Defaults follow docs/network.md; the
+/// Pacing, retry and deadline numbers. Defaults follow docs/client.md; the
 /// knobs (`request_gap`, `max_retries`, `retry_base`, `deadline`,
 /// `shared_budget`) are settable by config file and environment so tests
 /// and benchmarks run fast.
@@ -32,7 +32,7 @@ pub struct Policy {
     /// (`PUBMED_DEADLINE_S`, `--timeout`).
     pub deadline: Duration,
     /// Draw request starts from the budget shared by every `pubmed` process
-    /// of the user (docs/network.md "Shared budget"); `false` paces this
+    /// of the user (docs/client.md "Shared budget"); `false` paces this
     /// process alone (`PUBMED_SHARED_BUDGET=0`).
     pub shared_budget: bool,
 }

@@ -94,7 +94,7 @@ pub trait Transport: Send + Sync {
 
 /// The production transport: reqwest with rustls (TLS verified), a
 /// User-Agent naming this tool and version, no `Referer`, and redirects
-/// followed only within one origin (docs/network.md "The API key").
+/// followed only within one origin (docs/client.md "The API key").
 #[derive(Debug, Clone)]
 pub struct ReqwestTransport {
     http: reqwest::Client,
