@@ -1,7 +1,9 @@
-//! The README documents every name the program writes for machines: each
-//! warning kind, each per-record reason of `convert`, each exit status. The
-//! lists come from the enums, so a new variant fails here until it is
-//! documented.
+//! The README and `docs/` document every name the program writes for
+//! machines: each warning kind, each reason (of a call and of a record),
+//! each spell guard, each exit status. The lists come from the enums, so a
+//! new variant fails here until it is documented. Doc comments cite
+//! `docs/FILE.md "Section"`: every such page and section exists, and no
+//! comment cites a spec file outside the repository.
 
 mod support;
 
@@ -147,4 +149,295 @@ fn the_first_console_block_is_what_the_commands_print() {
         assert_eq!(run.stderr.lines().collect::<Vec<_>>(), stderr, "{args:?}");
     }
     assert!(commands.next().is_none());
+}
+
+fn doc(name: &str) -> String {
+    let path = format!("{}/docs/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// The rows of the first table after the heading `## {heading}` of a page,
+/// each as its trimmed cells (the header and separator rows left out).
+fn table_after(text: &str, heading: &str) -> Vec<Vec<String>> {
+    let marker = format!("\n## {heading}\n");
+    let at = text
+        .find(&marker)
+        .unwrap_or_else(|| panic!("no section {heading:?}"));
+    let section = &text[at + marker.len()..];
+    let section = &section[..section.find("\n## ").unwrap_or(section.len())];
+    let rows: Vec<Vec<String>> = section
+        .lines()
+        .skip_while(|l| !l.starts_with('|'))
+        .take_while(|l| l.starts_with('|'))
+        .map(|l| {
+            // `\|` inside a cell is a pipe of the text, not a column.
+            let l = l.replace("\\|", "\u{1}");
+            l.trim_matches('|')
+                .split('|')
+                .map(|c| c.trim().replace('\u{1}', "|"))
+                .collect()
+        })
+        .collect();
+    assert!(rows.len() > 2, "section {heading:?} has no table");
+    rows.into_iter().skip(2).collect()
+}
+
+/// The backquoted name a table row starts with: `` `not_found` `` → `not_found`.
+fn first_name(row: &[String]) -> String {
+    row[0].trim_matches('`').to_string()
+}
+
+#[test]
+fn docs_search_lists_every_warning_kind_once() {
+    let rows = table_after(&doc("search.md"), "Warnings");
+    let listed: Vec<String> = rows.iter().map(|r| first_name(r)).collect();
+    let want: Vec<&str> = WarningKind::ALL.iter().map(|k| k.as_str()).collect();
+    for kind in &want {
+        assert_eq!(
+            listed.iter().filter(|l| l == kind).count(),
+            1,
+            "docs/search.md \"Warnings\" must list `{kind}` once: {listed:?}"
+        );
+    }
+    for l in &listed {
+        assert!(
+            want.contains(&l.as_str()),
+            "docs/search.md lists `{l}`, which the code does not emit"
+        );
+    }
+    // errors.md names every kind and points to the table
+    let errors = doc("errors.md");
+    for kind in &want {
+        assert!(
+            errors.contains(&format!("`{kind}`")),
+            "docs/errors.md lacks `{kind}`"
+        );
+    }
+}
+
+#[test]
+fn docs_errors_gives_every_reason_its_exit_and_mcp_code() {
+    use pubmed::error::Reason;
+    let rows = table_after(&doc("errors.md"), "Reasons of a failed call");
+    for r in Reason::ALL {
+        let row = rows
+            .iter()
+            .find(|row| first_name(row) == r.as_str())
+            .unwrap_or_else(|| panic!("docs/errors.md has no row for `{r}`"));
+        assert_eq!(row[2], r.exit_code().to_string(), "exit of `{r}`");
+        assert_eq!(row[3], r.mcp_code().to_string(), "MCP code of `{r}`");
+        assert_eq!(
+            row[4].starts_with("yes"),
+            r.retryable(),
+            "retry advice of `{r}`: {}",
+            row[4]
+        );
+    }
+    assert_eq!(
+        rows.len(),
+        Reason::ALL.len(),
+        "a row for a reason the code lacks"
+    );
+}
+
+#[test]
+fn docs_errors_lists_every_per_record_reason() {
+    use pubmed::ops::cite::CiteReason;
+    use pubmed::ops::fetch::RecordReason as FetchReason;
+    let rows = table_after(&doc("errors.md"), "Reasons of one record");
+    let listed: Vec<String> = rows.iter().map(|r| first_name(r)).collect();
+    let mut want: Vec<&str> = RecordReason::PER_RECORD
+        .iter()
+        .map(|r| r.as_str())
+        .collect();
+    want.extend(FetchReason::PER_RECORD.iter().map(|r| r.as_str()));
+    want.push(CiteReason::CitationFailed.as_str());
+    for reason in &want {
+        assert!(
+            listed.iter().any(|l| l == reason),
+            "docs/errors.md \"Reasons of one record\" lacks `{reason}`: {listed:?}"
+        );
+    }
+    for l in &listed {
+        assert!(
+            want.contains(&l.as_str()),
+            "docs/errors.md lists `{l}`, which no record carries"
+        );
+    }
+}
+
+#[test]
+fn docs_errors_exit_table_is_the_exit_list() {
+    use pubmed::error::{Exit, Reason};
+    let rows = table_after(&doc("errors.md"), "Exit statuses");
+    let codes: Vec<String> = rows.iter().map(|r| r[0].clone()).collect();
+    let want: Vec<String> = Exit::ALL.iter().map(|e| e.code().to_string()).collect();
+    assert_eq!(codes, want);
+    assert_eq!(codes, ["0", "1", "2", "69", "70", "74", "75", "130"]);
+    for r in Reason::ALL {
+        let row = &rows[Exit::ALL.iter().position(|e| *e == r.exit()).unwrap()];
+        assert!(
+            row[2].contains(&format!("`{}`", r.as_str())),
+            "`{r}` belongs in the row of exit {}: {row:?}",
+            r.exit_code()
+        );
+    }
+}
+
+#[test]
+fn docs_spell_lists_every_guard() {
+    use pubmed::core::spell::Guard;
+    let rows = table_after(&doc("spell.md"), "Guards");
+    let listed: Vec<String> = rows.iter().map(|r| first_name(r)).collect();
+    let want: Vec<&str> = Guard::ALL.iter().map(|g| g.as_str()).collect();
+    assert_eq!(listed, want, "docs/spell.md \"Guards\" in the enum's order");
+}
+
+/// Every page of `docs/` is in its index, and every index entry is a page.
+#[test]
+fn docs_index_lists_every_page() {
+    let index = doc("README.md");
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/docs");
+    let mut pages: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.ends_with(".md") && n != "README.md")
+        .collect();
+    pages.sort();
+    for p in &pages {
+        assert!(
+            index.contains(&format!("[{p}]({p})")),
+            "docs/README.md does not list {p}"
+        );
+    }
+    let mut rest = index.as_str();
+    while let Some(at) = rest.find("](") {
+        rest = &rest[at + 2..];
+        let target = &rest[..rest.find(')').unwrap()];
+        if target.ends_with(".md") && !target.contains('/') {
+            assert!(
+                pages.iter().any(|p| p == target),
+                "docs/README.md lists {target}, which does not exist"
+            );
+        }
+    }
+}
+
+/// The doc comments of `src/`, one string per file: `//!` and `///` lines
+/// joined with spaces, so a citation broken over two lines reads whole.
+fn doc_comments() -> Vec<(String, String)> {
+    fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                out.push(p);
+            }
+        }
+    }
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    walk(&root.join("src"), &mut files);
+    files.sort();
+    files
+        .into_iter()
+        .map(|p| {
+            let text = std::fs::read_to_string(&p).unwrap();
+            let comments: Vec<&str> = text
+                .lines()
+                .filter_map(|l| {
+                    let t = l.trim_start();
+                    t.strip_prefix("//!")
+                        .or_else(|| t.strip_prefix("///"))
+                        .or_else(|| t.strip_prefix("//"))
+                })
+                .map(str::trim)
+                .collect();
+            let name = p.strip_prefix(root).unwrap().display().to_string();
+            (name, comments.join(" "))
+        })
+        .collect()
+}
+
+/// The headings of a page, backquotes dropped.
+fn headings(text: &str) -> Vec<String> {
+    text.lines()
+        .filter(|l| l.starts_with('#'))
+        .map(|l| l.trim_start_matches('#').trim().replace('`', ""))
+        .collect()
+}
+
+#[test]
+fn doc_comments_cite_pages_and_sections_that_exist() {
+    let mut cited = 0;
+    for (file, comments) in doc_comments() {
+        let mut rest = comments.as_str();
+        while let Some(at) = rest.find("docs/") {
+            rest = &rest[at + 5..];
+            let Some(end) = rest.find(".md") else { break };
+            let page = &rest[..end];
+            if page.is_empty() || !page.chars().all(|c| c.is_ascii_lowercase() || c == '-') {
+                continue;
+            }
+            let path = format!("{}/docs/{page}.md", env!("CARGO_MANIFEST_DIR"));
+            if file.starts_with("src/mcp/") && !std::path::Path::new(&path).exists() {
+                // The MCP page lands with the MCP adapter's own work.
+                continue;
+            }
+            let text = std::fs::read_to_string(&path)
+                .unwrap_or_else(|_| panic!("{file} cites docs/{page}.md, which does not exist"));
+            cited += 1;
+            // `docs/x.md "A" and "B"`: every quoted section right after it.
+            let mut after = rest[end + 3..].trim_start_matches([')', '`', ',', ':']);
+            let heads = headings(&text);
+            loop {
+                after = after.trim_start();
+                let Some(q) = after.strip_prefix('"') else {
+                    break;
+                };
+                let Some(close) = q.find('"') else { break };
+                let section = &q[..close];
+                assert!(
+                    heads
+                        .iter()
+                        .any(|h| h.to_lowercase().contains(&section.to_lowercase())),
+                    "{file} cites docs/{page}.md \"{section}\", which has no such section: {heads:?}"
+                );
+                after = q[close + 1..].trim_start();
+                match after.strip_prefix("and ") {
+                    Some(more) => after = more,
+                    None => break,
+                }
+            }
+        }
+    }
+    assert!(cited > 40, "only {cited} citations of docs/ found");
+}
+
+/// The project's rules are cited from `docs/`; the spec files they were
+/// first written in are not part of the repository.
+#[test]
+fn doc_comments_cite_no_file_outside_the_repository() {
+    let spec = ["client.md", "search.md", "spell.md", "convert.md", "cli.md"];
+    for (file, comments) in doc_comments() {
+        if file.starts_with("src/mcp/") {
+            continue;
+        }
+        for name in spec {
+            let mut rest = comments.as_str();
+            while let Some(at) = rest.find(name) {
+                assert!(
+                    rest[..at].ends_with("docs/"),
+                    "{file} cites {name} outside docs/: …{}…",
+                    &rest[at.saturating_sub(40)..(at + name.len() + 20).min(rest.len())]
+                );
+                rest = &rest[at + name.len()..];
+            }
+        }
+        assert!(
+            !comments.contains('§'),
+            "{file} cites a § section of a spec file"
+        );
+    }
 }

@@ -28,46 +28,29 @@ pub enum Segment {
     Replaced(String),
 }
 
-/// Why a proposed correction was kept out; the serialized name is the JSON
-/// `keptBecause`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Guard {
-    /// The span lies inside `[...]` (a field tag).
-    FieldTag,
-    /// The span overlaps the value of an indexed (not free-text) field.
-    IndexedField,
-    /// A word is written in capitals (gene symbols, acronyms, operators).
-    Capitals,
-    /// A word contains a digit.
-    Digits,
-    /// A word contains a non-ASCII character (in whatever normal form it was typed).
-    NonAscii,
-    /// A word is a truncation stem or holds a wildcard (`canc*`).
-    Wildcard,
-    /// Replacement and span differ only in case.
-    CaseOnly,
-    /// A single letter replaced by another single letter.
-    SingleLetter,
-    /// ESpell's answer no longer lines up with the query here, so this
-    /// proposal (and every later one) is left as written.
-    AlignmentLost,
-}
-
-impl Guard {
-    /// The `keptBecause` name, e.g. `indexed_field`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Guard::FieldTag => "field_tag",
-            Guard::IndexedField => "indexed_field",
-            Guard::Capitals => "capitals",
-            Guard::Digits => "digits",
-            Guard::NonAscii => "non_ascii",
-            Guard::Wildcard => "wildcard",
-            Guard::CaseOnly => "case_only",
-            Guard::SingleLetter => "single_letter",
-            Guard::AlignmentLost => "alignment_lost",
-        }
+super::choice::choice! {
+    /// Why a proposed correction was kept out; the name is the JSON
+    /// `keptBecause` (docs/spell.md "Guards").
+    pub enum Guard {
+        /// The span lies inside `[...]` (a field tag).
+        FieldTag = "field_tag",
+        /// The span overlaps the value of an indexed (not free-text) field.
+        IndexedField = "indexed_field",
+        /// A word is written in capitals (gene symbols, acronyms, operators).
+        Capitals = "capitals",
+        /// A word contains a digit.
+        Digits = "digits",
+        /// A word contains a non-ASCII character (in whatever normal form it was typed).
+        NonAscii = "non_ascii",
+        /// A word is a truncation stem or holds a wildcard (`canc*`).
+        Wildcard = "wildcard",
+        /// Replacement and span differ only in case.
+        CaseOnly = "case_only",
+        /// A single letter replaced by another single letter.
+        SingleLetter = "single_letter",
+        /// ESpell's answer no longer lines up with the query here, so this
+        /// proposal (and every later one) is left as written.
+        AlignmentLost = "alignment_lost",
     }
 }
 
