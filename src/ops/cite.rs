@@ -57,21 +57,17 @@ pub struct CiteStyle {
     style: IndependentStyle,
 }
 
-/// One piece of a formatted reference with its formatting.
+/// One piece of a formatted reference with its formatting: the CSL
+/// font style, weight, variant and vertical alignment as five flags.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Span {
     /// The text, plain.
     pub text: String,
-    /// Italic.
-    pub italic: bool,
-    /// Bold.
-    pub bold: bool,
-    /// Small capitals.
-    pub small_caps: bool,
-    /// Superscript.
-    pub superscript: bool,
-    /// Subscript.
-    pub subscript: bool,
+    pub(crate) italic: bool,
+    pub(crate) bold: bool,
+    pub(crate) small_caps: bool,
+    pub(crate) superscript: bool,
+    pub(crate) subscript: bool,
     /// The address the text links to.
     pub link: Option<String>,
 }

@@ -231,24 +231,18 @@ pub struct Summary {
     pub pubmed_url: String,
 }
 
-/// The `brief` view of a record: PMID, date, title, publication types.
+/// The `brief` view of a record: [`Summary`]'s fields of the same names
+/// (docs/search.md "Summaries"), serialized as they are.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Brief<'a> {
-    /// PMID.
-    pub pmid: &'a str,
-    /// ISO date.
-    pub pub_date: &'a Option<String>,
-    /// Verbatim date.
-    pub pub_date_text: &'a str,
-    /// Title.
-    pub title: &'a str,
-    /// Publication types.
-    pub pub_types: &'a [String],
-    /// Retracted.
-    pub retracted: bool,
-    /// Retraction notice.
-    pub retraction_notice: bool,
+pub(crate) struct Brief<'a> {
+    pub(crate) pmid: &'a str,
+    pub(crate) pub_date: &'a Option<String>,
+    pub(crate) pub_date_text: &'a str,
+    pub(crate) title: &'a str,
+    pub(crate) pub_types: &'a [String],
+    pub(crate) retracted: bool,
+    pub(crate) retraction_notice: bool,
 }
 
 impl Summary {
@@ -281,7 +275,7 @@ impl Summary {
     }
 
     /// The brief view.
-    pub fn brief(&self) -> Brief<'_> {
+    pub(crate) fn brief(&self) -> Brief<'_> {
         Brief {
             pmid: &self.pmid,
             pub_date: &self.pub_date,
