@@ -7,7 +7,7 @@ use std::io::{self, Write};
 use super::args::CiteArgs;
 use super::fetch::choose_input;
 use super::progress::Counting;
-use super::{Context, interruptible};
+use super::{Context, end_of_stream, interruptible};
 use crate::error::{Exit, Failure};
 use crate::ops::cite::{self, CiteOutput, CiteStyle};
 use crate::output::{self, Format};
@@ -52,15 +52,8 @@ pub(super) async fn run(a: CiteArgs, ctx: &Context) -> Result<Exit, Failure> {
         }
     };
     let lines = input.lines();
-    let result = interruptible(cite::cite_stream(&client, lines, &style, &mut sink)).await;
-    progress.clear();
-    let totals = match result {
-        Ok(t) => t,
-        Err(f) => {
-            writer.flush().map_err(Failure::Output)?;
-            return Err(f);
-        }
-    };
+    let run = cite::cite_stream(&client, lines, &style, &mut sink);
+    let totals = end_of_stream(interruptible(run).await, &progress, || writer.flush())?;
     writer.flush().map_err(Failure::Output)?;
     lock.flush().map_err(Failure::Output)?;
     ctx.note(&output::cite::summary(&totals));

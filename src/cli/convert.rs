@@ -5,7 +5,7 @@ use std::io::{self, BufRead, Write};
 
 use super::args::ConvertArgs;
 use super::progress::Counting;
-use super::{Context, interruptible};
+use super::{Context, end_of_stream, interruptible};
 use crate::error::{Error, Exit, Failure, Reason};
 use crate::ops::convert::{self, InputLine, Output};
 use crate::ops::fallback;
@@ -230,15 +230,7 @@ pub(super) async fn run(a: ConvertArgs, ctx: &Context) -> Result<Exit, Failure> 
             convert::convert_stream(&client, lines, a.from, &mut sink).await
         }
     };
-    let result = interruptible(run).await;
-    progress.clear();
-    let totals = match result {
-        Ok(t) => t,
-        Err(f) => {
-            writer.abandon()?;
-            return Err(f);
-        }
-    };
+    let totals = end_of_stream(interruptible(run).await, &progress, || writer.abandon())?;
     writer.finish(&totals)?;
     drop(writer);
     lock.flush()?;

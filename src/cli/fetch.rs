@@ -11,7 +11,7 @@ use futures::Stream;
 use super::args::FetchArgs;
 use super::convert::{count_lines, open_input, read_lines};
 use super::progress::Counting;
-use super::{Context, interruptible};
+use super::{Context, end_of_stream, interruptible};
 use crate::core::text::printable;
 use crate::error::{Error, Exit, Failure, Reason};
 use crate::ncbi::efetch::Mode;
@@ -140,15 +140,7 @@ pub(super) async fn run(a: FetchArgs, ctx: &Context) -> Result<Exit, Failure> {
     };
     let lines = input.lines();
     let run = fetch::fetch_stream(&client, lines, options, &mut sink);
-    let result = interruptible(run).await;
-    progress.clear();
-    let totals = match result {
-        Ok(t) => t,
-        Err(f) => {
-            writer.abandon()?;
-            return Err(f);
-        }
-    };
+    let totals = end_of_stream(interruptible(run).await, &progress, || writer.abandon())?;
     writer.finish(&totals)?;
     drop(writer);
     lock.flush()?;

@@ -139,6 +139,23 @@ async fn interruptible<T>(run: impl Future<Output = Result<T, Failure>>) -> Resu
     }
 }
 
+/// The end of a streaming batch run (`convert`, `fetch`, `related`,
+/// `cite`): the progress bar is cleared, and when the run stopped early
+/// (Ctrl-C, a failed write, unreadable input) `abandon` ends what was
+/// written so every line is whole before the failure is returned
+/// (docs/errors.md "Exit statuses").
+fn end_of_stream<T>(
+    result: Result<T, Failure>,
+    progress: &progress::Progress,
+    abandon: impl FnOnce() -> io::Result<()>,
+) -> Result<T, Failure> {
+    progress.clear();
+    if result.is_err() {
+        abandon()?;
+    }
+    result
+}
+
 /// Joins query words with one space; a lone `-` reads the query from
 /// stdin, up to the query length limit and no further (`/dev/zero` is an
 /// error at once, in bounded memory).

@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use super::args::RelatedArgs;
 use super::convert::{Input, open_input};
 use super::progress::Counting;
-use super::{Context, interruptible};
+use super::{Context, end_of_stream, interruptible};
 use crate::error::{Error, Exit, Failure, Reason};
 use crate::ops::related::{self, Output, RelatedRequest};
 use crate::ops::search::Detail;
@@ -74,15 +74,8 @@ pub(super) async fn run(a: RelatedArgs, ctx: &Context) -> Result<Exit, Failure> 
         writer.item(item)
     };
     let lines = input.lines(&a.pmids);
-    let result = interruptible(related::related_stream(&client, lines, &req, &mut sink)).await;
-    progress.clear();
-    let totals = match result {
-        Ok(t) => t,
-        Err(f) => {
-            writer.abandon()?;
-            return Err(f);
-        }
-    };
+    let run = related::related_stream(&client, lines, &req, &mut sink);
+    let totals = end_of_stream(interruptible(run).await, &progress, || writer.abandon())?;
     writer.finish(&totals)?;
     drop(writer);
     lock.flush()?;

@@ -537,14 +537,7 @@ pub fn summary(t: &Totals) -> String {
         t.found,
         t.failed
     );
-    if !t.by_reason.is_empty() {
-        let parts: Vec<String> = t
-            .by_reason
-            .iter()
-            .map(|(k, v)| format!("{k} {v}"))
-            .collect();
-        s.push_str(&format!(" ({})", parts.join(", ")));
-    }
+    s.push_str(&super::by_reason(&t.by_reason));
     s.push_str(&format!("; {}", count(t.requests, "request")));
     s
 }

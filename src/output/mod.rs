@@ -181,7 +181,7 @@ pub fn write_json_line<T: serde::Serialize>(out: &mut dyn Write, value: &T) -> i
 
 /// ` (reason n, …)` for failures counted by reason (summary lines), or
 /// nothing when there are none.
-pub fn by_reason(counts: &std::collections::BTreeMap<&'static str, u64>) -> String {
+pub fn by_reason<K: std::fmt::Display>(counts: &std::collections::BTreeMap<K, u64>) -> String {
     if counts.is_empty() {
         return String::new();
     }
