@@ -138,6 +138,39 @@ fn found(r: &mut ConvertRecord, s: &Summary) {
     r.source = Some(Source::Pubmed);
 }
 
+/// The PMIDs ESearch finds for each distinct DOI among `cands`, keyed by
+/// the lower-cased DOI: [`DOI_BATCH`] DOIs OR-ed per ESearch
+/// (`"10.1/a"[doi] OR …`), every DOI of a failed search getting its error.
+async fn doi_searches(
+    client: &Client,
+    cands: &[(usize, Canonical)],
+) -> HashMap<String, Result<Vec<String>, Error>> {
+    let mut dois: Vec<String> = Vec::new();
+    for (_, c) in cands {
+        if c.idtype == IdType::Doi && !dois.contains(&c.key) {
+            dois.push(c.key.clone());
+        }
+    }
+    let mut doi_hits = HashMap::new();
+    for batch in dois.chunks(DOI_BATCH) {
+        let term = batch
+            .iter()
+            .map(|d| format!("\"{d}\"[doi]"))
+            .collect::<Vec<_>>()
+            .join(" OR ");
+        let p = EsearchParams {
+            term,
+            retmax: (batch.len() * 10) as u32,
+            ..Default::default()
+        };
+        let answer = client.esearch(&p).await.map(|a| a.ids);
+        for d in batch {
+            doi_hits.insert(d.clone(), answer.clone());
+        }
+    }
+    doi_hits
+}
+
 /// Looks up, in PubMed, every `not_in_pmc` PMID and DOI among `records`
 /// and rewrites those records in place. `from` is the run's `--from`.
 pub async fn resolve(
@@ -157,30 +190,7 @@ pub async fn resolve(
     }
     totals.looked_up = cands.len() as u64;
     let mut outcome: HashMap<usize, Result<Option<Summary>, Error>> = HashMap::new();
-    // DOIs → PMIDs, DOI_BATCH per ESearch; keys are lower-cased DOIs.
-    let mut dois: Vec<String> = Vec::new();
-    for (_, c) in &cands {
-        if c.idtype == IdType::Doi && !dois.contains(&c.key) {
-            dois.push(c.key.clone());
-        }
-    }
-    let mut doi_hits: HashMap<String, Result<Vec<String>, Error>> = HashMap::new();
-    for batch in dois.chunks(DOI_BATCH) {
-        let term = batch
-            .iter()
-            .map(|d| format!("\"{d}\"[doi]"))
-            .collect::<Vec<_>>()
-            .join(" OR ");
-        let p = EsearchParams {
-            term,
-            retmax: (batch.len() * 10) as u32,
-            ..Default::default()
-        };
-        let answer = client.esearch(&p).await.map(|a| a.ids);
-        for d in batch {
-            doi_hits.insert(d.clone(), answer.clone());
-        }
-    }
+    let doi_hits = doi_searches(client, &cands).await;
     // One ESummary for the PMIDs and every PMID the DOIs found.
     let mut wanted: Vec<String> = Vec::new();
     let push = |p: &String, w: &mut Vec<String>| {

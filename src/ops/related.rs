@@ -285,23 +285,14 @@ fn shape_links(source: &str, links: Vec<Link>, req: &RelatedRequest) -> (usize, 
     (total, linked)
 }
 
-/// Answers for a chunk's distinct PMIDs, and the error that failed part or
-/// all of it (for the exit status).
-async fn answer(
-    client: &Client,
+/// What ELink's lists say for each PMID, and the PMIDs without links,
+/// which ESummary must tell apart from unknown ones (docs/related.md
+/// "Inputs without links and unknown PMIDs").
+fn link_answers(
     req: &RelatedRequest,
     pmids: &[String],
-) -> (HashMap<String, Answer>, Option<Error>) {
-    let all_failed = |e: &Error| {
-        pmids
-            .iter()
-            .map(|p| (p.clone(), Answer::Failed(e.clone())))
-            .collect()
-    };
-    let lists = match fetch_links(client, req.kind, pmids).await {
-        Ok(l) => l,
-        Err(e) => return (all_failed(&e), Some(e)),
-    };
+    lists: Vec<InputLinks>,
+) -> (HashMap<String, Answer>, Vec<String>) {
     let mut answers: HashMap<String, Answer> = HashMap::new();
     let mut to_check: Vec<String> = Vec::new();
     for (pmid, list) in pmids.iter().zip(lists) {
@@ -326,6 +317,27 @@ async fn answer(
         };
         answers.insert(pmid.clone(), a);
     }
+    (answers, to_check)
+}
+
+/// Answers for a chunk's distinct PMIDs, and the error that failed part or
+/// all of it (for the exit status).
+async fn answer(
+    client: &Client,
+    req: &RelatedRequest,
+    pmids: &[String],
+) -> (HashMap<String, Answer>, Option<Error>) {
+    let all_failed = |e: &Error| {
+        pmids
+            .iter()
+            .map(|p| (p.clone(), Answer::Failed(e.clone())))
+            .collect()
+    };
+    let lists = match fetch_links(client, req.kind, pmids).await {
+        Ok(l) => l,
+        Err(e) => return (all_failed(&e), Some(e)),
+    };
+    let (mut answers, to_check) = link_answers(req, pmids, lists);
     // One ESummary call checks the PMIDs without links and, for brief/full,
     // summarizes every linked PMID.
     let mut wanted: Vec<String> = to_check.clone();

@@ -223,6 +223,37 @@ pub fn write_abstract(out: &mut dyn Write, n: u64, f: &Fetched, style: &Style) -
         );
     };
     writeln!(out, "{n}. {}", printable(&citation_line(r)))?;
+    write_retraction_banner(out, r, style)?;
+    writeln!(out, "\n{}", style.bold(&printable(&r.title)))?;
+    if let Some(v) = &r.vernacular_title {
+        writeln!(out, "{}", printable(v))?;
+    }
+    write_authors(out, r)?;
+    for s in &r.abstract_sections {
+        match &s.label {
+            Some(l) => writeln!(
+                out,
+                "\n{}: {}",
+                style.bold(&printable(l)),
+                printable(&s.text)
+            )?,
+            None => writeln!(out, "\n{}", printable(&s.text))?,
+        }
+    }
+    write_links(out, r)?;
+    writeln!(out)?;
+    if let Some(d) = &r.doi {
+        writeln!(out, "DOI: {}", printable(d))?;
+    }
+    if let Some(p) = &r.pmcid {
+        writeln!(out, "PMCID: {}", printable(p))?;
+    }
+    writeln!(out, "PMID: {}\n", r.pmid)
+}
+
+/// The `RETRACTED ARTICLE.` banner naming the retraction notice, or the
+/// `RETRACTION NOTICE.` banner; nothing for other records.
+fn write_retraction_banner(out: &mut dyn Write, r: &Record, style: &Style) -> io::Result<()> {
     if r.retracted {
         let why = match r.retraction_link() {
             Some(l) => format!(
@@ -240,14 +271,18 @@ pub fn write_abstract(out: &mut dyn Write, n: u64, f: &Fetched, style: &Style) -
             "\n{} {}",
             banner(style, "RETRACTED ARTICLE."),
             printable(&why)
-        )?;
+        )
     } else if r.retraction_notice {
-        writeln!(out, "\n{}", banner(style, "RETRACTION NOTICE."))?;
+        writeln!(out, "\n{}", banner(style, "RETRACTION NOTICE."))
+    } else {
+        Ok(())
     }
-    writeln!(out, "\n{}", style.bold(&printable(&r.title)))?;
-    if let Some(v) = &r.vernacular_title {
-        writeln!(out, "{}", printable(v))?;
-    }
+}
+
+/// The authors with numbered affiliation marks (`Bao Y(1)`), a book's
+/// editors when it has no authors, then `Author information:` listing each
+/// affiliation once, in order of first mention.
+fn write_authors(out: &mut dyn Write, r: &Record) -> io::Result<()> {
     let mut affiliations: Vec<&str> = Vec::new();
     if !r.authors.is_empty() {
         let shown: Vec<String> = r
@@ -285,17 +320,12 @@ pub fn write_abstract(out: &mut dyn Write, n: u64, f: &Fetched, style: &Style) -
             writeln!(out, "({}){}", i + 1, printable(a))?;
         }
     }
-    for s in &r.abstract_sections {
-        match &s.label {
-            Some(l) => writeln!(
-                out,
-                "\n{}: {}",
-                style.bold(&printable(l)),
-                printable(&s.text)
-            )?,
-            None => writeln!(out, "\n{}", printable(&s.text))?,
-        }
-    }
+    Ok(())
+}
+
+/// Errata, comments, updates and retractions (`CommentsCorrections` with a
+/// label), one per line after a blank line.
+fn write_links(out: &mut dyn Write, r: &Record) -> io::Result<()> {
     let links: Vec<String> = r
         .comments_corrections
         .iter()
@@ -314,14 +344,7 @@ pub fn write_abstract(out: &mut dyn Write, n: u64, f: &Fetched, style: &Style) -
             writeln!(out, "{}", printable(&l))?;
         }
     }
-    writeln!(out)?;
-    if let Some(d) = &r.doi {
-        writeln!(out, "DOI: {}", printable(d))?;
-    }
-    if let Some(p) = &r.pmcid {
-        writeln!(out, "PMCID: {}", printable(p))?;
-    }
-    writeln!(out, "PMID: {}\n", r.pmid)
+    Ok(())
 }
 
 fn banner(style: &Style, text: &str) -> String {

@@ -422,15 +422,8 @@ pub fn write_entry(out: &mut dyn Write, r: &Record, key: &str, o: BibOptions) ->
         text("volume", j.volume.as_deref(), &mut fields);
         text("number", j.issue.as_deref(), &mut fields);
     }
-    if let Some(p) = full_pages(r) {
-        let p = latex(&p, u);
-        let dashed = match p.split_once('-') {
-            Some((a, b)) if !a.is_empty() && !b.is_empty() && !b.contains('-') => {
-                format!("{a}--{b}")
-            }
-            _ => p,
-        };
-        fields.push(("pages", dashed));
+    if let Some(p) = pages(r, u) {
+        fields.push(("pages", p));
     }
     if let Some(j) = &r.journal {
         text("issn", j.issn.as_deref(), &mut fields);
@@ -443,29 +436,7 @@ pub fn write_entry(out: &mut dyn Write, r: &Record, key: &str, o: BibOptions) ->
         fields.push(("pmcid", verbatim(p)));
     }
     fields.push(("url", verbatim(&r.pubmed_url)));
-    let keywords: Vec<String> = r
-        .mesh_headings
-        .iter()
-        .map(|m| {
-            let mut s = m.descriptor.clone();
-            for q in &m.qualifiers {
-                s.push('/');
-                s.push_str(&q.name);
-            }
-            s
-        })
-        .chain(r.keywords.iter().cloned())
-        .map(|k| {
-            // `Antineoplastic Agents, Hormonal`: braces keep a comma inside
-            // one keyword of biblatex's comma-separated list.
-            let k = latex(&k, u);
-            if k.contains(',') {
-                format!("{{{k}}}")
-            } else {
-                k
-            }
-        })
-        .collect();
+    let keywords = keywords(r, u);
     if !keywords.is_empty() {
         fields.push(("keywords", keywords.join(", ")));
     }
@@ -481,6 +452,45 @@ pub fn write_entry(out: &mut dyn Write, r: &Record, key: &str, o: BibOptions) ->
         }
     }
     writeln!(out, "}}\n")
+}
+
+/// `pages` with the end page written out in full and an en dash between
+/// a plain range's ends (`113--125`); any other form as written.
+fn pages(r: &Record, unicode: bool) -> Option<String> {
+    let p = latex(&full_pages(r)?, unicode);
+    Some(match p.split_once('-') {
+        Some((a, b)) if !a.is_empty() && !b.is_empty() && !b.contains('-') => {
+            format!("{a}--{b}")
+        }
+        _ => p,
+    })
+}
+
+/// `keywords`: each MeSH heading with its qualifiers
+/// (`Aspirin/administration & dosage`), then each keyword, escaped.
+fn keywords(r: &Record, unicode: bool) -> Vec<String> {
+    r.mesh_headings
+        .iter()
+        .map(|m| {
+            let mut s = m.descriptor.clone();
+            for q in &m.qualifiers {
+                s.push('/');
+                s.push_str(&q.name);
+            }
+            s
+        })
+        .chain(r.keywords.iter().cloned())
+        .map(|k| {
+            // `Antineoplastic Agents, Hormonal`: braces keep a comma inside
+            // one keyword of biblatex's comma-separated list.
+            let k = latex(&k, unicode);
+            if k.contains(',') {
+                format!("{{{k}}}")
+            } else {
+                k
+            }
+        })
+        .collect()
 }
 
 /// The comment standing in for a PMID without a record (text outside
