@@ -171,6 +171,42 @@ fn ceil_secs(d: Duration) -> u64 {
     (d.as_millis().div_ceil(1000) as u64).max(1)
 }
 
+/// The error that ends a retried call (steps 3 and 4 of
+/// [`Client::next_wait`]): its retries are used up, or (`past_deadline`)
+/// its next wait would end at or past the deadline. A 429 is
+/// `ncbi_rate_limited` with the cooldown as `retryAfter`; anything else is
+/// `ncbi_unreachable`, with the URL and proxy hint when the retries of a
+/// host that does not resolve or refuses are used up.
+fn give_up(r: &Retry, attempt: u32, cooldown: Duration, past_deadline: bool) -> Error {
+    let tried = count(attempt, "attempt");
+    if r.rate_limited {
+        let why = if past_deadline {
+            format!("{} and the cooldown outlasts the deadline", r.text)
+        } else {
+            format!("{} on all {tried}", r.text)
+        };
+        return Error::new(Reason::NcbiRateLimited, why).with_retry_after(ceil_secs(cooldown));
+    }
+    if past_deadline {
+        return Error::new(
+            Reason::NcbiUnreachable,
+            format!(
+                "gave up after {tried} (the next wait would pass the deadline): {}",
+                r.text
+            ),
+        );
+    }
+    let e = Error::new(
+        Reason::NcbiUnreachable,
+        format!("gave up after {tried}: {}", r.text),
+    );
+    if r.hopeless {
+        e.with_hint(UNREACHABLE_HINT)
+    } else {
+        e
+    }
+}
+
 fn encoded_len(params: &[(String, String)]) -> usize {
     url::form_urlencoded::Serializer::new(String::new())
         .extend_pairs(params)
@@ -505,39 +541,8 @@ impl Client {
             policy.max_retries
         };
         let cooldown = resume.saturating_duration_since(now);
-        if attempt > retries {
-            let tried = count(attempt, "attempt");
-            return Err(if r.rate_limited {
-                limited(format!("{} on all {tried}", r.text), Some(cooldown))
-            } else if r.hopeless {
-                Error::new(
-                    Reason::NcbiUnreachable,
-                    format!("gave up after {tried}: {}", r.text),
-                )
-                .with_hint(UNREACHABLE_HINT)
-            } else {
-                Error::new(
-                    Reason::NcbiUnreachable,
-                    format!("gave up after {tried}: {}", r.text),
-                )
-            });
-        }
-        if resume >= deadline {
-            let tried = count(attempt, "attempt");
-            return Err(if r.rate_limited {
-                limited(
-                    format!("{} and the cooldown outlasts the deadline", r.text),
-                    Some(cooldown),
-                )
-            } else {
-                Error::new(
-                    Reason::NcbiUnreachable,
-                    format!(
-                        "gave up after {tried} (the next wait would pass the deadline): {}",
-                        r.text
-                    ),
-                )
-            });
+        if attempt > retries || resume >= deadline {
+            return Err(give_up(r, attempt, cooldown, attempt <= retries));
         }
         let verb = if r.rate_limited {
             "waiting"
