@@ -162,6 +162,136 @@ impl fmt::Display for Reason {
     }
 }
 
+/// An input of an operation's request that an error is about. The
+/// operations name it; each surface spells it its own way (the CLI as a
+/// flag such as `--mindate`, MCP as an argument path such as
+/// `dateRange.minDate`; see docs/mcp.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Field {
+    /// The search or spell query.
+    Query,
+    /// The ESearch `field` that limits untagged terms.
+    SearchField,
+    /// The earliest date (ESearch `mindate`).
+    MinDate,
+    /// The latest date (ESearch `maxdate`).
+    MaxDate,
+    /// The last N days (applied locally as `mindate`/`maxdate`).
+    RelDate,
+    /// The publication type filter.
+    PublicationType,
+    /// The author filter.
+    Author,
+    /// The journal filter.
+    Journal,
+    /// The MeSH term filter.
+    MeshTerm,
+    /// The language filter.
+    Language,
+    /// Records per page (ESearch `retmax`).
+    Retmax,
+    /// The first record, 0-based (ESearch `retstart`).
+    Retstart,
+    /// The IDs of the request (convert, fetch, cite, related).
+    Ids,
+    /// The citation style (`cite --style`).
+    Style,
+}
+
+/// What a named part of a message refers to, so that each surface can name
+/// it in its own terms.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Term {
+    /// An input of the request.
+    Field(Field),
+    /// A PubMed search for this query (`pubmed search '…'` on the CLI, the
+    /// search tool in MCP).
+    Search(String),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Part {
+    Text(String),
+    Term { cli: String, term: Term },
+    CliOnly(String),
+}
+
+/// A message whose named parts each surface spells its own way. The CLI
+/// rendering (the text given with each part) is the error's `message`;
+/// other surfaces render the same parts with their own names, and drop the
+/// CLI-only advice in favour of their own hints.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Words(Vec<Part>);
+
+impl Words {
+    /// An empty message.
+    pub fn new() -> Self {
+        Words(Vec::new())
+    }
+
+    /// Text every surface shows.
+    pub fn text(mut self, s: impl Into<String>) -> Self {
+        self.0.push(Part::Text(s.into()));
+        self
+    }
+
+    /// A named part: `cli` is how the CLI writes it.
+    pub fn term(mut self, term: Term, cli: impl Into<String>) -> Self {
+        self.0.push(Part::Term {
+            cli: cli.into(),
+            term,
+        });
+        self
+    }
+
+    /// An input, written `cli` on the CLI.
+    pub fn field(self, field: Field, cli: impl Into<String>) -> Self {
+        self.term(Term::Field(field), cli)
+    }
+
+    /// Advice only the CLI shows (it names flags or commands); other
+    /// surfaces give their own hint instead.
+    pub fn cli_only(mut self, s: impl Into<String>) -> Self {
+        self.0.push(Part::CliOnly(s.into()));
+        self
+    }
+
+    /// The CLI's rendering.
+    pub fn cli(&self) -> String {
+        self.0
+            .iter()
+            .map(|p| match p {
+                Part::Text(s) | Part::CliOnly(s) | Part::Term { cli: s, .. } => s.as_str(),
+            })
+            .collect()
+    }
+
+    /// Another surface's rendering: `name` spells each named part; CLI-only
+    /// advice is left out.
+    pub fn render(&self, name: impl Fn(&Term) -> String) -> String {
+        let mut out = String::new();
+        for p in &self.0 {
+            match p {
+                Part::Text(s) => out.push_str(s),
+                Part::Term { term, .. } => out.push_str(&name(term)),
+                Part::CliOnly(_) => {}
+            }
+        }
+        out
+    }
+
+    /// The first input named, if any.
+    pub fn first_field(&self) -> Option<Field> {
+        self.0.iter().find_map(|p| match p {
+            Part::Term {
+                term: Term::Field(f),
+                ..
+            } => Some(*f),
+            _ => None,
+        })
+    }
+}
+
 /// A typed failure: `reason` decides exit code and MCP code, `message` is ours
 /// (it names the endpoint, never a URL with `api_key`), `retry_after` is in
 /// seconds when known (`queue_full`, `ncbi_rate_limited`).
@@ -169,12 +299,17 @@ impl fmt::Display for Reason {
 pub struct Error {
     /// The machine-readable reason.
     pub reason: Reason,
-    /// A short human message.
+    /// A short human message, as the CLI prints it.
     pub message: String,
     /// Seconds to wait before retrying, when known.
     pub retry_after: Option<u64>,
     /// A hint that fits this failure better than the reason's own.
     pub hint: Option<String>,
+    /// The input the error is about, when it is about one.
+    pub field: Option<Field>,
+    /// `message` in parts, when it names inputs or CLI commands, so other
+    /// surfaces can word it their own way.
+    pub words: Option<Words>,
 }
 
 impl Error {
@@ -185,7 +320,26 @@ impl Error {
             message: message.into(),
             retry_after: None,
             hint: None,
+            field: None,
+            words: None,
         }
+    }
+
+    /// An error about `field`, with a message in parts (its CLI rendering
+    /// becomes `message`).
+    pub fn about(reason: Reason, field: Field, words: Words) -> Self {
+        Error {
+            message: words.cli(),
+            field: Some(field),
+            words: Some(words),
+            ..Error::new(reason, "")
+        }
+    }
+
+    /// Marks the input the error is about.
+    pub fn with_field(mut self, field: Field) -> Self {
+        self.field = Some(field);
+        self
     }
 
     /// Replaces the reason's generic hint.

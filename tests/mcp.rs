@@ -4,100 +4,13 @@
 mod support;
 
 use std::process::Stdio;
-use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
-use rmcp::ServiceExt;
-use rmcp::model::{CallToolRequestParams, CallToolResult};
-use rmcp::service::{RoleClient, RunningService};
-use rmcp::transport::TokioChildProcess;
 use serde_json::{Value, json};
-use support::cli::pubmed;
 use support::fake_ncbi::{Corpus, FakeNcbi};
+use support::mcp::*;
 use support::server::{Reply, TestServer, fixture};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
-
-fn fake() -> Arc<FakeNcbi> {
-    let mut corpus = Corpus::default();
-    corpus.add_uniform("hits300", 300, 1_000_000, 41_000_000, 7);
-    let fake = FakeNcbi::new(corpus);
-    fake.espell.lock().unwrap().insert(
-        "asthmaa OR alergies".into(),
-        fixture("espell_asthmaa_alergies.xml"),
-    );
-    fake
-}
-
-fn start(fake: &Arc<FakeNcbi>) -> TestServer {
-    let f = fake.clone();
-    TestServer::start(move |r| f.reply(r))
-}
-
-/// `pubmed mcp` with the scrubbed environment of the CLI tests.
-fn command(server: &TestServer, home: &std::path::Path) -> tokio::process::Command {
-    let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_pubmed"));
-    cmd.arg("mcp")
-        .env_clear()
-        .env("HOME", home)
-        .env("XDG_CONFIG_HOME", home.join(".config"))
-        .env("RUST_BACKTRACE", "0")
-        .env("NO_PROXY", "127.0.0.1,localhost")
-        .env("PUBMED_REQUEST_GAP_MS", "0")
-        .env("PUBMED_RETRY_BASE_MS", "1")
-        .env("PUBMED_MAX_RETRIES", "2")
-        .env("PUBMED_DEADLINE_S", "5")
-        .env("PUBMED_EUTILS_URL", server.eutils_url())
-        .env("PUBMED_IDCONV_URL", server.idconv_url());
-    cmd
-}
-
-/// A fake NCBI, its server, and an rmcp client talking to `pubmed mcp`.
-struct Session {
-    fake: Arc<FakeNcbi>,
-    server: TestServer,
-    c: RunningService<RoleClient, ()>,
-    _home: tempfile::TempDir,
-}
-
-async fn session() -> Session {
-    let fake = fake();
-    let server = start(&fake);
-    let home = tempfile::tempdir().unwrap();
-    let c = client(&server, home.path()).await;
-    Session {
-        fake,
-        server,
-        c,
-        _home: home,
-    }
-}
-
-async fn client(server: &TestServer, home: &std::path::Path) -> RunningService<RoleClient, ()> {
-    let (transport, _stderr) = TokioChildProcess::builder(command(server, home))
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    ().serve(transport).await.unwrap()
-}
-
-async fn call(
-    c: &RunningService<RoleClient, ()>,
-    tool: &'static str,
-    args: Value,
-) -> CallToolResult {
-    let args = args.as_object().cloned().unwrap();
-    c.call_tool(CallToolRequestParams::new(tool).with_arguments(args))
-        .await
-        .unwrap()
-}
-
-fn cli_json(server: &TestServer, args: &[&str]) -> Value {
-    let mut all = args.to_vec();
-    all.extend(["--format", "json"]);
-    let run = pubmed(&all).server(server).run();
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    run.json()
-}
 
 #[tokio::test]
 async fn initialize_and_list_the_tools() {
@@ -147,6 +60,8 @@ async fn initialize_and_list_the_tools() {
         vec![
             "author",
             "dateRange",
+            "detail",
+            "field",
             "freeFullText",
             "hasAbstract",
             "journal",
@@ -156,14 +71,50 @@ async fn initialize_and_list_the_tools() {
             "offset",
             "publicationTypes",
             "query",
+            "reldate",
             "sort",
             "species",
-            "summaryCount"
         ]
     );
     assert_eq!(props["maxResults"]["maximum"], 1000);
     assert_eq!(props["offset"]["maximum"], 9998);
-    assert_eq!(props["summaryCount"]["maximum"], 50);
+    // `summaryCount` was replaced by `detail` (issue 14): a summary for
+    // every PMID returned by default.
+    assert!(props.get("summaryCount").is_none());
+    assert_eq!(props["detail"]["enum"], json!(["full", "brief", "ids"]));
+    assert_eq!(props["detail"]["default"], "full");
+    assert_eq!(
+        props["dateRange"]["properties"]["dateType"]["enum"],
+        json!(["pdat", "edat", "mdat"])
+    );
+    // every input and output field is described
+    for t in &tools {
+        fn described(v: &Value, path: &str) {
+            if let Some(props) = v.get("properties").and_then(Value::as_object) {
+                for (k, p) in props {
+                    if path.is_empty() && k == "error" {
+                        continue;
+                    }
+                    assert!(
+                        p["description"].as_str().is_some_and(|d| d.len() > 5),
+                        "{path}.{k} has no description"
+                    );
+                    described(p, &format!("{path}.{k}"));
+                    if let Some(items) = p.get("items") {
+                        described(items, &format!("{path}.{k}[]"));
+                    }
+                }
+            }
+        }
+        described(
+            &Value::Object((*t.input_schema).clone()),
+            &format!("{} input", t.name),
+        );
+        described(
+            &Value::Object((**t.output_schema.as_ref().unwrap()).clone()),
+            &format!("{} output", t.name),
+        );
+    }
     let convert = tools
         .iter()
         .find(|t| t.name == "pubmed_convert_ids")
@@ -173,7 +124,7 @@ async fn initialize_and_list_the_tools() {
 }
 
 /// Every advertised input schema compiles under draft-07 and 2020-12
-/// validators and avoids what cli.md rules out; outputs validate against
+/// validators and avoids what docs/mcp.md "Arguments" rules out; outputs validate against
 /// the output schemas.
 #[tokio::test]
 async fn schemas_are_portable_and_outputs_conform() {
@@ -221,15 +172,22 @@ async fn schemas_are_portable_and_outputs_conform() {
             jsonschema::draft202012::new(&out).unwrap(),
         ));
     }
-    let results = [
-        (
+    let mut results = Vec::new();
+    for detail in ["full", "brief", "ids"] {
+        results.push((
             "pubmed_search_articles",
             call(
                 &c,
                 "pubmed_search_articles",
-                json!({"query": "hits300", "summaryCount": 3}),
+                json!({"query": "hits300", "maxResults": 3, "detail": detail, "dateRange": {"minDate": "2001"}}),
             )
             .await,
+        ));
+    }
+    results.extend([
+        (
+            "pubmed_search_articles",
+            call(&c, "pubmed_search_articles", json!({"query": "nothing"})).await,
         ),
         (
             "pubmed_spell_check",
@@ -267,7 +225,7 @@ async fn schemas_are_portable_and_outputs_conform() {
             )
             .await,
         ),
-    ];
+    ]);
     for (name, r) in results {
         assert_eq!(r.is_error, Some(false), "{name}: {r:?}");
         let sc = r.structured_content.unwrap();
@@ -358,19 +316,94 @@ async fn tools_return_what_the_cli_returns() {
         .unwrap();
     assert_eq!(last.param("datetype"), Some("edat"));
 
-    // summaries: at most summaryCount, same records as the CLI's
+    // summaries: one per PMID returned (detail "full", the default; this
+    // replaced `summaryCount`), the same records as the CLI's
+    let r = call(&c, "pubmed_search_articles", json!({"query": "hits300"})).await;
+    let sc = r.structured_content.unwrap();
+    assert_eq!(sc["pmids"].as_array().unwrap().len(), 20);
+    assert_eq!(sc["summaries"].as_array().unwrap().len(), 20);
+    assert_eq!(sc["missing"], json!([]));
+    let cli = cli_json(&server, &["search", "hits300"]);
+    assert_eq!(sc["summaries"], no_nulls(&cli["summaries"]));
+
+    // detail brief and ids, as --detail
     let r = call(
         &c,
         "pubmed_search_articles",
-        json!({"query": "hits300", "summaryCount": 2}),
+        json!({"query": "hits300", "detail": "brief", "maxResults": 4}),
     )
     .await;
     let sc = r.structured_content.unwrap();
-    assert_eq!(sc["pmids"].as_array().unwrap().len(), 20);
-    assert_eq!(sc["summaries"].as_array().unwrap().len(), 2);
-    let cli = cli_json(&server, &["search", "hits300"]);
-    assert_eq!(sc["summaries"][0]["title"], cli["summaries"][0]["title"]);
-    assert_eq!(sc["summaries"][1]["pmid"], cli["summaries"][1]["pmid"]);
+    let cli = cli_json(
+        &server,
+        &["search", "hits300", "--detail", "brief", "--retmax", "4"],
+    );
+    assert_eq!(sc["summaries"], no_nulls(&cli["summaries"]));
+    assert!(sc["summaries"][0].get("authors").is_none());
+    let before = server
+        .requests()
+        .iter()
+        .filter(|r| r.is("esummary.fcgi"))
+        .count();
+    let r = call(
+        &c,
+        "pubmed_search_articles",
+        json!({"query": "hits300", "detail": "ids", "maxResults": 4}),
+    )
+    .await;
+    let sc = r.structured_content.unwrap();
+    assert_eq!(sc["pmids"], cli["pmids"]);
+    assert_eq!(sc["summaries"], json!([]));
+    assert!(
+        sc["missing"].is_null(),
+        "no summaries fetched: missing null"
+    );
+    let after = server
+        .requests()
+        .iter()
+        .filter(|r| r.is("esummary.fcgi"))
+        .count();
+    assert_eq!(after, before, "detail ids sends no ESummary");
+
+    // field and reldate, as --field and --reldate
+    let r = call(
+        &c,
+        "pubmed_search_articles",
+        json!({"query": "hits300", "field": "title", "reldate": 30, "dateRange": {"minDate": "2000"}}),
+    )
+    .await;
+    let sc = r.structured_content.unwrap();
+    let mcp_req = server
+        .requests()
+        .into_iter()
+        .rev()
+        .find(|r| r.is("esearch.fcgi"))
+        .unwrap();
+    let cli = cli_json(
+        &server,
+        &[
+            "search",
+            "hits300",
+            "--field",
+            "title",
+            "--reldate",
+            "30",
+            "--mindate",
+            "2000",
+        ],
+    );
+    let cli_req = server
+        .requests()
+        .into_iter()
+        .rev()
+        .find(|r| r.is("esearch.fcgi"))
+        .unwrap();
+    assert_eq!(mcp_req.param("field"), Some("TITL"));
+    for p in ["field", "mindate", "maxdate", "datetype", "term"] {
+        assert_eq!(mcp_req.param(p), cli_req.param(p), "{p}");
+    }
+    assert_eq!(sc["appliedFilters"], cli["appliedFilters"]);
+    assert_eq!(sc["appliedFilters"]["field"], "TITL");
 
     // convert: each record's pmid/pmcid/doi and the totals
     let ids = json!(["PMC3531190", "pmc3531190", "PMC5000014", "PMC5001000"]);
@@ -404,11 +437,14 @@ async fn tools_return_what_the_cli_returns() {
             assert_eq!(a.get(f), b.get(f).filter(|v| !v.is_null()), "{f}");
         }
         assert_eq!(a.get("errmsg"), b["error"].get("message"));
+        assert_eq!(a.get("reason"), b["error"].get("reason"));
     }
     assert_eq!(sc["totalConverted"], cli["converted"]);
     assert_eq!(sc["totalSubmitted"], cli["submitted"]);
     assert_eq!(sc["totalConverted"], 3);
     assert!(m[2]["errmsg"].as_str().unwrap().contains("not in PMC"));
+    assert_eq!(m[2]["reason"], "not_in_pmc");
+    assert!(m[0].get("reason").is_none(), "no reason on success");
     c.cancel().await.unwrap();
 }
 
@@ -526,22 +562,20 @@ async fn validation_failures_never_reach_ncbi() {
             .unwrap()
             .contains("PMC1")
     );
-    // wrong types are JSON-RPC errors
-    let args = json!({"query": 42}).as_object().cloned().unwrap();
-    let e = c
-        .call_tool(CallToolRequestParams::new("pubmed_spell_check").with_arguments(args))
-        .await
-        .unwrap_err();
-    match e {
-        rmcp::ServiceError::McpError(e) => assert_eq!(e.code.0, -32602),
-        other => panic!("{other:?}"),
-    }
+    // Wrong types used to be JSON-RPC -32602 errors; since issue 14 (MCP
+    // 2025-11-25, SEP-1303) they are isError results the model can read.
+    let r = call(&c, "pubmed_spell_check", json!({"query": 42})).await;
+    assert_eq!(r.is_error, Some(true));
+    let e = &r.structured_content.unwrap()["error"];
+    assert_eq!(e["code"], -32602);
+    assert_eq!(e["data"]["reason"], "invalid_argument");
+    assert_eq!(e["data"]["field"], "query");
     assert_eq!(server.count(), 0, "nothing reached NCBI");
     c.cancel().await.unwrap();
 }
 
 #[tokio::test]
-async fn upstream_failures_are_tool_errors_with_client_md_codes() {
+async fn upstream_failures_are_tool_errors_with_documented_codes() {
     let fake = fake();
     fake.failing_terms.lock().unwrap().push("boom".into());
     let server = start(&fake);
@@ -555,57 +589,6 @@ async fn upstream_failures_are_tool_errors_with_client_md_codes() {
     assert_eq!(e["data"]["retryable"], true);
     assert_eq!(fake.counters.esearch.load(Ordering::SeqCst), 3);
     c.cancel().await.unwrap();
-}
-
-const INIT: &str = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}"#;
-const INITED: &str = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
-
-/// Feeds raw lines to `pubmed mcp` (stdin then closed) and returns every
-/// stdout line parsed as JSON, asserting stdout carries JSON only.
-async fn raw(server: &TestServer, lines: &[&str], env: &[(&str, &str)]) -> (Vec<Value>, bool) {
-    let bytes: Vec<Vec<u8>> = lines.iter().map(|l| l.as_bytes().to_vec()).collect();
-    raw_bytes(server, &bytes, env).await
-}
-
-/// Like `raw`, with lines given as bytes (which need not be UTF-8).
-async fn raw_bytes(
-    server: &TestServer,
-    lines: &[Vec<u8>],
-    env: &[(&str, &str)],
-) -> (Vec<Value>, bool) {
-    let home = tempfile::tempdir().unwrap();
-    let mut cmd = command(server, home.path());
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    let mut child = cmd
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    for l in lines {
-        stdin.write_all(l).await.unwrap();
-        stdin.write_all(b"\n").await.unwrap();
-    }
-    drop(stdin);
-    let mut out = BufReader::new(child.stdout.take().unwrap()).lines();
-    let mut v = Vec::new();
-    while let Some(l) = out.next_line().await.unwrap() {
-        let msg: Value = serde_json::from_str(&l)
-            .unwrap_or_else(|e| panic!("stdout line is not JSON ({e}): {l}"));
-        assert_eq!(msg["jsonrpc"], "2.0", "{l}");
-        v.push(msg);
-    }
-    let ok = child.wait().await.unwrap().success();
-    (v, ok)
-}
-
-fn by_id(v: &[Value], id: i64) -> &Value {
-    v.iter()
-        .find(|m| m["id"] == json!(id))
-        .unwrap_or_else(|| panic!("no answer for id {id}: {v:?}"))
 }
 
 #[tokio::test]
@@ -649,7 +632,7 @@ async fn debug_logging_keeps_stdout_json_rpc_only() {
             INIT,
             INITED,
             r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#,
-            r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"pubmed_search_articles","arguments":{"query":"hits300","summaryCount":2}}}"#,
+            r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"pubmed_search_articles","arguments":{"query":"hits300","maxResults":2}}}"#,
             r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"pubmed_convert_ids","arguments":{"ids":["23193287"],"idType":"pmid"}}}"#,
         ],
         &[("RUST_LOG", "trace")],
@@ -817,6 +800,20 @@ async fn error_results_match_the_output_schema_and_arguments_keep_their_spelling
     c.cancel().await.unwrap();
 }
 
+/// Whether searching `query` warns with `kind`.
+async fn warns_with(
+    c: &rmcp::service::RunningService<rmcp::service::RoleClient, ()>,
+    query: &str,
+    kind: &str,
+) -> bool {
+    let r = call(c, "pubmed_search_articles", json!({"query": query})).await;
+    r.structured_content.unwrap()["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|w| w["kind"] == kind)
+}
+
 /// `missing` is null without summaries and `[]` with; PubMed's concept
 /// mapping and unbalanced syntax reach `notice` through the warnings.
 #[tokio::test]
@@ -846,10 +843,12 @@ async fn search_missing_and_notice() {
     });
     let home = tempfile::tempdir().unwrap();
     let c = client(&server, home.path()).await;
+    // `detail: "ids"` fetches no summaries: `missing` is null (this replaced
+    // `summaryCount: 0`, issue 14)
     let r = call(
         &c,
         "pubmed_search_articles",
-        json!({"query": "heart attack"}),
+        json!({"query": "heart attack", "detail": "ids"}),
     )
     .await;
     let sc = r.structured_content.unwrap();
@@ -859,10 +858,18 @@ async fn search_missing_and_notice() {
         notice.contains("heart attack → \"myocardial infarction\"[MeSH Terms]"),
         "{notice}"
     );
+    assert!(
+        sc["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|w| w["kind"] == "translated")
+    );
+    // the default, detail "full": a summary for every PMID returned
     let r = call(
         &c,
         "pubmed_search_articles",
-        json!({"query": "heart attack", "summaryCount": 2}),
+        json!({"query": "heart attack"}),
     )
     .await;
     let sc = r.structured_content.unwrap();
@@ -879,7 +886,766 @@ async fn search_missing_and_notice() {
         .unwrap()
         .to_string();
     assert!(notice.contains("do not pair"), "{notice}");
+    assert!(warns_with(&c, "(heart attack", "unbalanced_syntax").await);
     c.cancel().await.unwrap();
+}
+
+/// Wrong types, unknown arguments, bad enum values and nested objects of the
+/// wrong shape are `isError` results with `invalid_argument`, naming the
+/// argument and what it expects (MCP 2025-11-25, SEP-1303); nothing reaches
+/// NCBI, and an unknown tool is still a JSON-RPC -32602.
+#[tokio::test]
+async fn wrong_arguments_are_error_results_naming_the_field() {
+    let Session {
+        fake: _fake,
+        server,
+        c,
+        _home,
+    } = session().await;
+    let tools = c.list_all_tools().await.unwrap();
+    let schema = |name: &str| {
+        let t = tools.iter().find(|t| t.name == name).unwrap();
+        jsonschema::draft202012::new(&Value::Object(
+            (**t.output_schema.as_ref().unwrap()).clone(),
+        ))
+        .unwrap()
+    };
+    let s = "pubmed_search_articles";
+    let cases = [
+        (
+            s,
+            json!({"query": "x", "maxResults": "five"}),
+            "maxResults",
+            "`maxResults` must be a whole number 0–1000, not a string (\"five\")",
+        ),
+        (
+            s,
+            json!({"query": "x", "maxResults": 2.5}),
+            "maxResults",
+            "`maxResults` must be a whole number 0–1000, not a number (2.5)",
+        ),
+        (
+            s,
+            json!({"query": "x", "maxResults": -5}),
+            "maxResults",
+            "`maxResults` -5 is outside 0–1000",
+        ),
+        (
+            s,
+            json!({"query": "x", "maxResults": 1001.0}),
+            "maxResults",
+            "`maxResults` 1001 is outside 0–1000",
+        ),
+        (
+            s,
+            json!({"query": "x", "offset": 9999}),
+            "offset",
+            "`offset` 9999 is outside 0–9998",
+        ),
+        (
+            s,
+            json!({"query": "x", "hasAbstract": 1}),
+            "hasAbstract",
+            "`hasAbstract` must be true or false",
+        ),
+        (
+            s,
+            json!({"query": "x", "meshTerms": "Asthma"}),
+            "meshTerms",
+            "`meshTerms` must be a list of strings, not a string (\"Asthma\")",
+        ),
+        (
+            s,
+            json!({"query": "x", "meshTerms": ["Asthma", 7]}),
+            "meshTerms",
+            "`meshTerms[1]` must be a string",
+        ),
+        (
+            s,
+            json!({"query": "x", "dateRange": "2020"}),
+            "dateRange",
+            "`dateRange` must be an object with minDate, maxDate, dateType",
+        ),
+        (
+            s,
+            json!({"query": "x", "dateRange": {"from": "2020"}}),
+            "dateRange.from",
+            "unknown argument `dateRange.from` (`dateRange` takes minDate, maxDate, dateType)",
+        ),
+        (
+            s,
+            json!({"query": "x", "dateRange": {"minDate": 2020}}),
+            "dateRange.minDate",
+            "`dateRange.minDate` must be a string",
+        ),
+        (
+            s,
+            json!({"query": "x", "dateRange": {"dateType": "year"}}),
+            "dateRange.dateType",
+            "`dateRange.dateType` \"year\" is not one of \"pdat\", \"edat\", \"mdat\"",
+        ),
+        (
+            s,
+            json!({"query": "x", "sort": "date"}),
+            "sort",
+            "`sort` \"date\" is not one of \"relevance\", \"pub_date\", \"author\", \"journal\"",
+        ),
+        (
+            s,
+            json!({"query": "x", "detail": "abstract"}),
+            "detail",
+            "`detail` \"abstract\" is not one of \"full\", \"brief\", \"ids\"",
+        ),
+        (
+            s,
+            json!({"query": "x", "species": "plants"}),
+            "species",
+            "`species` \"plants\" is not one of \"humans\", \"animals\"",
+        ),
+        (
+            s,
+            json!({"query": "x", "bogus": 1}),
+            "bogus",
+            "unknown argument `bogus` (pubmed_search_articles takes query, field, maxResults",
+        ),
+        (
+            s,
+            json!({"query": "x", "summaryCount": 3}),
+            "summaryCount",
+            "`summaryCount` was replaced by `detail`",
+        ),
+        (s, json!({"maxResults": 5}), "query", "`query` is required"),
+        (
+            "pubmed_spell_check",
+            json!({"query": 42}),
+            "query",
+            "`query` must be a string, not a number (42)",
+        ),
+        (
+            "pubmed_spell_check",
+            json!({}),
+            "query",
+            "`query` is required",
+        ),
+        (
+            "pubmed_convert_ids",
+            json!({"ids": "23193287", "idType": "pmid"}),
+            "ids",
+            "`ids` must be a list of strings, not a string (\"23193287\")",
+        ),
+        (
+            "pubmed_convert_ids",
+            json!({"ids": [23193287], "idType": "pmid"}),
+            "ids",
+            "`ids[0]` must be a string, not a number (23193287)",
+        ),
+        (
+            "pubmed_convert_ids",
+            json!({"ids": ["23193287"], "idType": "pmids"}),
+            "idType",
+            "`idType` \"pmids\" is not one of \"pmid\", \"pmcid\", \"doi\"",
+        ),
+        (
+            "pubmed_convert_ids",
+            json!({"ids": ["23193287"]}),
+            "idType",
+            "`idType` is required",
+        ),
+        (
+            "pubmed_convert_ids",
+            json!({"ids": [], "idType": "pmid"}),
+            "ids",
+            "`ids` holds 0 elements; give 1 to 50",
+        ),
+    ];
+    for (tool, args, field, needle) in cases {
+        let r = call(&c, tool, args.clone()).await;
+        assert_eq!(r.is_error, Some(true), "{tool} {args}");
+        let sc = r.structured_content.clone().unwrap();
+        let e = &sc["error"];
+        assert_eq!(e["code"], -32602, "{args}");
+        assert_eq!(e["data"]["reason"], "invalid_argument", "{args}");
+        assert_eq!(e["data"]["field"], field, "{args}");
+        assert_eq!(e["data"]["retryable"], false);
+        let message = e["message"].as_str().unwrap();
+        assert!(message.contains(needle), "{args}: {message}");
+        assert!(
+            e["data"]["recovery"]["hint"]
+                .as_str()
+                .unwrap()
+                .contains(field)
+        );
+        assert!(schema(tool).is_valid(&sc), "{tool}: {sc}");
+        let text: Value = serde_json::from_str(&r.content[0].as_text().unwrap().text).unwrap();
+        assert_eq!(text, sc, "the same in text");
+        assert_speaks_mcp(&r);
+    }
+    assert_eq!(server.count(), 0, "nothing reached NCBI");
+    // choices are read in any case, as on the command line
+    let r = call(
+        &c,
+        "pubmed_convert_ids",
+        json!({"ids": ["23193287"], "idType": "PMID"}),
+    )
+    .await;
+    assert_eq!(r.is_error, Some(false), "{r:?}");
+    assert_eq!(
+        r.structured_content.unwrap()["records"][0]["pmcid"],
+        "PMC3531190"
+    );
+    let args = json!({"query": "x"}).as_object().cloned().unwrap();
+    let e = c
+        .call_tool(rmcp::model::CallToolRequestParams::new("pubmed_nosuch").with_arguments(args))
+        .await
+        .unwrap_err();
+    match e {
+        rmcp::ServiceError::McpError(e) => {
+            assert_eq!(e.code.0, -32602);
+            assert!(
+                e.message.contains("pubmed_search_articles"),
+                "{}",
+                e.message
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    c.cancel().await.unwrap();
+}
+
+/// Integer-valued floats are integers; digit strings and `null` are
+/// accepted as before.
+#[tokio::test]
+async fn integer_valued_floats_and_digit_strings_are_integers() {
+    let Session {
+        fake: _fake,
+        server,
+        c,
+        _home,
+    } = session().await;
+    let cli = cli_json(
+        &server,
+        &["search", "hits300", "--retmax", "5", "--detail", "ids"],
+    );
+    for args in [
+        json!({"query": "hits300", "maxResults": 5.0, "offset": -0.0, "detail": "ids"}),
+        json!({"query": "hits300", "maxResults": "5", "offset": "0", "detail": "ids"}),
+        json!({"query": "hits300", "maxResults": 5, "offset": null, "sort": null, "detail": "ids"}),
+    ] {
+        let r = call(&c, "pubmed_search_articles", args.clone()).await;
+        assert_eq!(r.is_error, Some(false), "{args}: {r:?}");
+        let sc = r.structured_content.unwrap();
+        assert_eq!(sc["pmids"], cli["pmids"], "{args}");
+        assert_eq!(sc["maxResults"], 5);
+        assert_eq!(sc["offset"], 0);
+    }
+    c.cancel().await.unwrap();
+}
+
+/// A convert whose upstream failed is an `isError` result with the reason,
+/// as the CLI exits 69 for the same input; per-ID failures stay records.
+#[tokio::test]
+async fn a_convert_outage_is_an_error_result_as_the_cli_exits_non_zero() {
+    let fake = fake();
+    fake.failing_ids.lock().unwrap().push("23193287".into());
+    let server = start(&fake);
+    let home = tempfile::tempdir().unwrap();
+    let c = client(&server, home.path()).await;
+    let r = call(
+        &c,
+        "pubmed_convert_ids",
+        json!({"ids": ["23193287", "20495566"], "idType": "pmid"}),
+    )
+    .await;
+    assert_eq!(r.is_error, Some(true), "{r:?}");
+    let sc = r.structured_content.clone().unwrap();
+    assert_eq!(sc["error"]["data"]["reason"], "ncbi_unreachable");
+    assert_eq!(sc["error"]["code"], -32000);
+    assert_eq!(sc["error"]["data"]["retryable"], true);
+    assert_eq!(sc["totalConverted"], 0);
+    let records = sc["records"].as_array().unwrap();
+    assert_eq!(records.len(), 2);
+    for rec in records {
+        assert_eq!(rec["reason"], "ncbi_unreachable");
+        assert!(
+            rec["errmsg"]
+                .as_str()
+                .unwrap()
+                .contains("gave up after 3 attempts"),
+            "{rec}"
+        );
+    }
+    assert_eq!(
+        fake.counters.idconv.load(Ordering::SeqCst),
+        3,
+        "1 + 2 retries"
+    );
+    let cli = support::cli::pubmed(&["convert", "--from", "pmid", "23193287", "20495566"])
+        .server(&server)
+        .run();
+    assert_eq!(cli.code, 69, "{}", cli.stderr);
+    assert_speaks_mcp(&r);
+
+    // per-ID failures (not in PMC) are records, not a failed call
+    let r = call(
+        &c,
+        "pubmed_convert_ids",
+        json!({"ids": ["14", "20495566", "10.1038/ng.590x"], "idType": "pmid"}),
+    )
+    .await;
+    assert_eq!(
+        r.is_error,
+        Some(true),
+        "a DOI is malformed as a PMID: {r:?}"
+    );
+    let r = call(
+        &c,
+        "pubmed_convert_ids",
+        json!({"ids": ["14", "20495566"], "idType": "pmid"}),
+    )
+    .await;
+    assert_eq!(r.is_error, Some(false), "{r:?}");
+    let sc = r.structured_content.clone().unwrap();
+    assert_eq!(sc["records"][0]["reason"], "not_in_pmc");
+    assert_eq!(
+        sc["records"][0]["errmsg"],
+        "not in PMC (Identifier not found in PMC); it may still be in PubMed: pubmed_search_articles with query \"14[pmid]\""
+    );
+    assert_eq!(sc["records"][1]["pmcid"], "PMC2883744");
+    assert!(sc["records"][1].get("reason").is_none());
+    assert_eq!(sc["totalConverted"], 1);
+    let text = &r.content[0].as_text().unwrap().text;
+    assert!(
+        text.contains("14: not in PMC") && text.contains("[not_in_pmc]"),
+        "{text}"
+    );
+    assert_speaks_mcp(&r);
+    c.cancel().await.unwrap();
+}
+
+/// Messages, warnings and hints name MCP arguments and tools, never CLI
+/// flags or commands.
+#[tokio::test]
+async fn answers_speak_mcp() {
+    let Session {
+        fake: _fake,
+        server: _server,
+        c,
+        _home,
+    } = session().await;
+    let s = "pubmed_search_articles";
+    for (args, reason, field, message) in [
+        (
+            json!({"query": "x", "dateRange": {"minDate": "2023/02/29"}}),
+            "invalid_date_range",
+            Some("dateRange.minDate"),
+            "`dateRange.minDate` \"2023/02/29\": 2023 is not a leap year, February has 28 days",
+        ),
+        (
+            json!({"query": "x", "dateRange": {"maxDate": "2023/13"}}),
+            "invalid_date_range",
+            Some("dateRange.maxDate"),
+            "`dateRange.maxDate` \"2023/13\": month 13 is not 01–12",
+        ),
+        (
+            json!({"query": "x", "author": "  "}),
+            "blank_filter",
+            Some("author"),
+            "the `author` filter has no term",
+        ),
+        (
+            json!({"query": "x", "meshTerms": ["Asthma", "<b></b>"]}),
+            "blank_filter",
+            Some("meshTerms"),
+            "the `meshTerms` filter has no term",
+        ),
+        (
+            json!({"query": "x", "field": "nosuchfield"}),
+            "invalid_argument",
+            Some("field"),
+            "unknown search field \"nosuchfield\"; use one of: ",
+        ),
+        (
+            json!({"query": "[ti]"}),
+            "blank_query",
+            Some("query"),
+            "the query has no search term",
+        ),
+    ] {
+        let r = call(&c, s, args.clone()).await;
+        assert_eq!(r.is_error, Some(true), "{args}");
+        let e = &r.structured_content.as_ref().unwrap()["error"];
+        assert_eq!(e["data"]["reason"], reason, "{args}");
+        assert_eq!(e["data"]["field"].as_str(), field, "{args}");
+        assert!(
+            e["message"].as_str().unwrap().starts_with(message),
+            "{args}: {}",
+            e["message"]
+        );
+        assert_speaks_mcp(&r);
+    }
+    let r = call(
+        &c,
+        s,
+        json!({"query": "x", "reldate": 30, "dateRange": {"minDate": "2000", "maxDate": "2001"}}),
+    )
+    .await;
+    let e = &r.structured_content.as_ref().unwrap()["error"];
+    assert_eq!(e["data"]["field"], "reldate");
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("`reldate` 30 (from "),
+        "{e}"
+    );
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap()
+            .ends_with("does not overlap 2000 to 2001"),
+        "{e}"
+    );
+    assert!(
+        e["data"]["recovery"]["hint"]
+            .as_str()
+            .unwrap()
+            .contains("`dateRange.minDate`")
+    );
+    assert_speaks_mcp(&r);
+
+    // warnings: kinds as in the CLI JSON, messages in MCP terms
+    for (args, kind, message) in [
+        (
+            json!({"query": "hits300", "dateRange": {"minDate": "2001"}, "detail": "ids"}),
+            "date_bound_filled",
+            "only `dateRange.minDate` was given; NCBI ignores a lone bound, so `dateRange.maxDate` 3000 was added (2001 to 3000)",
+        ),
+        (
+            json!({"query": "hits300", "dateRange": {"maxDate": "2001"}, "detail": "ids"}),
+            "date_bound_filled",
+            "only `dateRange.maxDate` was given; NCBI ignores a lone bound, so `dateRange.minDate` 1000 was added (1000 to 2001)",
+        ),
+        (
+            json!({"query": "hits300", "offset": 400}),
+            "retstart_past_count",
+            "`offset` 400 is at or past the 300 hits: this page is empty",
+        ),
+        (
+            json!({"query": "hits300", "offset": 9990, "detail": "ids"}),
+            "window_truncated",
+            "PubMed serves only the first 9,999 records of a query: the page was cut to records 9991–9999 (9 PMIDs); narrow the query (e.g. with dateRange or reldate) to reach the others",
+        ),
+        (
+            json!({"query": "nothing"}),
+            "zero_hits",
+            "no records found; zero hits do not prove there is no literature: check the spelling with pubmed_spell_check, the field tags and the filters, then search again",
+        ),
+    ] {
+        let r = call(&c, s, args.clone()).await;
+        assert_eq!(r.is_error, Some(false), "{args}: {r:?}");
+        let sc = r.structured_content.clone().unwrap();
+        let w = sc["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|w| w["kind"] == kind)
+            .unwrap_or_else(|| panic!("{args}: no {kind} in {sc}"));
+        assert_eq!(w["message"], message, "{args}");
+        assert!(sc["notice"].as_str().unwrap().contains(message));
+        assert!(r.content[0].as_text().unwrap().text.contains(message));
+        assert_speaks_mcp(&r);
+    }
+    c.cancel().await.unwrap();
+}
+
+/// The text block is short but lossless: every PMID returned, the query
+/// translation, every warning, DOIs, PMCIDs and retraction flags.
+#[tokio::test]
+async fn the_search_text_block_is_lossless() {
+    let mut corpus = Corpus::default();
+    // 38800000 = 97 × 400000: the fake marks it retracted; 38800006 = 7 × …
+    // has no PMCID.
+    corpus.queries.insert(
+        "mixed".into(),
+        std::sync::Arc::new(vec![38800000, 38800001, 38800006]),
+    );
+    corpus.add_uniform("hits300", 300, 1_000_000, 41_000_000, 7);
+    let fake = FakeNcbi::new(corpus);
+    let server = start(&fake);
+    let home = tempfile::tempdir().unwrap();
+    let c = client(&server, home.path()).await;
+    let r = call(
+        &c,
+        "pubmed_search_articles",
+        json!({"query": "mixed", "dateRange": {"minDate": "1990"}}),
+    )
+    .await;
+    let text = r.content[0].as_text().unwrap().text.clone();
+    let sc = r.structured_content.unwrap();
+    assert!(
+        text.starts_with("**3 results** for `mixed`; PMIDs 1–3 returned (3)"),
+        "{text}"
+    );
+    assert!(text.contains("Searched as: `mixed[All Fields]`"), "{text}");
+    assert!(text.contains("[date_bound_filled]"), "{text}");
+    let lines: Vec<&str> = text.lines().filter(|l| l.contains(". PMID ")).collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    for (line, pmid) in lines.iter().zip(sc["pmids"].as_array().unwrap()) {
+        let pmid = pmid.as_str().unwrap();
+        assert!(
+            line.contains(&format!("PMID {pmid} — Synthetic article {pmid}")),
+            "{line}"
+        );
+        assert!(line.contains(&format!("doi:10.5555/pmid.{pmid}")), "{line}");
+        assert_eq!(line.contains("**RETRACTED**"), pmid == "38800000", "{line}");
+        assert_eq!(line.contains(" PMC"), pmid != "38800006", "{line}");
+    }
+    // twenty of 300, and PMIDs only with detail ids
+    let r = call(&c, "pubmed_search_articles", json!({"query": "hits300"})).await;
+    let text = r.content[0].as_text().unwrap().text.clone();
+    let sc = r.structured_content.unwrap();
+    assert!(text.starts_with("**300 results** for `hits300`; PMIDs 1–20 returned (20)"));
+    for p in sc["pmids"].as_array().unwrap() {
+        assert!(
+            text.contains(&format!("PMID {} — ", p.as_str().unwrap())),
+            "{p}"
+        );
+    }
+    let r = call(
+        &c,
+        "pubmed_search_articles",
+        json!({"query": "hits300", "detail": "ids", "offset": 20, "maxResults": 30}),
+    )
+    .await;
+    let text = r.content[0].as_text().unwrap().text.clone();
+    let sc = r.structured_content.unwrap();
+    let ids: Vec<&str> = sc["pmids"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_str().unwrap())
+        .collect();
+    assert_eq!(ids.len(), 30);
+    assert!(text.contains("PMIDs 21–50 returned (30)"), "{text}");
+    assert!(
+        text.contains(&format!("PMIDs: {}", ids.join(", "))),
+        "{text}"
+    );
+    c.cancel().await.unwrap();
+}
+
+/// `notifications/cancelled` stops the call's queued and in-flight work:
+/// eight cancelled calls send at most the one request already in flight,
+/// and the next call is not held behind them by the pacer.
+#[tokio::test]
+async fn cancelled_calls_stop_their_work_and_do_not_delay_the_next() {
+    let server = TestServer::start(|r| {
+        let term = r.param("term").unwrap_or_default().to_string();
+        let body = support::ncbi::espell(&term, &[("O", &term)]);
+        if term == "fast" {
+            Reply::xml(body)
+        } else {
+            Reply::Slow(
+                std::time::Duration::from_secs(30),
+                Box::new(Reply::xml(body)),
+            )
+        }
+    });
+    // One request start per second: before the fix the ninth call waited
+    // behind eight starts (≥ 8 s).
+    let mut live = Live::start(
+        &server,
+        &[
+            ("PUBMED_REQUEST_GAP_MS", "1000"),
+            ("PUBMED_DEADLINE_S", "60"),
+        ],
+    )
+    .await;
+    for id in 1..=8 {
+        live.send(&tool_call(
+            id,
+            "pubmed_spell_check",
+            json!({"query": format!("slow {id}")}),
+        ))
+        .await;
+    }
+    // let the first one reach the server
+    let t = std::time::Instant::now();
+    while server.count() == 0 && t.elapsed() < std::time::Duration::from_secs(10) {
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    for id in 1..=8 {
+        live.send(&cancel(id)).await;
+    }
+    let sent = std::time::Instant::now();
+    live.send(&tool_call(
+        9,
+        "pubmed_spell_check",
+        json!({"query": "fast"}),
+    ))
+    .await;
+    let (answer, at) = live.answer(9, std::time::Duration::from_secs(10)).await;
+    assert_eq!(answer["result"]["structuredContent"]["corrected"], "fast");
+    let waited = at - sent;
+    assert!(
+        waited < std::time::Duration::from_secs(3),
+        "the ninth call waited {waited:?}"
+    );
+    let slow: Vec<_> = server
+        .requests()
+        .into_iter()
+        .filter(|r| r.param("term") != Some("fast"))
+        .collect();
+    assert_eq!(
+        slow.len(),
+        1,
+        "only the call already in flight reached NCBI: {slow:?}"
+    );
+    // stdin closes: nothing is owed (the cancelled calls get no answer), so
+    // the server exits at once instead of waiting for the slow request.
+    live.close();
+    let closed = std::time::Instant::now();
+    let status = live
+        .exit(std::time::Duration::from_secs(10))
+        .await
+        .expect("exits");
+    assert!(status.success());
+    assert!(
+        closed.elapsed() < std::time::Duration::from_secs(5),
+        "{:?}",
+        closed.elapsed()
+    );
+    live.drain(std::time::Duration::from_secs(1)).await;
+    for id in 1..=8 {
+        assert!(
+            !live.seen.iter().any(|(m, _)| m["id"] == json!(id)),
+            "a cancelled call is not answered ({id})"
+        );
+    }
+    assert_eq!(server.count(), 2);
+}
+
+/// A request id sent twice is refused at once, the first call is answered,
+/// and neither keeps the server alive after stdin closes (it used to wait
+/// 180 s).
+#[tokio::test]
+async fn a_request_id_sent_twice_is_refused_and_never_delays_exit() {
+    let server = TestServer::start(|r| {
+        let term = r.param("term").unwrap_or_default().to_string();
+        Reply::Slow(
+            std::time::Duration::from_millis(800),
+            Box::new(Reply::xml(support::ncbi::espell(&term, &[("O", &term)]))),
+        )
+    });
+    let mut live = Live::start(&server, &[]).await;
+    let call3 = tool_call(3, "pubmed_spell_check", json!({"query": "asthma"}));
+    live.send(&call3).await;
+    live.send(&call3).await;
+    live.close();
+    let closed = std::time::Instant::now();
+    let status = live
+        .exit(std::time::Duration::from_secs(20))
+        .await
+        .expect("exits");
+    assert!(status.success());
+    assert!(
+        closed.elapsed() < std::time::Duration::from_secs(5),
+        "{:?}",
+        closed.elapsed()
+    );
+    live.drain(std::time::Duration::from_secs(1)).await;
+    let answers: Vec<&Value> = live
+        .seen
+        .iter()
+        .map(|(m, _)| m)
+        .filter(|m| m["id"] == 3)
+        .collect();
+    assert_eq!(answers.len(), 2, "{answers:?}");
+    assert_eq!(
+        answers[0]["error"]["code"], -32600,
+        "the duplicate first, at once"
+    );
+    assert!(
+        answers[0]["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("already in use")
+    );
+    assert_eq!(
+        answers[1]["result"]["structuredContent"]["corrected"],
+        "asthma"
+    );
+    assert_eq!(server.count(), 1);
+}
+
+/// A call cancelled while its request hangs does not keep the server up
+/// once stdin closes.
+#[tokio::test]
+async fn a_cancelled_call_never_delays_exit() {
+    let server = TestServer::start(|_| Reply::Hang);
+    let mut live = Live::start(&server, &[("PUBMED_DEADLINE_S", "60")]).await;
+    live.send(&tool_call(
+        4,
+        "pubmed_spell_check",
+        json!({"query": "asthma"}),
+    ))
+    .await;
+    let t = std::time::Instant::now();
+    while server.count() == 0 && t.elapsed() < std::time::Duration::from_secs(10) {
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    live.send(&cancel(4)).await;
+    live.close();
+    let closed = std::time::Instant::now();
+    let status = live
+        .exit(std::time::Duration::from_secs(20))
+        .await
+        .expect("exits");
+    assert!(status.success());
+    assert!(
+        closed.elapsed() < std::time::Duration::from_secs(4),
+        "{:?}",
+        closed.elapsed()
+    );
+}
+
+/// SIGINT and SIGTERM end the server the same way: exit 0 at once, even
+/// with a call in flight.
+#[tokio::test]
+async fn sigint_and_sigterm_end_the_server_with_a_call_in_flight() {
+    for sig in ["-INT", "-TERM"] {
+        let server = TestServer::start(|_| Reply::Hang);
+        let mut live = Live::start(&server, &[("PUBMED_DEADLINE_S", "60")]).await;
+        live.send(&tool_call(
+            5,
+            "pubmed_spell_check",
+            json!({"query": "asthma"}),
+        ))
+        .await;
+        let t = std::time::Instant::now();
+        while server.count() == 0 && t.elapsed() < std::time::Duration::from_secs(10) {
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+        let pid = live.child.id().unwrap().to_string();
+        let sent = std::time::Instant::now();
+        assert!(
+            std::process::Command::new("kill")
+                .args([sig, &pid])
+                .status()
+                .unwrap()
+                .success()
+        );
+        let status = live
+            .exit(std::time::Duration::from_secs(10))
+            .await
+            .expect("exits");
+        assert!(status.success(), "{sig}: {status:?}");
+        assert!(
+            sent.elapsed() < std::time::Duration::from_secs(3),
+            "{sig}: {:?}",
+            sent.elapsed()
+        );
+    }
 }
 
 /// `pubmed_find_related` returns what `pubmed related` returns: the real
@@ -938,6 +1704,18 @@ async fn find_related_matches_the_cli() {
     let sc = r.structured_content.unwrap();
     assert_eq!(sc["linked"], json!([]));
     assert_eq!(sc["notice"], "PMID 1100 has no similar articles");
+    let r = call(
+        &c,
+        "pubmed_find_related",
+        json!({"pmid": "1", "kind": "CITED_BY"}),
+    )
+    .await;
+    assert_eq!(
+        r.is_error,
+        Some(false),
+        "choices in any case, - and _ alike: {r:?}"
+    );
+    assert_eq!(r.structured_content.unwrap()["kind"], "cited-by");
     // Unknown, malformed, out of range.
     let before = fake.counters.elink.load(Ordering::SeqCst);
     for (args, reason) in [
@@ -949,6 +1727,7 @@ async fn find_related_matches_the_cli() {
     ] {
         let r = call(&c, "pubmed_find_related", args.clone()).await;
         assert_eq!(r.is_error, Some(true), "{args}");
+        assert_speaks_mcp(&r);
         assert_eq!(
             r.structured_content.unwrap()["error"]["data"]["reason"],
             reason,
@@ -1049,4 +1828,389 @@ async fn fetch_articles_returns_what_fetch_returns() {
         "ncbi_unreachable"
     );
     c.cancel().await.unwrap();
+}
+
+/// EFetch answering from NCBI's own capture of PMIDs 11748933 and 11700088
+/// (`efetch_pubmed_two_articles.xml`): the capture's article elements asked
+/// for, byte for byte in request order under its prolog; PMIDs it does not
+/// hold are left out, as EFetch does. With `fail`, every EFetch request
+/// gets HTTP 500.
+fn efetch_capture_server(fail: bool) -> TestServer {
+    let body = String::from_utf8(fixture("efetch_pubmed_two_articles.xml")).unwrap();
+    let prolog = body[..body.find("<PubmedArticleSet>").unwrap()].to_string();
+    let set = pubmed::ncbi::efetch::parse_set(&body, true).unwrap();
+    let by_pmid: std::collections::HashMap<String, String> = set
+        .articles
+        .into_iter()
+        .map(|(pmid, _, raw)| (pmid, raw.unwrap()))
+        .collect();
+    TestServer::start(move |req| {
+        if !req.is("efetch.fcgi") {
+            return Reply::status(404, "text/plain", "unknown endpoint");
+        }
+        if fail {
+            return Reply::status(500, "text/plain", "Internal Server Error");
+        }
+        let mut out = format!("{prolog}<PubmedArticleSet>\n");
+        for id in req.param("id").unwrap_or_default().split(',') {
+            if let Some(a) = by_pmid.get(id) {
+                out.push_str(a);
+            }
+        }
+        out.push_str("</PubmedArticleSet>");
+        Reply::xml(out)
+    })
+}
+
+fn error_of(r: &rmcp::model::CallToolResult) -> Value {
+    assert_eq!(r.is_error, Some(true), "{r:?}");
+    r.structured_content.as_ref().unwrap()["error"].clone()
+}
+
+/// pubmed_fetch_articles on a real EFetch answer: the capture's values,
+/// the CLI's JSON record for record, and a PMID EFetch left out in notFound.
+#[tokio::test]
+async fn fetch_articles_reads_a_real_efetch_answer_like_the_cli() {
+    let server = efetch_capture_server(false);
+    let home = tempfile::tempdir().unwrap();
+    let c = client(&server, home.path()).await;
+    // a PMID as a JSON number, as some clients send it
+    let r = call(
+        &c,
+        "pubmed_fetch_articles",
+        json!({"pmids": ["11748933", 11700088, "99999999"], "includeAffiliations": true}),
+    )
+    .await;
+    assert_eq!(r.is_error, Some(false), "{r:?}");
+    let sc = r.structured_content.clone().unwrap();
+    assert_eq!(sc["notFound"], json!(["99999999"]));
+    assert_eq!(sc["failed"], json!([]));
+    let a = &sc["articles"][0];
+    assert_eq!(a["pmid"], "11748933");
+    assert_eq!(
+        a["title"],
+        "Is cryopreservation a homogeneous process? Ultrastructure and motility of untreated, prefreezing, and postthawed spermatozoa of Diplodus puntazzo (Cetti)."
+    );
+    assert_eq!(a["journal"]["isoAbbreviation"], "Cryobiology");
+    assert_eq!(a["journal"]["volume"], "42");
+    assert_eq!(a["journal"]["issue"], "4");
+    assert_eq!(a["journal"]["pages"], "244-55");
+    assert_eq!(a["doi"], "10.1006/cryo.2001.2328");
+    assert_eq!(a["pubDate"], "2001-06");
+    assert_eq!(a["authors"].as_array().unwrap().len(), 8);
+    assert_eq!(a["authors"][0]["name"], "Taddei AR");
+    assert_eq!(
+        a["authors"][0]["affiliations"][0],
+        "Dipartimento di Scienze Ambientali, Università degli Studi della Tuscia, 01100 Viterbo, Italy."
+    );
+    assert_eq!(a["retracted"], false);
+    assert_eq!(sc["articles"][1]["pmid"], "11700088");
+    assert_eq!(sc["articles"][1]["doi"], "10.1006/jmre.2001.2429");
+    // the same records as `pubmed fetch -f json`, nulls left out
+    let cli = cli_json(&server, &["fetch", "11748933", "11700088", "99999999"]);
+    for i in 0..2 {
+        assert_eq!(
+            sc["articles"][i],
+            no_nulls(&cli["records"][i]),
+            "record {i}"
+        );
+    }
+    // the text block holds what the structured part holds, in prose
+    let text = &r.content[0].as_text().unwrap().text;
+    assert!(text.starts_with("Fetched 2 of 3 PMIDs."), "{text}");
+    for needle in [
+        "## 1. Is cryopreservation a homogeneous process?",
+        "doi: 10.1006/cryo.2001.2328",
+        "Authors: Taddei AR, Barbato F, Abelli L, Canese S, Moretti F, Rana KJ, Fausto AM, Mazzini M",
+        "- Taddei AR: Dipartimento di Scienze Ambientali",
+        "This study subdivides the cryopreservation procedure",
+        "Cryopreservation/*methods",
+        "## 2. Proton MRI of (13)C distribution by J and chemical shift editing.",
+        "## 3. PMID 99999999:",
+        "[not_found]",
+    ] {
+        assert!(text.contains(needle), "{needle}: {text}");
+    }
+    c.cancel().await.unwrap();
+}
+
+/// Wrong input is an isError invalid_argument (or malformed_id) naming
+/// the MCP field, before any request; an EFetch outage is an isError with
+/// its reason, never an empty success.
+#[tokio::test]
+async fn fetch_articles_errors_are_results_naming_the_field() {
+    let server = efetch_capture_server(false);
+    let home = tempfile::tempdir().unwrap();
+    let c = client(&server, home.path()).await;
+    for (args, reason, field) in [
+        (json!({"pmids": "11748933"}), "invalid_argument", "pmids"),
+        (json!({"pmids": []}), "invalid_argument", "pmids"),
+        (json!({"pmids": [true]}), "invalid_argument", "pmids"),
+        (json!({"pmids": ["12a"]}), "malformed_id", "pmids"),
+        (json!({"pmids": ["0"]}), "malformed_id", "pmids"),
+        (
+            json!({"pmids": ["1"], "includeAbstract": "yes"}),
+            "invalid_argument",
+            "includeAbstract",
+        ),
+        (json!({"pmid": ["1"]}), "invalid_argument", "pmid"),
+    ] {
+        let e = error_of(&call(&c, "pubmed_fetch_articles", args.clone()).await);
+        assert_eq!(e["data"]["reason"], reason, "{args}");
+        assert_eq!(e["data"]["field"], field, "{args}");
+        let hint = e["data"]["recovery"]["hint"].as_str().unwrap();
+        assert!(hint.contains(&format!("`{field}`")), "{args}: {hint}");
+        assert!(!hint.contains("idType") && !hint.contains("--"), "{hint}");
+    }
+    let pmids: Vec<String> = (1..=201).map(|i| i.to_string()).collect();
+    let e = error_of(&call(&c, "pubmed_fetch_articles", json!({"pmids": pmids})).await);
+    assert_eq!(
+        e["message"], "`pmids` holds 201 elements; give 1 to 200",
+        "{e}"
+    );
+    assert_eq!(server.count(), 0, "bad input never reaches NCBI");
+    c.cancel().await.unwrap();
+
+    let down = efetch_capture_server(true);
+    let c = client(&down, home.path()).await;
+    let r = call(&c, "pubmed_fetch_articles", json!({"pmids": ["11748933"]})).await;
+    let e = error_of(&r);
+    assert_eq!(e["data"]["reason"], "ncbi_unreachable");
+    assert_eq!(e["data"]["retryable"], true);
+    // the PMID that was not delivered is said, beside the error
+    let sc = r.structured_content.unwrap();
+    assert_eq!(sc["failed"][0]["pmid"], "11748933");
+    assert_eq!(sc["failed"][0]["reason"], "ncbi_unreachable");
+    assert_eq!(sc["articles"], json!([]));
+    // the CLI exits non-zero for the same input
+    let run = support::cli::pubmed(&["fetch", "11748933", "-f", "json"])
+        .server(&down)
+        .run();
+    assert_eq!(run.code, 69, "{}", run.stderr);
+    c.cancel().await.unwrap();
+}
+
+/// pubmed_format_citations on a real EFetch answer: the capture's values
+/// in RIS and Vancouver text, `document` byte for byte the CLI's output,
+/// a PMID EFetch left out as an error entry in its place.
+#[tokio::test]
+async fn format_citations_on_a_real_efetch_answer_like_the_cli() {
+    let server = efetch_capture_server(false);
+    let home = tempfile::tempdir().unwrap();
+    let c = client(&server, home.path()).await;
+    let r = call(
+        &c,
+        "pubmed_format_citations",
+        json!({"pmids": ["11748933", "99999999"], "format": "RIS"}),
+    )
+    .await;
+    assert_eq!(r.is_error, Some(false), "{r:?}");
+    let sc = r.structured_content.clone().unwrap();
+    assert_eq!(sc["format"], "ris");
+    assert_eq!(sc["notFound"], json!(["99999999"]));
+    let ris = sc["citations"][0]["citation"].as_str().unwrap();
+    for line in [
+        "TI  - Is cryopreservation a homogeneous process?",
+        "JO  - Cryobiology",
+        "VL  - 42",
+        "IS  - 4",
+        "SP  - 244",
+        "DO  - 10.1006/cryo.2001.2328",
+        "PY  - 2001",
+    ] {
+        assert!(ris.contains(line), "{line}: {ris}");
+    }
+    assert_eq!(sc["citations"][0]["retracted"], false);
+    assert_eq!(sc["citations"][1]["pmid"], "99999999");
+    assert_eq!(sc["citations"][1]["error"]["reason"], "not_found");
+    let cli = support::cli::pubmed(&["fetch", "11748933", "99999999", "-f", "ris"])
+        .server(&server)
+        .run();
+    assert_eq!(sc["document"], cli.stdout);
+    assert_eq!(r.content[0].as_text().unwrap().text, cli.stdout);
+
+    let r = call(
+        &c,
+        "pubmed_format_citations",
+        json!({"pmids": ["11748933", "11700088"], "format": "text", "style": "Vancouver"}),
+    )
+    .await;
+    assert_eq!(r.is_error, Some(false), "{r:?}");
+    let sc = r.structured_content.unwrap();
+    let first = sc["citations"][0]["citation"].as_str().unwrap();
+    // Vancouver lists six authors, then "et al."; numbered by position
+    assert!(
+        first
+            .starts_with("1. Taddei AR, Barbato F, Abelli L, Canese S, Moretti F, Rana KJ, et al."),
+        "{first}"
+    );
+    assert!(first.contains("Cryobiology"), "{first}");
+    assert!(first.contains("42(4)"), "{first}");
+    let second = sc["citations"][1]["citation"].as_str().unwrap();
+    assert!(second.starts_with("2. Casieri C, Testa C"), "{second}");
+    let cli = support::cli::pubmed(&["cite", "11748933", "11700088", "--style", "vancouver"])
+        .server(&server)
+        .run();
+    assert_eq!(sc["document"], cli.stdout);
+    assert_eq!(sc["document"], format!("{first}\n{second}\n"));
+    c.cancel().await.unwrap();
+}
+
+/// Wrong input names the MCP field (`format`, `style`, `pmids`) before any
+/// request; an EFetch outage is an isError with its reason.
+#[tokio::test]
+async fn format_citations_errors_are_results_naming_the_field() {
+    let server = efetch_capture_server(false);
+    let home = tempfile::tempdir().unwrap();
+    let c = client(&server, home.path()).await;
+    for (args, reason, field) in [
+        (json!({"pmids": ["1"]}), "invalid_argument", "format"),
+        (
+            json!({"pmids": ["1"], "format": "endnote"}),
+            "invalid_argument",
+            "format",
+        ),
+        (
+            json!({"pmids": ["1"], "format": "text", "style": "nope"}),
+            "invalid_argument",
+            "style",
+        ),
+        (
+            json!({"pmids": ["1"], "format": "text", "style": "/etc/passwd"}),
+            "invalid_argument",
+            "style",
+        ),
+        (
+            json!({"pmids": ["1"], "format": "text", "style": 5}),
+            "invalid_argument",
+            "style",
+        ),
+        (
+            json!({"pmids": ["PMC3531190"], "format": "ris"}),
+            "malformed_id",
+            "pmids",
+        ),
+    ] {
+        let e = error_of(&call(&c, "pubmed_format_citations", args.clone()).await);
+        assert_eq!(e["data"]["reason"], reason, "{args}");
+        assert_eq!(e["data"]["field"], field, "{args}");
+        let msg = e["message"].as_str().unwrap();
+        assert!(!msg.contains("--list-styles"), "{msg}");
+    }
+    let e = error_of(
+        &call(
+            &c,
+            "pubmed_format_citations",
+            json!({"pmids": ["1"], "format": "text", "style": "nope"}),
+        )
+        .await,
+    );
+    assert!(
+        e["data"]["recovery"]["hint"]
+            .as_str()
+            .unwrap()
+            .contains("`style` a bundled style name"),
+        "{e}"
+    );
+    assert_eq!(server.count(), 0, "bad input never reaches NCBI");
+    c.cancel().await.unwrap();
+
+    let down = efetch_capture_server(true);
+    let c = client(&down, home.path()).await;
+    for format in ["text", "bibtex"] {
+        let r = call(
+            &c,
+            "pubmed_format_citations",
+            json!({"pmids": ["11748933"], "format": format}),
+        )
+        .await;
+        let e = error_of(&r);
+        assert_eq!(e["data"]["reason"], "ncbi_unreachable", "{format}");
+        let sc = r.structured_content.unwrap();
+        assert_eq!(
+            sc["citations"][0]["error"]["reason"], "ncbi_unreachable",
+            "{format}"
+        );
+    }
+    c.cancel().await.unwrap();
+}
+
+/// Cancelling pubmed_fetch_articles and pubmed_format_citations drops
+/// their work: the call whose EFetch request is in flight stops waiting on
+/// it, the one queued behind it in the pacer never sends its request, the
+/// next call is not delayed, and neither keeps the server alive.
+#[tokio::test]
+async fn cancelled_fetch_and_citation_calls_stop_their_work() {
+    let efetch = String::from_utf8(fixture("efetch_pubmed_two_articles.xml")).unwrap();
+    let server = TestServer::start(move |r| {
+        if r.is("efetch.fcgi") {
+            return Reply::Slow(
+                std::time::Duration::from_secs(30),
+                Box::new(Reply::xml(efetch.clone())),
+            );
+        }
+        let term = r.param("term").unwrap_or_default().to_string();
+        Reply::xml(support::ncbi::espell(&term, &[("O", &term)]))
+    });
+    let mut live = Live::start(
+        &server,
+        &[
+            ("PUBMED_REQUEST_GAP_MS", "1000"),
+            ("PUBMED_DEADLINE_S", "60"),
+        ],
+    )
+    .await;
+    live.send(&tool_call(
+        1,
+        "pubmed_fetch_articles",
+        json!({"pmids": ["11748933"]}),
+    ))
+    .await;
+    live.send(&tool_call(
+        2,
+        "pubmed_format_citations",
+        json!({"pmids": ["11700088"], "format": "bibtex"}),
+    ))
+    .await;
+    let t = std::time::Instant::now();
+    while server.count() == 0 && t.elapsed() < std::time::Duration::from_secs(10) {
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    live.send(&cancel(1)).await;
+    live.send(&cancel(2)).await;
+    let sent = std::time::Instant::now();
+    live.send(&tool_call(
+        3,
+        "pubmed_spell_check",
+        json!({"query": "fast"}),
+    ))
+    .await;
+    let (answer, at) = live.answer(3, std::time::Duration::from_secs(10)).await;
+    assert_eq!(answer["result"]["structuredContent"]["corrected"], "fast");
+    assert!(
+        at - sent < std::time::Duration::from_secs(3),
+        "{:?}",
+        at - sent
+    );
+    let efetches = server
+        .requests()
+        .into_iter()
+        .filter(|r| r.is("efetch.fcgi"))
+        .count();
+    assert_eq!(efetches, 1, "the queued citation call never reached NCBI");
+    live.close();
+    let closed = std::time::Instant::now();
+    let status = live
+        .exit(std::time::Duration::from_secs(10))
+        .await
+        .expect("exits");
+    assert!(status.success());
+    assert!(closed.elapsed() < std::time::Duration::from_secs(5));
+    live.drain(std::time::Duration::from_secs(1)).await;
+    for id in [1, 2] {
+        assert!(
+            !live.seen.iter().any(|(m, _)| m["id"] == json!(id)),
+            "a cancelled call is not answered ({id})"
+        );
+    }
 }

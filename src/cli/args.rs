@@ -76,6 +76,8 @@ const MCP_EXAMPLES: &str = "\
 Examples:
   pubmed mcp                  # started by an MCP client: JSON-RPC on stdin/stdout
   NCBI_API_KEY=… NCBI_EMAIL=me@example.org pubmed mcp
+  pubmed mcp --http           # one server for several agents: http://127.0.0.1:8765/mcp
+  PUBMED_MCP_TOKEN=… pubmed mcp --http 0.0.0.0:8765   # off loopback a bearer token is required
   Client configuration (e.g. claude_desktop_config.json):
     {\"mcpServers\": {\"pubmed\": {\"command\": \"pubmed\", \"args\": [\"mcp\"],
                                 \"env\": {\"NCBI_API_KEY\": \"…\"}}}}";
@@ -194,9 +196,9 @@ pub enum Command {
     /// Formatted references (APA, Vancouver, AMA, any CSL style), one per input PMID
     #[command(after_help = CITE_EXAMPLES)]
     Cite(CiteArgs),
-    /// Serve pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles, pubmed_format_citations and pubmed_find_related over MCP (stdio)
+    /// Serve the PubMed tools (pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles, pubmed_format_citations, pubmed_find_related) over MCP: stdio, or streamable HTTP with --http
     #[command(after_help = MCP_EXAMPLES)]
-    Mcp,
+    Mcp(McpArgs),
     /// Show or change the configuration file (API key, e-mail, URLs, policy knobs)
     #[command(after_help = CONFIG_EXAMPLES)]
     Config {
@@ -385,6 +387,20 @@ pub struct SearchArgs {
     #[arg(long, value_name = "LEVEL", value_parser = choice::<Detail>(),
           help_heading = "Paging")]
     pub detail: Option<Detail>,
+}
+
+/// `pubmed mcp [--http [ADDR]] [--token TOKEN] [--allow-origin ORIGIN]…`
+#[derive(Debug, Args)]
+pub struct McpArgs {
+    /// Serve over MCP streamable HTTP at http://ADDR/mcp instead of stdio [default ADDR: 127.0.0.1:8765]
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:8765")]
+    pub http: Option<String>,
+    /// Bearer token HTTP clients must send; required off loopback [env: PUBMED_MCP_TOKEN]
+    #[arg(long, value_name = "TOKEN", requires = "http")]
+    pub token: Option<String>,
+    /// Also accept browser requests from ORIGIN, e.g. https://app.example.org or http://host:* (repeatable; pages on localhost are always accepted)
+    #[arg(long, value_name = "ORIGIN", requires = "http")]
+    pub allow_origin: Vec<String>,
 }
 
 /// `pubmed spell QUERY…`

@@ -249,8 +249,27 @@ async fn run(cli: Cli, ctx: Context) -> Result<Exit, Failure> {
         Command::Cite(a) => cite::run(a, &ctx).await,
         Command::Config { action } => config_cmd::run(action, &ctx),
         Command::Completions { shell } => config_cmd::completions(shell),
-        Command::Mcp => {
+        Command::Mcp(a) => {
             crate::mcp::init_logging();
+            if let Some(addr) = a.http {
+                let token = a.token.clone().or_else(|| {
+                    std::env::var("PUBMED_MCP_TOKEN")
+                        .ok()
+                        .filter(|t| !t.is_empty())
+                });
+                if a.token.is_some() {
+                    ctx.note("warning: --token is visible to other users in the process list; prefer PUBMED_MCP_TOKEN");
+                }
+                let opts = crate::mcp::http::HttpOptions {
+                    addr,
+                    token,
+                    allow_origins: a.allow_origin,
+                };
+                crate::mcp::http::check(&opts)?;
+                let client = ctx.client()?;
+                crate::mcp::http::serve(client, opts).await?;
+                return Ok(Exit::Success);
+            }
             let client = ctx.client()?;
             crate::mcp::serve(client).await.map_err(|e| {
                 Error::new(Reason::NcbiUnreachable, format!("MCP server stopped: {e}"))

@@ -5,7 +5,7 @@
 use std::cmp::Ordering;
 use std::fmt;
 
-use crate::error::{Error, Reason, Result};
+use crate::error::{Error, Field, Reason, Result, Words};
 
 /// A date bound at the precision the user gave: year, month or day.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -89,9 +89,17 @@ impl DateBound {
 }
 
 fn invalid(which: &str, given: &str, problem: impl fmt::Display) -> Error {
-    Error::new(
+    let field = if which == "maxdate" {
+        Field::MaxDate
+    } else {
+        Field::MinDate
+    };
+    Error::about(
         Reason::InvalidDateRange,
-        format!("{which} {given:?}: {problem}"),
+        field,
+        Words::new()
+            .field(field, which)
+            .text(format!(" {given:?}: {problem}")),
     )
 }
 
@@ -250,7 +258,8 @@ pub fn resolve(req: &DateRequest, today: DateBound) -> Result<DateRange> {
         return Err(Error::new(
             Reason::InvalidDateRange,
             format!("the date range starts after it ends ({a} > {b})"),
-        ));
+        )
+        .with_field(Field::MinDate));
     }
     if let Some(n) = req.reldate.filter(|n| *n > 0) {
         let (y, m, d) = (today.year, today.month.unwrap_or(1), today.day.unwrap_or(1));
@@ -284,11 +293,14 @@ pub fn resolve(req: &DateRequest, today: DateBound) -> Result<DateRange> {
                     rel.1
                 };
                 if cmp_days(lo.first_day(), hi.last_day()) == Ordering::Greater {
-                    return Err(Error::new(
+                    return Err(Error::about(
                         Reason::InvalidDateRange,
-                        format!(
-                            "--reldate {n} (from {since} to {today}) does not overlap {a} to {b}"
-                        ),
+                        Field::RelDate,
+                        Words::new()
+                            .field(Field::RelDate, "--reldate")
+                            .text(format!(
+                                " {n} (from {since} to {today}) does not overlap {a} to {b}"
+                            )),
                     ));
                 }
                 (lo, hi)

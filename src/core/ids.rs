@@ -69,7 +69,7 @@ fn malformed(raw: &str, idtype: Option<IdType>) -> Error {
         ),
         None => format!("{raw:?} is not a PMID (digits), a PMCID (PMC + digits) or a DOI (10.…/…)"),
     };
-    Error::new(Reason::MalformedId, why)
+    Error::new(Reason::MalformedId, why).with_field(crate::error::Field::Ids)
 }
 
 /// Validates `raw` (already trimmed) as an ID of `idtype`.

@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use super::fields::is_known_tag;
 use super::text::{clean_markup, has_visible};
-use crate::error::{Error, Reason, Result};
+use crate::error::{Error, Field, Reason, Result, Words};
 
 /// The longest query accepted, in characters: far beyond any real search
 /// strategy, short of what would only burden NCBI.
@@ -19,7 +19,8 @@ pub fn check_length(query: &str) -> Result<()> {
         return Err(Error::new(
             Reason::InvalidArgument,
             format!("the query is {n} characters long; at most {MAX_QUERY_CHARS} are accepted"),
-        ));
+        )
+        .with_field(Field::Query));
     }
     Ok(())
 }
@@ -260,16 +261,20 @@ impl Filters {
 /// A filter value made safe for a clause: markup removed, entities decoded,
 /// quotes dropped, whitespace folded. Errors with `blank_filter` naming the
 /// field when nothing visible is left after ignoring `()[]"`.
-fn filter_value(field: &str, value: &str) -> Result<String> {
+fn filter_value((field, name): (Field, &str), value: &str) -> Result<String> {
     let clean = super::text::fold_whitespace(&clean_markup(value).replace('"', " "));
     if !clean
         .chars()
         .filter(|c| !matches!(c, '(' | ')' | '[' | ']'))
         .any(super::text::is_visible)
     {
-        return Err(Error::new(
+        return Err(Error::about(
             Reason::BlankFilter,
-            format!("the {field} filter has no term"),
+            field,
+            Words::new()
+                .text("the ")
+                .field(field, name)
+                .text(" filter has no term"),
         ));
     }
     Ok(clean)
@@ -300,7 +305,8 @@ pub fn compose(query: &str, filters: &Filters) -> Result<String> {
             .publication_types
             .iter()
             .map(|p| {
-                filter_value("publication type", p).map(|v| format!("\"{v}\"[Publication Type]"))
+                filter_value((Field::PublicationType, "publication type"), p)
+                    .map(|v| format!("\"{v}\"[Publication Type]"))
             })
             .collect::<Result<Vec<_>>>()?;
         clauses.push(if parts.len() == 1 {
@@ -312,19 +318,25 @@ pub fn compose(query: &str, filters: &Filters) -> Result<String> {
     if let Some(a) = &filters.author {
         clauses.push(format!(
             "{}[Author]",
-            bare_or_quoted(filter_value("author", a)?)
+            bare_or_quoted(filter_value((Field::Author, "author"), a)?)
         ));
     }
     if let Some(j) = &filters.journal {
-        clauses.push(format!("\"{}\"[Journal]", filter_value("journal", j)?));
+        clauses.push(format!(
+            "\"{}\"[Journal]",
+            filter_value((Field::Journal, "journal"), j)?
+        ));
     }
     for m in &filters.mesh_terms {
-        clauses.push(format!("\"{}\"[MeSH Terms]", filter_value("MeSH term", m)?));
+        clauses.push(format!(
+            "\"{}\"[MeSH Terms]",
+            filter_value((Field::MeshTerm, "MeSH term"), m)?
+        ));
     }
     if let Some(l) = &filters.language {
         clauses.push(format!(
             "{}[Language]",
-            bare_or_quoted(filter_value("language", l)?)
+            bare_or_quoted(filter_value((Field::Language, "language"), l)?)
         ));
     }
     if filters.has_abstract {
@@ -360,6 +372,7 @@ pub fn blank_query() -> Error {
         Reason::BlankQuery,
         "the query has no search term (only blanks, field tags or parentheses); give a term or a filter",
     )
+    .with_field(Field::Query)
 }
 
 #[cfg(test)]

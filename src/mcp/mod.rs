@@ -1,6 +1,8 @@
-//! `pubmed mcp`: the tools served over MCP stdio on the official
-//! `rmcp` SDK (pinned to one exact version; all of it stays in this
-//! module). stdout carries JSON-RPC only; logs go to stderr.
+//! `pubmed mcp`: the PubMed tools served over MCP — stdio, or streamable
+//! HTTP with `--http` — on the official `rmcp` SDK (pinned to one exact
+//! version; all of it stays in this module). On stdio, stdout carries
+//! JSON-RPC only; logs go to stderr. The behaviour reference is
+//! docs/mcp.md.
 
 use std::sync::Arc;
 
@@ -13,6 +15,9 @@ use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 
 use crate::ncbi::Client;
 
+pub mod http;
+pub mod reply;
+pub mod schema;
 pub mod tools;
 mod transport;
 
@@ -49,27 +54,46 @@ impl ServerHandler for PubmedServer {
         Ok(ListToolsResult::with_all_items(tools::tools()))
     }
 
+    /// Runs a tool. A `notifications/cancelled` for the call (or the end of
+    /// the session) fires `context.ct`: the tool's future is dropped there,
+    /// and with it its place in the pacer's queue and its HTTP request.
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let args = request.arguments.unwrap_or_default();
-        let result = match request.name.as_ref() {
-            tools::SEARCH => tools::search(&self.client, &args).await?,
-            tools::SPELL => tools::spell(&self.client, &args).await?,
-            tools::CONVERT => tools::convert(&self.client, &args).await?,
-            tools::RELATED => tools::related(&self.client, &args).await?,
-            tools::FETCH => tools::fetch(&self.client, &args).await?,
-            tools::CITE => tools::format_citations(&self.client, &args).await?,
-            other => {
-                return Err(ErrorData::invalid_params(
-                    format!("unknown tool {other:?}"),
+        let name = request.name.as_ref();
+        let work = tools::call(&self.client, name, &args);
+        // Over HTTP, a client that goes away mid-call cancels it too.
+        let gone = context
+            .extensions
+            .get::<hyper::http::request::Parts>()
+            .and_then(|p| p.extensions.get::<http::Disconnected>())
+            .map(|d| d.0.clone())
+            .unwrap_or_default();
+        tokio::select! {
+            result = work => match result {
+                Some(r) => Ok(r.into()),
+                None => Err(ErrorData::invalid_params(
+                    format!(
+                        "unknown tool {name:?}; this server has {}",
+                        tools::specs().iter().map(|s| s.name).collect::<Vec<_>>().join(", ")
+                    ),
                     None,
-                ));
-            }
-        };
-        Ok(result.into())
+                )),
+            },
+            _ = context.ct.cancelled() => Err(ErrorData::new(
+                ErrorCode::INTERNAL_ERROR,
+                "the call was cancelled",
+                None,
+            )),
+            _ = gone.cancelled() => Err(ErrorData::new(
+                ErrorCode::INTERNAL_ERROR,
+                "the client disconnected",
+                None,
+            )),
+        }
     }
 
     /// A known method whose params do not parse (e.g. `tools/call` with
@@ -93,7 +117,8 @@ impl ServerHandler for PubmedServer {
     }
 }
 
-/// Serves MCP on stdin/stdout until stdin closes (exit 0) or SIGINT.
+/// Serves MCP on stdin/stdout until stdin closes (exit 0), SIGINT or
+/// SIGTERM.
 ///
 /// Errors: a transport or protocol failure, as a message.
 pub async fn serve(client: Arc<Client>) -> Result<(), String> {
@@ -121,19 +146,27 @@ pub async fn serve(client: Arc<Client>) -> Result<(), String> {
     }
 }
 
-/// A future that resolves on SIGINT; the handler is installed at once.
+/// A future that resolves on SIGINT or SIGTERM (both end the server the
+/// same way: calls in flight are cancelled, exit 0); the handlers are
+/// installed at once.
 #[cfg(unix)]
-fn interrupt_listener() -> Result<impl std::future::Future<Output = ()>, String> {
-    let mut sig = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt())
-        .map_err(|e| format!("cannot listen for SIGINT: {e}"))?;
+pub fn interrupt_listener() -> Result<impl std::future::Future<Output = ()>, String> {
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut int =
+        signal(SignalKind::interrupt()).map_err(|e| format!("cannot listen for SIGINT: {e}"))?;
+    let mut term =
+        signal(SignalKind::terminate()).map_err(|e| format!("cannot listen for SIGTERM: {e}"))?;
     Ok(async move {
-        sig.recv().await;
+        tokio::select! {
+            _ = int.recv() => {}
+            _ = term.recv() => {}
+        }
     })
 }
 
 /// A future that resolves on Ctrl-C.
 #[cfg(not(unix))]
-fn interrupt_listener() -> Result<impl std::future::Future<Output = ()>, String> {
+pub fn interrupt_listener() -> Result<impl std::future::Future<Output = ()>, String> {
     Ok(async {
         let _ = tokio::signal::ctrl_c().await;
     })

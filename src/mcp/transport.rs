@@ -1,17 +1,20 @@
 //! Newline-delimited JSON-RPC over stdin/stdout for rmcp. rmcp's own stdio
-//! transport drops a line that is not JSON silently; cli.md asks for a
-//! parse error (-32700) and the server to keep serving, which this does,
-//! also for lines that are not UTF-8 or too long. At end of input it waits
-//! for the answers still in flight before closing. Messages are rmcp's
-//! types; this only frames lines.
+//! transport drops a line that is not JSON silently; we answer it with a
+//! parse error (-32700) and keep serving, also for lines that are not UTF-8
+//! or too long (docs/mcp.md "Transport"). At end of input it waits for the
+//! answers still owed before closing: a request is owed an answer from its
+//! arrival until it is answered or cancelled, so a cancelled call never
+//! delays the exit, and a second request with an id still in flight is
+//! refused at once (-32600) rather than left unanswered. Messages are
+//! rmcp's types; this only frames lines.
 
+use std::collections::HashSet;
 use std::future::Future;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use rmcp::RoleServer;
-use rmcp::model::JsonRpcMessage;
+use rmcp::model::{ClientNotification, JsonRpcMessage, RequestId};
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 use serde_json::{Value, json};
@@ -24,12 +27,35 @@ pub const MAX_LINE: usize = 16 * 1024 * 1024;
 /// How long answers in flight may take after stdin closes.
 const DRAIN: Duration = Duration::from_secs(180);
 
-/// Requests answered-to-be: counted up on each request received, down on
-/// each response sent.
+/// The ids of requests still owed an answer: added on arrival, removed when
+/// the answer is sent or the client cancels the request.
 #[derive(Default)]
 struct InFlight {
-    count: AtomicUsize,
+    ids: Mutex<HashSet<RequestId>>,
     done: Notify,
+}
+
+impl InFlight {
+    fn ids(&self) -> std::sync::MutexGuard<'_, HashSet<RequestId>> {
+        self.ids.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Records a new request; false when its id is already in flight.
+    fn start(&self, id: &RequestId) -> bool {
+        self.ids().insert(id.clone())
+    }
+
+    /// The request `id` is answered or cancelled.
+    fn end(&self, id: &RequestId) {
+        let mut ids = self.ids();
+        if ids.remove(id) && ids.is_empty() {
+            self.done.notify_waiters();
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.ids().is_empty()
+    }
 }
 
 /// A line transport: one writer task owns stdout, so replies to bad lines
@@ -101,8 +127,27 @@ impl<R: AsyncRead + Unpin + Send> LineTransport<R> {
         };
         match serde_json::from_value::<RxJsonRpcMessage<RoleServer>>(value.clone()) {
             Ok(msg) => {
-                if matches!(msg, JsonRpcMessage::Request(_)) {
-                    self.in_flight.count.fetch_add(1, Ordering::SeqCst);
+                match &msg {
+                    JsonRpcMessage::Request(r) if !self.in_flight.start(&r.id) => {
+                        crate::diag!(
+                            "pubmed mcp: refused a request whose id {} is already in flight",
+                            r.id
+                        );
+                        self.reply_raw(json!({"jsonrpc": "2.0", "id": r.id.clone().into_json_value(),
+                            "error": {"code": -32600, "message": format!(
+                                "Invalid Request: id {} is already in use by a request in flight; give each request its own id",
+                                r.id
+                            )}}));
+                        return None;
+                    }
+                    JsonRpcMessage::Notification(n) => {
+                        if let ClientNotification::CancelledNotification(c) = &n.notification
+                            && let Some(id) = &c.params.request_id
+                        {
+                            self.in_flight.end(id);
+                        }
+                    }
+                    _ => {}
                 }
                 Some(msg)
             }
@@ -121,12 +166,12 @@ impl<R: AsyncRead + Unpin + Send> LineTransport<R> {
 }
 
 /// At end of input: wait until every request received has been answered
-/// (rmcp alone would give up after a few seconds).
+/// or cancelled (rmcp alone would give up after a few seconds).
 async fn drained(in_flight: Arc<InFlight>) {
     let wait = async {
         loop {
             let notified = in_flight.done.notified();
-            if in_flight.count.load(Ordering::SeqCst) == 0 {
+            if in_flight.is_empty() {
                 return;
             }
             notified.await;
@@ -135,28 +180,86 @@ async fn drained(in_flight: Arc<InFlight>) {
     let _ = tokio::time::timeout(DRAIN, wait).await;
 }
 
-/// The `id` of a request whose line did not parse, when it can be read
-/// (e.g. a number too large for JSON parsers elsewhere in the line), so the
-/// client's waiting call still gets its error.
-fn request_id(text: &str) -> Value {
-    let Some(at) = text.find("\"id\"") else {
-        return Value::Null;
-    };
-    let rest = text[at + 4..].trim_start();
-    let Some(rest) = rest.strip_prefix(':') else {
-        return Value::Null;
-    };
-    let rest = rest.trim_start();
-    if let Some(s) = rest.strip_prefix('"') {
-        return s
-            .find('"')
-            .map_or(Value::Null, |end| Value::String(s[..end].to_string()));
+/// The end of the JSON string that starts at `b[at]` (a `"`): the index
+/// after its closing quote.
+fn string_end(b: &[u8], at: usize) -> Option<usize> {
+    let mut i = at + 1;
+    while i < b.len() {
+        match b[i] {
+            b'\\' => i += 2,
+            b'"' => return Some(i + 1),
+            _ => i += 1,
+        }
     }
-    let digits: String = rest
-        .chars()
-        .take_while(|c| c.is_ascii_digit() || *c == '-')
-        .collect();
-    digits.parse::<i64>().map_or(Value::Null, Value::from)
+    None
+}
+
+/// The `id` member of the top-level object of a line that did not parse
+/// (e.g. a number too large for JSON parsers elsewhere in the line), so the
+/// client's waiting call still gets its error. Only a member of the root
+/// object counts, never an `"id"` nested in the params; when the id cannot
+/// be read for sure (none, two, or not a whole number or string), `null`,
+/// as JSON-RPC asks.
+fn request_id(text: &str) -> Value {
+    let b = text.trim_start().as_bytes();
+    if b.first() != Some(&b'{') {
+        return Value::Null;
+    }
+    let mut found: Option<Value> = None;
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'"' => {
+                let Some(end) = string_end(b, i) else {
+                    return Value::Null;
+                };
+                let rest = &b[end..];
+                let colon = rest.iter().position(|c| !c.is_ascii_whitespace());
+                let is_key = depth == 1 && colon.is_some_and(|p| rest[p] == b':');
+                if is_key && &b[i..end] == b"\"id\"" {
+                    if found.is_some() {
+                        return Value::Null;
+                    }
+                    let start = end + colon.unwrap_or(0) + 1;
+                    found = Some(id_value(&b[start..]));
+                }
+                i = end;
+                continue;
+            }
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    found.unwrap_or(Value::Null)
+}
+
+/// A JSON-RPC id (a string or a whole number) at the start of `b`, else
+/// `null`.
+fn id_value(b: &[u8]) -> Value {
+    let skip = b.iter().take_while(|c| c.is_ascii_whitespace()).count();
+    let b = &b[skip..];
+    if b.first() == Some(&b'"') {
+        return string_end(b, 0)
+            .and_then(|end| std::str::from_utf8(&b[..end]).ok())
+            .and_then(|s| serde_json::from_str::<String>(s).ok())
+            .map_or(Value::Null, Value::String);
+    }
+    let len = b
+        .iter()
+        .take_while(|c| c.is_ascii_digit() || **c == b'-')
+        .count();
+    let next = b.get(len).copied();
+    let ends = next.is_none_or(|c| c == b',' || c == b'}' || c.is_ascii_whitespace());
+    if !ends {
+        return Value::Null;
+    }
+    std::str::from_utf8(&b[..len])
+        .ok()
+        .and_then(|s| s.parse::<i64>().ok())
+        .map_or(Value::Null, Value::from)
 }
 
 impl<R: AsyncRead + Unpin + Send> Transport<RoleServer> for LineTransport<R> {
@@ -166,16 +269,14 @@ impl<R: AsyncRead + Unpin + Send> Transport<RoleServer> for LineTransport<R> {
         &mut self,
         item: TxJsonRpcMessage<RoleServer>,
     ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
-        if matches!(item, JsonRpcMessage::Response(_) | JsonRpcMessage::Error(_)) {
-            let left = self
-                .in_flight
-                .count
-                .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
-                    Some(n.saturating_sub(1))
-                });
-            if left.is_ok_and(|before| before <= 1) {
-                self.in_flight.done.notify_waiters();
+        match &item {
+            JsonRpcMessage::Response(r) => self.in_flight.end(&r.id),
+            JsonRpcMessage::Error(e) => {
+                if let Some(id) = &e.id {
+                    self.in_flight.end(id);
+                }
             }
+            _ => {}
         }
         let sent = match (&self.out, serde_json::to_vec(&item)) {
             (Some(tx), Ok(mut buf)) => {
@@ -264,5 +365,25 @@ mod tests {
         assert_eq!(request_id(r#"{"id": "abc", "x": 1e400}"#), json!("abc"));
         assert_eq!(request_id("garbage"), Value::Null);
         assert_eq!(request_id(r#"{"id": {"#), Value::Null);
+    }
+
+    /// D6: an `"id"` inside the params is not the request's id.
+    #[test]
+    fn only_the_top_level_id_counts() {
+        let line = r#"{"jsonrpc":"2.0","method":"tools/call","params":{"name":"x","arguments":{"id":5}},"id":7,"x":1e400}"#;
+        assert_eq!(request_id(line), json!(7));
+        assert_eq!(
+            request_id(r#"{"params":{"id":5},"x":1e400}"#),
+            Value::Null,
+            "no top-level id: null, never the nested one"
+        );
+        assert_eq!(request_id(r#"{"id":1,"id":2,"x":1e400}"#), Value::Null);
+        assert_eq!(request_id(r#"{"id":7.5,"x":1e400}"#), Value::Null);
+        assert_eq!(request_id(r#"{"id":1e400}"#), Value::Null);
+        assert_eq!(
+            request_id(r#"{"a":"\"id\":3","id":"q\"r","x":1e400}"#),
+            json!("q\"r")
+        );
+        assert_eq!(request_id(r#"["id", 4]"#), Value::Null);
     }
 }

@@ -104,6 +104,9 @@ pub enum Late {
 pub struct Booking {
     /// When the request may start (ms).
     pub at: u64,
+    /// The lane's latest start before this booking (ms; 0 = none), to
+    /// give the booking back ([`SharedBudget::try_unbook`]).
+    pub previous: u64,
     /// The lane's 429 streak when booked (a success must reset it).
     pub streak: u32,
 }
@@ -159,10 +162,12 @@ impl LaneState {
                 },
             );
         }
+        let previous = self.last_start;
         self.last_start = at;
         self.booked_at = now;
         Ok(Booking {
             at,
+            previous,
             streak: self.streak,
         })
     }
@@ -272,6 +277,26 @@ impl SharedBudget {
             (r, r.is_ok())
         })
         .await
+    }
+
+    /// Gives back booking `b` of `lane` whose request never started (its
+    /// call was cancelled, or its deadline passed, while it waited): the
+    /// lane's latest start goes back to what it was, unless someone booked
+    /// after it. Best effort and without waiting (it runs when a waiting
+    /// future is dropped): a taken lock leaves the booking in place.
+    pub fn try_unbook(&self, lane: &str, b: Booking) {
+        if !self.active() {
+            return;
+        }
+        if let Ok(Some(mut file)) = self.open_locked() {
+            let _ = Self::update(&mut file, lane, |s, _| {
+                let mine = s.last_start == b.at;
+                if mine {
+                    s.last_start = b.previous;
+                }
+                ((), mine)
+            });
+        }
     }
 
     /// The lane's cooldown end (ms) if one lasts past now.
@@ -536,6 +561,26 @@ mod tests {
         assert_ne!(a, b);
         assert!(!a.contains("abcdef0123"));
         assert_eq!(eutils_lane(None), "eutils");
+    }
+
+    #[tokio::test]
+    async fn an_unused_booking_given_back_costs_the_next_caller_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = SharedBudget::new(dir.path().join("pubmed"), false, false);
+        let b = SharedBudget::new(dir.path().join("pubmed"), false, false);
+        let gap = Duration::from_millis(400);
+        let first = a.book("eutils", gap, 0, FAR).await.unwrap().unwrap();
+        let cancelled = a.book("eutils", gap, 0, FAR).await.unwrap().unwrap();
+        assert_eq!(cancelled.previous, first.at);
+        a.try_unbook("eutils", cancelled);
+        // the next booking (any process) takes the slot given back
+        let next = b.book("eutils", gap, 0, FAR).await.unwrap().unwrap();
+        assert_eq!(next.at, cancelled.at);
+        // a booking someone else booked after is kept
+        let later = b.book("eutils", gap, 0, FAR).await.unwrap().unwrap();
+        a.try_unbook("eutils", next);
+        let after = b.book("eutils", gap, 0, FAR).await.unwrap().unwrap();
+        assert_eq!(after.at - later.at, 400);
     }
 
     #[tokio::test]

@@ -119,6 +119,25 @@ pub struct Permit {
     pub started: Instant,
 }
 
+/// A shared-budget booking not yet used: given back if dropped armed (the
+/// waiting call was cancelled), so a cancelled call costs the other
+/// callers nothing (docs/mcp.md "Transport").
+struct Unused<'a> {
+    shared: &'a Shared,
+    lane: Lane,
+    booking: Option<budget::Booking>,
+}
+
+impl Drop for Unused<'_> {
+    fn drop(&mut self) {
+        if let Some(b) = self.booking.take() {
+            self.shared
+                .budget
+                .try_unbook(self.shared.lane(self.lane), b);
+        }
+    }
+}
+
 struct WaitingGuard<'a>(&'a AtomicUsize);
 
 impl Drop for WaitingGuard<'_> {
@@ -264,7 +283,18 @@ impl Pacer {
                     None => local,
                 };
                 if at > now {
+                    let mut unused = match (self.shared(), booked) {
+                        (Some(shared), Some(Ok(b))) => Some(Unused {
+                            shared,
+                            lane,
+                            booking: Some(b),
+                        }),
+                        _ => None,
+                    };
                     tokio::time::sleep_until(at).await;
+                    if let Some(u) = unused.as_mut() {
+                        u.booking = None;
+                    }
                     // A 429 may have arrived meanwhile, here or in another
                     // process: then book again after its cooldown.
                     if booked.is_some()

@@ -160,6 +160,7 @@ fn unknown_style(name: &str) -> Error {
             "unknown citation style `{name}`: give a bundled style name (see `pubmed cite --list-styles`) or the path of a .csl file"
         ),
     )
+    .with_field(crate::error::Field::Style)
 }
 
 /// Whether `spec` names a file rather than a style: it ends in `.csl`,
@@ -238,7 +239,8 @@ impl CiteStyle {
                 format!(
                     "unknown citation style `{spec}`: give a bundled style name such as apa, vancouver, ama, nlm, harvard, chicago-author-date, ieee or nature"
                 ),
-            ));
+            )
+            .with_field(crate::error::Field::Style));
         }
         CiteStyle::resolve(spec)
     }

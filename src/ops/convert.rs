@@ -13,7 +13,7 @@ use futures::{Stream, StreamExt};
 use serde::Serialize;
 
 use crate::core::ids::{self, Canonical, IdType};
-use crate::error::{Error, Exit, Failure, Reason, Result};
+use crate::error::{Error, Exit, Failure, Reason, Result, Term, Words};
 use crate::ncbi::Client;
 use crate::ncbi::idconv::{IDCONV_MAX_IDS, IdconvAnswer, IdconvRecord};
 
@@ -95,8 +95,12 @@ impl Serialize for RecordReason {
 pub struct RecordError {
     /// Machine-readable reason.
     pub reason: RecordReason,
-    /// A sentence for people.
+    /// A sentence for people, as the CLI prints it.
     pub message: String,
+    /// `message` in parts when it names a CLI command, so other surfaces
+    /// can word it their own way.
+    #[serde(skip)]
+    pub words: Option<Words>,
 }
 
 /// Where a record's answer came from (`source`).
@@ -149,6 +153,7 @@ impl ConvertRecord {
             error: Some(RecordError {
                 reason,
                 message: message.into(),
+                words: None,
             }),
             source: None,
         }
@@ -234,12 +239,22 @@ pub struct Totals {
 }
 
 impl Totals {
-    /// The exit status of a batch: the first failed chunk's reason's; else
+    /// The upstream failure of the run, if any: the first chunk that
+    /// failed after retries, or the first record whose reason is a failed
+    /// request's. Per-record failures alone (`malformed_id`, `not_in_pmc`,
+    /// `no_record_returned`) are records, not a failure of the run. The CLI
+    /// exits with this error's status ([`Totals::exit`]); MCP answers with
+    /// it as an `isError` result (docs/mcp.md "Errors").
+    pub fn failure(&self) -> Option<&Error> {
+        self.first_chunk_failure.as_ref()
+    }
+
+    /// The exit status of a batch: [`Totals::failure`]'s reason's; else
     /// [`Exit::NotFound`] (1) when records were asked for and none converted
     /// (every input failed on its own: scripts can test a single ID, as with
     /// grep); else success.
     pub fn exit(&self) -> Exit {
-        match &self.first_chunk_failure {
+        match self.failure() {
             Some(e) => e.reason.exit(),
             None if self.submitted > 0 && self.converted == 0 => Exit::NotFound,
             None => Exit::Success,
@@ -427,19 +442,22 @@ fn record_from(
                     );
                 }
             }
-            let how = match idtype {
-                IdType::Pmid => format!("; it may still be in PubMed: pubmed search '{key}[pmid]'"),
-                IdType::Doi => format!("; it may still be in PubMed: pubmed search '{key}[doi]'"),
-                IdType::Pmcid => "; check the PMCID".to_string(),
+            let words = Words::new().text(format!("not in PMC ({errmsg})"));
+            let words = match idtype {
+                IdType::Pmid | IdType::Doi => {
+                    let query = format!("{key}[{}]", idtype.as_str());
+                    words.text("; it may still be in PubMed: ").term(
+                        Term::Search(query.clone()),
+                        format!("pubmed search '{query}'"),
+                    )
+                }
+                IdType::Pmcid => words.text("; check the PMCID"),
             };
-            ConvertRecord::failed(
-                requested,
-                RecordReason::NotInPmc,
-                format!(
-                    "not in PMC ({}){how}",
-                    r.error.as_deref().unwrap_or("error")
-                ),
-            )
+            let mut record = ConvertRecord::failed(requested, RecordReason::NotInPmc, words.cli());
+            if let Some(e) = &mut record.error {
+                e.words = Some(words);
+            }
+            record
         }
         Some(r) => ConvertRecord {
             requested: requested.to_string(),

@@ -120,6 +120,7 @@ fn not_found(r: &mut ConvertRecord, message: String) {
     r.error = Some(RecordError {
         reason: RecordReason::NotFound,
         message,
+        words: None,
     });
 }
 
@@ -127,6 +128,7 @@ fn failed(r: &mut ConvertRecord, e: &Error) {
     r.error = Some(RecordError {
         reason: RecordReason::Request(e.reason),
         message: format!("not in PMC; looking it up in PubMed failed: {}", e.message),
+        words: None,
     });
 }
 
@@ -434,6 +436,7 @@ mod tests {
             error: reason.map(|r| RecordError {
                 reason: r,
                 message: String::new(),
+                words: None,
             }),
             source: None,
         }

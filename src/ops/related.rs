@@ -105,7 +105,11 @@ impl RelatedRecord {
             kind,
             total: 0,
             linked: Vec::new(),
-            error: Some(RecordError { reason, message }),
+            error: Some(RecordError {
+                reason,
+                message,
+                words: None,
+            }),
         }
     }
 }

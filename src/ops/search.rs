@@ -9,7 +9,7 @@ use crate::core::dates::{self, DateBound, DateRange, DateRequest};
 use crate::core::fields;
 use crate::core::query::{self, Filters};
 use crate::core::text::{clean_markup, fold_whitespace};
-use crate::error::{Error, Reason, Result};
+use crate::error::{Error, Field, Reason, Result, Words};
 use crate::ncbi::Client;
 use crate::ncbi::esearch::{EsearchAnswer, EsearchParams, QueryNote};
 use crate::ncbi::esummary::DocSum;
@@ -419,13 +419,23 @@ pub fn prepare(req: &SearchRequest, today: DateBound) -> Result<Prepared> {
                 "unknown search field {f:?}; use one of: {}",
                 fields::accepted_search_fields()
             ))
+            .with_field(Field::SearchField)
         })?),
     };
     if req.retstart > MAX_RETSTART {
-        return Err(invalid(format!(
-            "retstart {} is past PubMed's limit: only the first 9,999 records of a query are served (retstart ≤ 9998); narrow the query, e.g. by date, or use --all",
-            req.retstart
-        )));
+        return Err(Error::about(
+            Reason::InvalidArgument,
+            Field::Retstart,
+            Words::new()
+                .field(Field::Retstart, "retstart")
+                .text(format!(
+                    " {} is past PubMed's limit: only the first 9,999 records of a query are served (",
+                    req.retstart
+                ))
+                .field(Field::Retstart, "retstart")
+                .text(" ≤ 9998)")
+                .cli_only("; narrow the query, e.g. by date, or use --all"),
+        ));
     }
     let limit = if req.detail == Detail::Ids {
         MAX_RETMAX_IDS
@@ -433,15 +443,20 @@ pub fn prepare(req: &SearchRequest, today: DateBound) -> Result<Prepared> {
         MAX_RETMAX_SUMMARIES
     };
     if req.retmax > limit {
-        return Err(invalid(format!(
-            "retmax {} is over the limit of {limit} {}",
-            req.retmax,
+        let words = Words::new()
+            .field(Field::Retmax, "retmax")
+            .text(format!(" {} is over the limit of {limit} ", req.retmax));
+        return Err(Error::about(
+            Reason::InvalidArgument,
+            Field::Retmax,
             if req.detail == Detail::Ids {
-                "PMIDs per page"
+                words.text("PMIDs per page")
             } else {
-                "records with summaries per page (use --detail ids for up to 10,000 PMIDs)"
-            }
-        )));
+                words
+                    .text("records with summaries per page")
+                    .cli_only(" (use --detail ids for up to 10,000 PMIDs)")
+            },
+        ));
     }
     let mut warnings: Vec<Warning> = unbalanced_warning(&normalized).into_iter().collect();
     if let Some(note) = &dates.filled {

@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use crate::core::spell::{self, Correction};
 use crate::core::text::has_visible;
-use crate::error::{Error, Reason, Result};
+use crate::error::{Error, Field, Reason, Result};
 use crate::ncbi::Client;
 
 /// `{original, corrected, hasSuggestion, corrections}`.
@@ -46,7 +46,8 @@ pub fn check_query(query: &str) -> Result<()> {
         Err(Error::new(
             Reason::BlankQuery,
             "the query has no search term (only blanks or invisible characters)",
-        ))
+        )
+        .with_field(Field::Query))
     }
 }
 

@@ -4,5 +4,6 @@
 
 pub mod cli;
 pub mod fake_ncbi;
+pub mod mcp;
 pub mod ncbi;
 pub mod server;

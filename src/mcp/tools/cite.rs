@@ -1,0 +1,263 @@
+//! `pubmed_format_citations`: the citation exports (`pubmed fetch -f
+//! ris|bibtex|csl-json`) and formatted references (`pubmed cite -f text`)
+//! as one MCP tool (docs/cite.md, docs/mcp.md). `document` is byte for
+//! byte what the CLI writes for the same PMIDs. A call whose upstream
+//! failed is an `isError` result by the CLI's exit rule, with the entries
+//! that were made beside it; a PMID PubMed does not have keeps an error
+//! entry in its place.
+
+use rmcp::model::CallToolResult;
+use serde_json::{Map, Value, json};
+
+use super::{ToolSpec, UPSTREAM_REASONS, errors_paragraph};
+use crate::error::{Error, Field, Reason};
+use crate::mcp::reply::{Failure, success};
+use crate::mcp::schema::{Arg, Values};
+use crate::ncbi::Client;
+use crate::ops::cite::{self, CiteReason, CiteStyle, Cited};
+use crate::ops::fetch::{self, FetchOptions, Fetched, RecordReason};
+use crate::output::Format;
+use crate::output::citation::{BibOptions, CitationWriter, Export};
+use crate::output::cite::CiteWriter;
+
+/// The tool name.
+pub const NAME: &str = "pubmed_format_citations";
+/// Most PMIDs per call.
+pub const MAX_PMIDS: usize = 50;
+/// The formats the tool writes: the CLI's names.
+pub const FORMATS: [Format; 4] = [Format::Ris, Format::Bibtex, Format::CslJson, Format::Text];
+
+/// The declaration.
+pub fn spec() -> ToolSpec {
+    let description = format!(
+        "Format 1–{MAX_PMIDS} PubMed records as citations: RIS, BibTeX or CSL-JSON for reference managers and LaTeX, or references formatted in a citation style (APA, Vancouver/NLM, AMA, Harvard, Chicago author-date, IEEE, Nature or any other bundled CSL style) through a CSL processor. One citation per PMID, in input order, numbered by position for numeric styles. Authors come in PubMed's order with group authors, dates at the precision PubMed gives, and the journal's ISO abbreviation where a style wants it. A retracted article is marked in every format (RIS N1, BibTeX and CSL-JSON note, and a RETRACTED: prefix with the retraction notice in formatted text), so check retracted before citing. `document` holds the whole file ready to save; a PMID PubMed does not have gets an error entry in its place and is listed in notFound; a record the style cannot format gets an error entry with reason citation_failed. If NCBI fails for part of the call, the result is an error (below) that still carries the entries made.\n\n{}",
+        errors_paragraph(
+            &[
+                &[
+                    (
+                        "malformed_id",
+                        "an element of pmids is not digits, or is 0; nothing is fetched",
+                    ),
+                    (
+                        "invalid_argument",
+                        "pmids is not a list of 1–50 PMIDs, format is missing or not one of ris, bibtex, csl-json, text, or style is not a bundled style name",
+                    ),
+                ][..],
+                UPSTREAM_REASONS,
+            ]
+            .concat()
+        )
+    );
+    let formats: Vec<&'static str> = FORMATS.iter().map(|f| f.as_str()).collect();
+    ToolSpec {
+        name: NAME,
+        title: "Format citations",
+        description,
+        args: vec![
+            Arg::ids(
+                "pmids",
+                1,
+                MAX_PMIDS,
+                format!("1–{MAX_PMIDS} PMIDs (digits, e.g. 12091962; strings or whole numbers; leading zeros allowed, never 0), one per element. One citation per PMID, in this order."),
+            )
+            .required()
+            .fills(Field::Ids),
+            Arg::choice(
+                "format",
+                &formats,
+                None,
+                "ris (Zotero, EndNote, Mendeley import), bibtex (LaTeX; keys pmid12091962), csl-json (Zotero, pandoc --citeproc), or text (references formatted in `style`, one per line).",
+            )
+            .required(),
+            Arg::text(
+                "style",
+                format!("For format text: a citation style — apa, vancouver (NLM), ama, nlm, harvard, chicago-author-date, ieee, nature, or any other bundled CSL style name such as the-lancet or american-chemical-society. Default {}. Ignored by the other formats.", cite::DEFAULT_STYLE),
+            )
+            .fills(Field::Style),
+        ],
+        output: output_schema(),
+    }
+}
+
+fn output_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "format": {"type": "string", "description": "The format written: ris, bibtex, csl-json or text."},
+            "style": {"type": "string", "description": "The style's title (format text only)."},
+            "citations": {"type": "array", "description": "One entry per element of pmids, in order.", "items": {
+                "type": "object",
+                "properties": {
+                    "pmid": {"type": "string", "description": "The PMID (NCBI's form, leading zeros dropped)."},
+                    "citation": {"type": "string", "description": "The entry: a RIS record, a BibTeX entry, a CSL-JSON item (JSON text) or a formatted reference; for a PMID without a record in an export format, the comment or item written in its place."},
+                    "retracted": {"type": "boolean", "description": "True when the article has been retracted: do not cite it as valid."},
+                    "retractionNotice": {"type": "boolean", "description": "True when the record is itself a retraction notice."},
+                    "error": {"type": "object", "description": "Why there is no citation.", "properties": {
+                        "reason": {"type": "string", "description": "not_found (PubMed has no record; do not retry), citation_failed (the style could not format the record), or a failed request's reason."},
+                        "message": {"type": "string", "description": "What happened, for people."}
+                    }, "required": ["reason", "message"]}
+                },
+                "required": ["pmid"]
+            }},
+            "document": {"type": "string", "description": "Every entry joined into one file: RIS, BibTeX, a CSL-JSON array, or one reference per line — what the CLI writes."},
+            "notFound": {"type": "array", "items": {"type": "string", "description": "A PMID."}, "description": "PMIDs PubMed has no record for."}
+        },
+        "required": ["format", "citations", "document", "notFound"]
+    })
+}
+
+fn entry_error(pmid: &str, reason: &str, message: &str) -> Value {
+    json!({"pmid": pmid, "error": {"reason": reason, "message": message}})
+}
+
+/// The result: `out` as a success, or the first upstream failure with
+/// `out` beside it (the CLI exits non-zero for the same input).
+fn finish(spec: &ToolSpec, failure: Option<&Error>, out: Map<String, Value>) -> CallToolResult {
+    if let Some(e) = failure {
+        return Failure::from_error(e, &spec.args).result(Some(out));
+    }
+    let text = out["document"].as_str().unwrap_or_default().to_string();
+    success(Value::Object(out), text, &[])
+}
+
+fn fields(
+    format: Format,
+    citations: Vec<Value>,
+    document: String,
+    nf: Vec<String>,
+) -> Map<String, Value> {
+    let mut m = Map::new();
+    m.insert("format".into(), format.as_str().into());
+    m.insert("citations".into(), citations.into());
+    m.insert("document".into(), document.into());
+    m.insert("notFound".into(), nf.into());
+    m
+}
+
+/// One line of `cite -f text` output for `c`, as the CLI writes it.
+fn text_entry(c: &Cited) -> String {
+    let mut buf = Vec::new();
+    let _ = CiteWriter::begin(&mut buf, Format::Text).entry(c);
+    String::from_utf8_lossy(&buf)
+        .trim_end_matches('\n')
+        .to_string()
+}
+
+/// Formatted references (`pubmed cite -f text --style …`).
+async fn references(
+    spec: &ToolSpec,
+    client: &Client,
+    pmids: &[String],
+    style: &str,
+) -> CallToolResult {
+    let style = match CiteStyle::bundled(style) {
+        Ok(s) => s,
+        Err(e) => return spec.failure(&e),
+    };
+    let (cited, totals) = match cite::cite_pmids(client, pmids, &style).await {
+        Ok(r) => r,
+        Err(e) => return spec.failure(&e),
+    };
+    let mut document = String::new();
+    let mut nf = Vec::new();
+    let citations: Vec<Value> = cited
+        .iter()
+        .map(|c| {
+            let line = text_entry(c);
+            document.push_str(&line);
+            document.push('\n');
+            match (&c.reference, &c.error) {
+                (Some(_), None) => json!({"pmid": c.pmid, "citation": line, "retracted": c.retracted, "retractionNotice": c.retraction_notice}),
+                (_, e) => {
+                    let (reason, message) = e.as_ref().map_or(("not_found", ""), |e| (e.reason.as_str(), e.message.as_str()));
+                    if e.as_ref().is_none_or(|e| e.reason == CiteReason::Fetch(RecordReason::NotFound)) {
+                        nf.push(c.pmid.clone());
+                    }
+                    entry_error(&c.pmid, reason, message)
+                }
+            }
+        })
+        .collect();
+    let mut out = fields(Format::Text, citations, document, nf);
+    out.insert("style".into(), style.title.clone().into());
+    finish(spec, totals.fetch.first_failure.as_ref(), out)
+}
+
+/// Reference-manager exports (`pubmed fetch -f ris|bibtex|csl-json`).
+async fn export(
+    spec: &ToolSpec,
+    client: &Client,
+    pmids: &[String],
+    format: Format,
+) -> CallToolResult {
+    let export = match format {
+        Format::Ris => Export::Ris,
+        Format::Bibtex => Export::Bibtex,
+        _ => Export::CslJson,
+    };
+    let (records, totals) = match fetch::fetch_pmids(client, pmids, FetchOptions::default()).await {
+        Ok(r) => r,
+        Err(e) => return spec.failure(&e),
+    };
+    let mut writer = CitationWriter::new(export, BibOptions::default());
+    let mut entries = Vec::with_capacity(records.len());
+    let mut citations = Vec::with_capacity(records.len());
+    let mut nf = Vec::new();
+    for f in &records {
+        let entry = match writer.entry(f) {
+            Ok(e) => e,
+            Err(e) => {
+                let e = Error::new(
+                    Reason::NcbiInvalidResponse,
+                    format!(
+                        "PMID {}: the {format} entry could not be written: {e}",
+                        f.pmid
+                    ),
+                );
+                return spec.failure(&e);
+            }
+        };
+        citations.push(export_entry(f, &entry, &mut nf));
+        entries.push(entry);
+    }
+    let document = CitationWriter::document(export, &entries);
+    let out = fields(format, citations, document, nf);
+    finish(spec, totals.first_failure.as_ref(), out)
+}
+
+/// The `citations` element of one exported record; a PMID PubMed does not
+/// have goes to `nf` too.
+fn export_entry(f: &Fetched, entry: &str, nf: &mut Vec<String>) -> Value {
+    match (&f.record, &f.error) {
+        (Some(r), None) => {
+            json!({"pmid": f.pmid, "citation": entry, "retracted": r.retracted, "retractionNotice": r.retraction_notice})
+        }
+        (_, e) => {
+            let (reason, message) = e.as_ref().map_or(("not_found", ""), |e| {
+                (e.reason.as_str(), e.message.as_str())
+            });
+            if e.as_ref()
+                .is_none_or(|e| e.reason == RecordReason::NotFound)
+            {
+                nf.push(f.pmid.clone());
+            }
+            let mut v = entry_error(&f.pmid, reason, message);
+            v["citation"] = entry.into();
+            v
+        }
+    }
+}
+
+/// Runs the tool.
+pub async fn run(spec: &ToolSpec, client: &Client, v: &Values) -> CallToolResult {
+    let pmids = v.strings("pmids");
+    match v.choice::<Format>("format").unwrap_or(Format::Text) {
+        Format::Text => {
+            let style = v
+                .text("style")
+                .unwrap_or_else(|| cite::DEFAULT_STYLE.to_string());
+            references(spec, client, &pmids, &style).await
+        }
+        f => export(spec, client, &pmids, f).await,
+    }
+}

@@ -1,0 +1,413 @@
+//! `pubmed_fetch_articles`: the fetch operation (`pubmed fetch -f json`) as
+//! an MCP tool (docs/fetch.md, docs/mcp.md). A call whose upstream failed
+//! is an `isError` result by the rule that sets the CLI's exit status
+//! ([`Totals::exit`]: the first failure that is not one record's), with the
+//! records that did come beside it; PMIDs PubMed does not have stay in
+//! `notFound`.
+
+use rmcp::model::CallToolResult;
+use serde_json::{Map, Value, json};
+
+use super::{ToolSpec, UPSTREAM_REASONS, errors_paragraph};
+use crate::core::record::Record;
+use crate::error::Field;
+use crate::mcp::reply::{Failure, success};
+use crate::mcp::schema::{Arg, Values};
+use crate::ncbi::Client;
+use crate::ops::fetch::{self, FetchOptions, Fetched, RecordReason, Totals};
+
+/// The tool name.
+pub const NAME: &str = "pubmed_fetch_articles";
+/// Most PMIDs per call.
+pub const MAX_PMIDS: usize = 200;
+
+/// The declaration.
+pub fn spec() -> ToolSpec {
+    let description = format!(
+        "Fetch full PubMed records for 1–{MAX_PMIDS} PMIDs with EFetch: title, all authors in order (group authors included, with ORCID iDs and optionally affiliations), journal, volume, issue and pages, publication date at the precision PubMed gives, DOI, PMCID, abstract with its section labels, publication types, MeSH headings, keywords, grants, errata/comments/updates, and whether the article is retracted. Use it after pubmed_search_articles to read the articles; use pubmed_format_citations to cite them. Book records (e.g. GeneReviews) come with their publisher and editors. One article per PMID PubMed has, in input order; PMIDs PubMed does not have are listed in notFound, never dropped silently. If NCBI fails for part of the call, the result is an error (below) that still carries the articles that came.\n\n{}",
+        errors_paragraph(
+            &[
+                &[
+                    (
+                        "malformed_id",
+                        "an element of pmids is not digits, or is 0; nothing is fetched",
+                    ),
+                    (
+                        "invalid_argument",
+                        "pmids is not a list of 1–200 PMIDs, or another wrong argument",
+                    ),
+                ][..],
+                UPSTREAM_REASONS,
+            ]
+            .concat()
+        )
+    );
+    ToolSpec {
+        name: NAME,
+        title: "Fetch PubMed records",
+        description,
+        args: vec![
+            Arg::ids(
+                "pmids",
+                1,
+                MAX_PMIDS,
+                format!("1–{MAX_PMIDS} PMIDs (digits, e.g. 12091962; strings or whole numbers; leading zeros allowed, never 0), one per element. One article per PMID, in this order."),
+            )
+            .required()
+            .fills(Field::Ids),
+            Arg::boolean_or(
+                "includeAbstract",
+                true,
+                "Include the abstract (plain text and its labelled sections).",
+            ),
+            Arg::boolean_or("includeMesh", true, "Include MeSH headings and keywords."),
+            Arg::boolean(
+                "includeAffiliations",
+                "Include each author's affiliations (long for large author lists).",
+            ),
+        ],
+        output: json!({
+            "type": "object",
+            "properties": {
+                "articles": {"type": "array", "items": article_schema(), "description": "The records found, in input order, without null fields and without the parts the call left out."},
+                "notFound": {"type": "array", "items": {"type": "string", "description": "A PMID."}, "description": "PMIDs PubMed has no record for (or lists as deleted); do not retry them."},
+                "failed": {"type": "array", "items": {
+                    "type": "object",
+                    "properties": {
+                        "pmid": {"type": "string", "description": "The PMID."},
+                        "reason": {"type": "string", "description": "Why: a failed request's reason (ncbi_unreachable, ncbi_rate_limited, …) or ncbi_invalid_response for a record that could not be read."},
+                        "message": {"type": "string", "description": "What happened, for people."}
+                    },
+                    "required": ["pmid", "reason"]
+                }, "description": "PMIDs whose record NCBI did not deliver (upstream trouble; the call is then an error result)."}
+            },
+            "required": ["articles", "notFound", "failed"]
+        }),
+    }
+}
+
+fn author_schema() -> Value {
+    json!({
+        "type": "object",
+        "description": "One author or editor, in PubMed's order.",
+        "properties": {
+            "name": {"type": "string", "description": "Last name and initials (Olivero JM), or the group's name."},
+            "lastName": {"type": "string", "description": "Last name."},
+            "foreName": {"type": "string", "description": "Fore name as PubMed gives it."},
+            "initials": {"type": "string", "description": "Initials."},
+            "suffix": {"type": "string", "description": "Suffix (Jr, 3rd)."},
+            "collectiveName": {"type": "string", "description": "Set for a group author."},
+            "affiliations": {"type": "array", "items": {"type": "string", "description": "One affiliation."}, "description": "Affiliations (only with includeAffiliations)."},
+            "orcid": {"type": "string", "description": "ORCID iD (0000-0002-4590-7461)."}
+        },
+        "required": ["name"]
+    })
+}
+
+/// The properties of a record's `journal` or `book`.
+fn source_properties() -> (Value, Value) {
+    let mut journal = json!({
+        "title": {"type": "string", "description": "Journal title."},
+        "isoAbbreviation": {"type": "string", "description": "ISO abbreviation (J Med Imaging (Bellingham))."},
+        "medlineTa": {"type": "string", "description": "NLM title abbreviation."},
+        "issn": {"type": "string", "description": "The journal's ISSN."},
+        "volume": {"type": "string", "description": "Volume."},
+        "issue": {"type": "string", "description": "Issue."}
+    });
+    let mut book = json!({
+        "title": {"type": "string", "description": "Book title."},
+        "publisher": {"type": "string", "description": "Publisher."},
+        "publisherLocation": {"type": "string", "description": "Publisher's place."},
+        "edition": {"type": "string", "description": "Edition."},
+        "volume": {"type": "string", "description": "Volume."},
+        "volumeTitle": {"type": "string", "description": "Volume title."},
+        "collectionTitle": {"type": "string", "description": "Series or collection title."},
+        "isbn": {"type": "array", "items": {"type": "string", "description": "One ISBN."}, "description": "ISBNs."},
+        "editors": {"type": "array", "items": author_schema(), "description": "Editors, in order."},
+        "medium": {"type": "string", "description": "Medium (Internet)."},
+        "reportNumber": {"type": "string", "description": "Report number."},
+        "locationLabels": {"type": "array", "items": {"type": "string", "description": "One label."}, "description": "Chapter or section labels."},
+        "accession": {"type": "string", "description": "Bookshelf accession (NBK1116)."},
+        "beginningDate": {"type": "string", "description": "First published, ISO."},
+        "endingDate": {"type": "string", "description": "Last revised, ISO."},
+        "isPart": {"type": "boolean", "description": "True for a chapter or part of a book."}
+    });
+    let pages = json!({
+        "pages": {"type": "string", "description": "Pages as PubMed writes them (113-25)."},
+        "startPage": {"type": "string", "description": "First page."},
+        "endPage": {"type": "string", "description": "Last page written out in full (125)."}
+    });
+    for target in [&mut journal, &mut book] {
+        if let (Some(t), Some(p)) = (target.as_object_mut(), pages.as_object()) {
+            t.extend(p.clone());
+        }
+    }
+    (journal, book)
+}
+
+fn described_list(item: Value, description: &str) -> Value {
+    json!({"type": "array", "items": item, "description": description})
+}
+
+fn article_schema() -> Value {
+    let (journal, book) = source_properties();
+    let text = |d: &str| json!({"type": "string", "description": d});
+    json!({
+        "type": "object",
+        "description": "One PubMed record (EFetch), the fields of `pubmed fetch -f json`.",
+        "properties": {
+            "pmid": text("PubMed ID."),
+            "title": text("Title, plain text: inline markup removed, its text kept."),
+            "vernacularTitle": text("The title in the original language."),
+            "abstract": text("The abstract, plain text, sections as LABEL: text."),
+            "abstractSections": described_list(json!({
+                "type": "object",
+                "description": "One section of the abstract.",
+                "properties": {
+                    "label": text("Section label as printed (BACKGROUND)."),
+                    "nlmCategory": text("NLM's category (BACKGROUND, METHODS, RESULTS, CONCLUSIONS, …)."),
+                    "text": text("Section text.")
+                },
+                "required": ["text"]
+            }), "The abstract by section (one unlabelled section for a plain abstract)."),
+            "authors": described_list(author_schema(), "Every author in order, group authors included."),
+            "journal": {"type": "object", "properties": journal, "description": "The journal (absent for books)."},
+            "pubDate": text("Publication date, ISO at the precision written: 1976-09-28, 2000-11 or 1990."),
+            "pubDateText": text("Publication date as written: 1990 Spring, 2000 Nov-Dec."),
+            "articleDate": text("Electronic publication date, ISO."),
+            "doi": text("The article's DOI."),
+            "pmcid": text("PMC ID (free full text in PubMed Central)."),
+            "pii": text("Publisher item identifier."),
+            "language": described_list(text("A language code."), "Languages (eng, fre, …)."),
+            "pubTypes": described_list(text("A publication type."), "Publication types (Journal Article, Review, …)."),
+            "meshHeadings": described_list(json!({
+                "type": "object",
+                "description": "One MeSH heading.",
+                "properties": {
+                    "descriptor": text("The MeSH descriptor."),
+                    "major": {"type": "boolean", "description": "A major topic of the article."},
+                    "qualifiers": described_list(json!({
+                        "type": "object",
+                        "description": "One qualifier (subheading).",
+                        "properties": {"name": text("Qualifier name."), "major": {"type": "boolean", "description": "A major topic."}},
+                        "required": ["name", "major"]
+                    }), "Qualifiers (subheadings).")
+                },
+                "required": ["descriptor", "major"]
+            }), "MeSH headings (with includeMesh)."),
+            "keywords": described_list(text("A keyword."), "Author keywords (with includeMesh)."),
+            "grants": described_list(json!({
+                "type": "object",
+                "description": "One grant.",
+                "properties": {"id": text("Grant number."), "agency": text("Funding agency."), "country": text("Agency's country.")}
+            }), "Grants and funding."),
+            "commentsCorrections": described_list(json!({
+                "type": "object",
+                "description": "A link to a related record.",
+                "properties": {"type": text("Link type: ErratumIn, CommentIn, RetractionIn, UpdateOf, Cites, …"), "pmid": text("The linked record's PMID."), "source": text("The linked record's citation.")},
+                "required": ["type"]
+            }), "Errata, comments, retractions, updates and other links."),
+            "retracted": {"type": "boolean", "description": "True when the article has been retracted: do not rely on it."},
+            "retractionNotice": {"type": "boolean", "description": "True when this record is itself a retraction notice."},
+            "book": {"type": "object", "properties": book, "description": "The book (NCBI Bookshelf records; absent for articles)."},
+            "pubmedUrl": text("The record on the PubMed website.")
+        },
+        "required": ["pmid", "title", "retracted"]
+    })
+}
+
+/// What a call leaves in or out.
+#[derive(Debug, Clone, Copy)]
+struct Parts {
+    abstracts: bool,
+    mesh: bool,
+    affiliations: bool,
+}
+
+/// The MCP view of one record: the CLI's JSON, without what the call left
+/// out.
+fn article(f: &Fetched, parts: Parts) -> Value {
+    let mut v = serde_json::to_value(f).unwrap_or(Value::Null);
+    let Value::Object(m) = &mut v else {
+        return v;
+    };
+    if !parts.abstracts {
+        m.remove("abstract");
+        m.remove("abstractSections");
+    }
+    if !parts.mesh {
+        m.remove("meshHeadings");
+        m.remove("keywords");
+    }
+    if !parts.affiliations {
+        let drop_aff = |list: Option<&mut Value>| {
+            for a in list.and_then(Value::as_array_mut).into_iter().flatten() {
+                if let Value::Object(a) = a {
+                    a.remove("affiliations");
+                }
+            }
+        };
+        drop_aff(m.get_mut("authors"));
+        drop_aff(m.get_mut("book").and_then(|b| b.get_mut("editors")));
+    }
+    v
+}
+
+fn output(records: &[Fetched], parts: Parts) -> Map<String, Value> {
+    let articles: Vec<Value> = records
+        .iter()
+        .filter(|r| r.error.is_none())
+        .map(|r| article(r, parts))
+        .collect();
+    let (not_found, failed): (Vec<&Fetched>, Vec<&Fetched>) = records
+        .iter()
+        .filter(|r| r.error.is_some())
+        .partition(|r| r.error.as_ref().map(|e| e.reason) == Some(RecordReason::NotFound));
+    let failed: Vec<Value> = failed
+        .iter()
+        .filter_map(|r| {
+            let e = r.error.as_ref()?;
+            Some(json!({"pmid": r.pmid, "reason": e.reason, "message": e.message}))
+        })
+        .collect();
+    let mut m = Map::new();
+    m.insert("articles".into(), articles.into());
+    m.insert(
+        "notFound".into(),
+        not_found.iter().map(|r| r.pmid.clone()).collect(),
+    );
+    m.insert("failed".into(), failed.into());
+    m
+}
+
+/// The retraction line of a record, if any.
+fn retraction(r: &Record) -> Option<String> {
+    if r.retracted {
+        let notice = r.retraction_link().map(|l| {
+            format!(
+                " (retraction notice: {}{})",
+                l.source.as_deref().unwrap_or(""),
+                l.pmid
+                    .as_ref()
+                    .map(|p| format!(", PMID {p}"))
+                    .unwrap_or_default()
+            )
+        });
+        return Some(format!(
+            "**RETRACTED ARTICLE**{}",
+            notice.unwrap_or_default()
+        ));
+    }
+    r.retraction_notice
+        .then(|| "**This record is a retraction notice.**".to_string())
+}
+
+/// One record in the text block: title, retraction, citation, authors,
+/// types, abstract, MeSH, keywords, grants and links, in full.
+fn record_text(t: &mut String, r: &Record, parts: Parts) {
+    let mut line = |s: String| {
+        t.push('\n');
+        t.push_str(&s);
+    };
+    if let Some(v) = &r.vernacular_title {
+        line(format!("Original title: {v}"));
+    }
+    if let Some(s) = retraction(r) {
+        line(s);
+    }
+    let pmc = r
+        .pmcid
+        .as_ref()
+        .map(|p| format!(" · {p}"))
+        .unwrap_or_default();
+    line(format!(
+        "PMID {} · {}{pmc}",
+        r.pmid,
+        crate::output::fetch::citation_line(r)
+    ));
+    if !r.authors.is_empty() {
+        let names: Vec<&str> = r.authors.iter().map(|a| a.name.as_str()).collect();
+        line(format!("Authors: {}", names.join(", ")));
+    }
+    if parts.affiliations {
+        for a in r.authors.iter().filter(|a| !a.affiliations.is_empty()) {
+            line(format!("- {}: {}", a.name, a.affiliations.join(" | ")));
+        }
+    }
+    if !r.pub_types.is_empty() {
+        line(format!("Publication types: {}", r.pub_types.join("; ")));
+    }
+    if parts.abstracts {
+        if r.abstract_sections.is_empty() {
+            line("No abstract.".into());
+        }
+        for s in &r.abstract_sections {
+            match &s.label {
+                Some(l) => line(format!("{l}: {}", s.text)),
+                None => line(s.text.clone()),
+            }
+        }
+    }
+    if parts.mesh && !r.mesh_headings.is_empty() {
+        let m: Vec<String> = r.mesh_headings.iter().map(|m| m.medline_form()).collect();
+        line(format!("MeSH: {}", m.join("; ")));
+    }
+    if parts.mesh && !r.keywords.is_empty() {
+        line(format!("Keywords: {}", r.keywords.join("; ")));
+    }
+    for c in r
+        .comments_corrections
+        .iter()
+        .filter(|c| c.r#type != "Cites" && c.r#type != "RetractionIn")
+    {
+        let pmid = c.pmid.as_ref().map(|p| format!(" (PMID {p})"));
+        line(format!(
+            "{}: {}{}",
+            c.r#type,
+            c.source.as_deref().unwrap_or(""),
+            pmid.unwrap_or_default()
+        ));
+    }
+}
+
+/// The text block: every record in full and every PMID without one with
+/// its reason, so a model that reads only the text loses nothing.
+fn text(records: &[Fetched], totals: &Totals, parts: Parts) -> String {
+    let mut t = format!("Fetched {} of {} PMIDs.", totals.found, records.len());
+    for (i, f) in records.iter().enumerate() {
+        match (&f.record, &f.error) {
+            (Some(r), None) => {
+                t.push_str(&format!("\n\n## {}. {}", i + 1, r.title));
+                record_text(&mut t, r, parts);
+            }
+            (_, e) => t.push_str(&format!(
+                "\n\n## {}. PMID {}: {} [{}]",
+                i + 1,
+                f.pmid,
+                e.as_ref().map_or("no record", |e| e.message.as_str()),
+                e.as_ref().map_or("not_found", |e| e.reason.as_str())
+            )),
+        }
+    }
+    t
+}
+
+/// Runs the tool.
+pub async fn run(spec: &ToolSpec, client: &Client, v: &Values) -> CallToolResult {
+    let pmids = v.strings("pmids");
+    let parts = Parts {
+        abstracts: v.boolean("includeAbstract"),
+        mesh: v.boolean("includeMesh"),
+        affiliations: v.boolean("includeAffiliations"),
+    };
+    let (records, totals) = match fetch::fetch_pmids(client, &pmids, FetchOptions::default()).await
+    {
+        Ok(r) => r,
+        Err(e) => return spec.failure(&e),
+    };
+    let out = output(&records, parts);
+    if let Some(e) = &totals.first_failure {
+        return Failure::from_error(e, &spec.args).result(Some(out));
+    }
+    success(Value::Object(out), text(&records, &totals, parts), &[])
+}

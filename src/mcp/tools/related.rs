@@ -1,0 +1,201 @@
+//! `pubmed_find_related`: the related operation (`pubmed related`) for one
+//! PMID as an MCP tool (docs/related.md).
+
+use rmcp::model::CallToolResult;
+use serde_json::{Value, json};
+
+use super::{ToolSpec, UPSTREAM_REASONS, errors_paragraph, summary_schema};
+use crate::error::{Error, Field, Reason};
+use crate::mcp::reply::{SEARCH_TOOL, success};
+use crate::mcp::schema::{Arg, Values};
+use crate::ncbi::Client;
+use crate::ncbi::elink::LinkKind;
+use crate::ops::convert::RecordReason;
+use crate::ops::related::{self, RelatedRecord, RelatedRequest};
+use crate::ops::search::Detail;
+
+/// The tool name.
+pub const NAME: &str = "pubmed_find_related";
+/// Most linked PMIDs per call.
+pub const MAX_RELATED: u64 = 100;
+/// Linked PMIDs per call when none is asked.
+pub const DEFAULT_RELATED: u64 = 20;
+
+/// The declaration.
+pub fn spec() -> ToolSpec {
+    let not_found = format!(
+        "PubMed has no article with this PMID; check it with {SEARCH_TOOL}, e.g. query \"9298984[pmid]\""
+    );
+    let description = format!(
+        "Find articles linked to one PubMed article: similar articles (PubMed's \"Similar articles\", best match first), the articles that cite it (cited-by), or the articles it cites (references), each with a short summary (title, authors, journal, date, DOI, retraction status). Use it to widen a literature search from a known relevant article, or to follow its citations. One call takes one PMID; `total` says how many links NCBI lists and `maxResults` (1–{MAX_RELATED}, default {DEFAULT_RELATED}) how many are returned. cited-by and references come from PubMed's own links, built from reference lists deposited in PubMed Central: counts are often lower than in other citation indexes, and zero does not mean the article is uncited. An article with no links of the kind returns an empty list and a `notice`.\n\n{}",
+        errors_paragraph(
+            &[
+                &[
+                    ("malformed_id", "pmid is not digits, or is 0"),
+                    (
+                        "invalid_argument",
+                        "kind or maxResults out of range, or another wrong argument"
+                    ),
+                    ("ncbi_resource_not_found", &not_found),
+                ][..],
+                UPSTREAM_REASONS,
+            ]
+            .concat()
+        )
+    );
+    ToolSpec {
+        name: NAME,
+        title: "Find related articles",
+        description,
+        args: vec![
+            Arg::id(
+                "pmid",
+                "The PubMed ID of the source article: digits (9298984; leading zeros allowed, never 0). A PMCID or DOI must be converted first with pubmed_convert_ids.",
+            )
+            .required()
+            .fills(Field::Ids),
+            Arg::choice_of(
+                "kind",
+                Some(LinkKind::default()),
+                "similar: PubMed's similar articles, best match first; cited-by: articles that cite it; references: articles it cites. cited-by and references come from PubMed's own citation links, built from the reference lists of articles in PubMed Central: counts can be lower than in other citation indexes, and an article whose references are not in PMC has none listed.",
+            ),
+            Arg::integer(
+                "maxResults",
+                1,
+                MAX_RELATED,
+                Some(DEFAULT_RELATED),
+                "Linked articles to return, in NCBI's order; `total` says how many NCBI lists.",
+            ),
+        ],
+        output: json!({
+            "type": "object",
+            "properties": {
+                "pmid": {"type": "string", "description": "The source PMID (leading zeros dropped)."},
+                "kind": {"type": "string", "description": "similar, cited-by or references."},
+                "total": {"type": "integer", "description": "How many linked PMIDs NCBI lists (the source itself left out), before maxResults."},
+                "linked": {"type": "array", "description": "Linked articles in NCBI's order, at most maxResults.", "items": {
+                    "type": "object",
+                    "properties": {
+                        "pmid": {"type": "string", "description": "The linked article's PMID."},
+                        "rank": {"type": "integer", "description": "1-based position in NCBI's list."},
+                        "score": {"type": "integer", "description": "NCBI's similarity score, when it sends one."}
+                    },
+                    "required": ["pmid", "rank"]
+                }},
+                "summaries": {"type": "array", "items": summary_schema(), "description": "A summary of every linked PMID (ESummary), in the order of linked."},
+                "missing": {"type": "array", "items": {"type": "object", "properties": {"pmid": {"type": "string", "description": "The linked PMID without a summary."}, "message": {"type": "string", "description": "NCBI's message for it."}}}, "description": "Linked PMIDs ESummary has no summary for."},
+                "notice": {"type": "string", "description": "Present when there are no links: what that means."}
+            },
+            "required": ["pmid", "kind", "total", "linked", "summaries"]
+        }),
+    }
+}
+
+/// The MCP view of one related record (docs/related.md).
+fn output(r: &RelatedRecord) -> Value {
+    let linked: Vec<Value> = r
+        .linked
+        .iter()
+        .map(|l| {
+            let mut v = json!({"pmid": l.pmid, "rank": l.rank});
+            if let Some(s) = l.score {
+                v["score"] = s.into();
+            }
+            v
+        })
+        .collect();
+    let summaries: Vec<&crate::ops::search::Summary> =
+        r.linked.iter().filter_map(|l| l.summary.as_ref()).collect();
+    let missing: Vec<Value> = r
+        .linked
+        .iter()
+        .filter_map(|l| {
+            l.missing
+                .as_ref()
+                .map(|m| json!({"pmid": l.pmid, "message": m}))
+        })
+        .collect();
+    let mut v = json!({
+        "pmid": r.pmid,
+        "kind": r.kind,
+        "total": r.total,
+        "linked": linked,
+        "summaries": summaries,
+        "missing": missing,
+    });
+    if r.total == 0 {
+        v["notice"] = related::no_links_note(r).into();
+    }
+    v
+}
+
+/// Every linked PMID with its title, DOI and retraction mark.
+fn text(r: &RelatedRecord) -> String {
+    let pmid = r.pmid.as_deref().unwrap_or(&r.requested);
+    if r.total == 0 {
+        return format!("{}.", related::no_links_note(r));
+    }
+    let mut t = format!(
+        "**{} {}** for PMID {pmid} (showing {}):",
+        r.total,
+        match r.kind {
+            LinkKind::Similar => "similar articles",
+            LinkKind::CitedBy => "citing articles",
+            LinkKind::References => "references",
+        },
+        r.linked.len()
+    );
+    for l in &r.linked {
+        match &l.summary {
+            Some(s) => {
+                let mark = if s.retracted { " **RETRACTED**" } else { "" };
+                let doi = s
+                    .doi
+                    .as_deref()
+                    .map(|d| format!(" doi:{d}"))
+                    .unwrap_or_default();
+                t.push_str(&format!(
+                    "\n{}. PMID {} — {}{mark} ({}, {}){doi}",
+                    l.rank,
+                    l.pmid,
+                    s.title,
+                    s.journal,
+                    s.pub_date.as_deref().unwrap_or(&s.pub_date_text)
+                ));
+            }
+            None => t.push_str(&format!("\n{}. PMID {} (no summary)", l.rank, l.pmid)),
+        }
+    }
+    t
+}
+
+/// Runs the tool.
+pub async fn run(spec: &ToolSpec, client: &Client, v: &Values) -> CallToolResult {
+    let pmid = v.text("pmid").unwrap_or_default();
+    let req = RelatedRequest {
+        kind: v.choice("kind").unwrap_or_default(),
+        retmax: Some(v.integer("maxResults").unwrap_or(DEFAULT_RELATED) as usize),
+        detail: Detail::Full,
+    };
+    let outcome = related::related_ids(client, std::slice::from_ref(&pmid), &req)
+        .await
+        .and_then(|(mut records, totals)| {
+            let r = records
+                .pop()
+                .ok_or_else(|| Error::new(Reason::NcbiInvalidResponse, "no record came back"))?;
+            match &r.error {
+                None => Ok(r),
+                Some(e) if e.reason == RecordReason::NotFound => {
+                    Err(Error::new(Reason::NcbiResourceNotFound, e.message.clone()))
+                }
+                Some(e) => Err(totals
+                    .first_chunk_failure
+                    .clone()
+                    .unwrap_or_else(|| Error::new(Reason::NcbiUnreachable, e.message.clone()))),
+            }
+        });
+    match outcome {
+        Ok(r) => success(output(&r), text(&r), &[]),
+        Err(e) => spec.failure(&e),
+    }
+}

@@ -1,0 +1,418 @@
+//! `pubmed mcp --http` end to end: the built binary serving MCP streamable
+//! HTTP on 127.0.0.1, driven by rmcp's HTTP client and by raw HTTP, against
+//! the fake NCBI.
+
+mod support;
+
+use std::process::Stdio;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use rmcp::ServiceExt;
+use rmcp::model::{CallToolRequestParams, CallToolResult};
+use rmcp::service::{RoleClient, RunningService};
+use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use serde_json::{Value, json};
+use support::mcp::{command, fake, start};
+use support::server::{Reply, TestServer};
+use tokio::io::{AsyncBufReadExt, BufReader};
+
+/// A running `pubmed mcp --http 127.0.0.1:0`, its URL and its stderr.
+struct Http {
+    child: tokio::process::Child,
+    url: String,
+    log: Arc<Mutex<Vec<String>>>,
+    _home: tempfile::TempDir,
+}
+
+impl Http {
+    async fn start(server: &TestServer, args: &[&str], env: &[(&str, &str)]) -> Http {
+        let home = tempfile::tempdir().unwrap();
+        let mut cmd = command(server, home.path());
+        cmd.args(["--http", "127.0.0.1:0"]).args(args);
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let mut child = cmd
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        let mut tx = Some(tx);
+        let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+        let log2 = log.clone();
+        tokio::spawn(async move {
+            while let Ok(Some(l)) = lines.next_line().await {
+                if let Some(at) = l.find("http://")
+                    && let Some(tx) = tx.take()
+                {
+                    let url = l[at..].split_whitespace().next().unwrap().to_string();
+                    let _ = tx.send(url);
+                }
+                log2.lock().unwrap().push(l);
+            }
+        });
+        let url = tokio::time::timeout(Duration::from_secs(10), rx)
+            .await
+            .expect("the server says where it listens")
+            .unwrap();
+        assert!(
+            url.starts_with("http://127.0.0.1:") && url.ends_with("/mcp"),
+            "{url}"
+        );
+        Http {
+            child,
+            url,
+            log,
+            _home: home,
+        }
+    }
+
+    async fn client(&self, token: Option<&str>) -> RunningService<RoleClient, ()> {
+        let mut config = StreamableHttpClientTransportConfig::with_uri(self.url.as_str());
+        if let Some(t) = token {
+            config = config.auth_header(t);
+        }
+        ().serve(StreamableHttpClientTransport::from_config(config))
+            .await
+            .unwrap()
+    }
+
+    fn log(&self) -> Vec<String> {
+        self.log.lock().unwrap().clone()
+    }
+}
+
+async fn call(
+    c: &RunningService<RoleClient, ()>,
+    tool: &'static str,
+    args: Value,
+) -> CallToolResult {
+    c.call_tool(CallToolRequestParams::new(tool).with_arguments(args.as_object().cloned().unwrap()))
+        .await
+        .unwrap()
+}
+
+const INIT: &str = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}"#;
+
+/// A raw POST to the endpoint.
+fn post(url: &str, body: impl Into<reqwest::Body>) -> reqwest::RequestBuilder {
+    reqwest::Client::builder()
+        .no_proxy()
+        .build()
+        .unwrap()
+        .post(url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .body(body)
+}
+
+/// Two agents at once on one server: each gets its own answers, and their
+/// NCBI requests share one pacer (at least the gap apart).
+#[tokio::test]
+async fn two_clients_at_once_share_one_server_and_one_ncbi_budget() {
+    let fake = fake();
+    let server = start(&fake);
+    let http = Http::start(&server, &[], &[("PUBMED_REQUEST_GAP_MS", "300")]).await;
+    let (a, b) = tokio::join!(http.client(None), http.client(None));
+    let run = |c: RunningService<RoleClient, ()>| async move {
+        let (s, p, v) = tokio::join!(
+            call(
+                &c,
+                "pubmed_search_articles",
+                json!({"query": "hits300", "detail": "ids", "maxResults": 5})
+            ),
+            call(
+                &c,
+                "pubmed_spell_check",
+                json!({"query": "asthmaa OR alergies"})
+            ),
+            call(
+                &c,
+                "pubmed_convert_ids",
+                json!({"ids": ["23193287"], "idType": "pmid"})
+            ),
+        );
+        c.cancel().await.unwrap();
+        (s, p, v)
+    };
+    let ((s1, p1, v1), (s2, p2, v2)) = tokio::join!(run(a), run(b));
+    for (s, p, v) in [(s1, p1, v1), (s2, p2, v2)] {
+        let s = s.structured_content.unwrap();
+        assert_eq!(s["totalCount"], 300);
+        assert_eq!(s["pmids"].as_array().unwrap().len(), 5);
+        assert_eq!(
+            p.structured_content.unwrap()["corrected"],
+            "asthma OR allergies"
+        );
+        assert_eq!(
+            v.structured_content.unwrap()["records"][0]["pmcid"],
+            "PMC3531190"
+        );
+    }
+    let requests = server.requests();
+    assert_eq!(requests.len(), 6, "one request per call");
+    // The pacer spaces starts per rate-limit lane (E-utilities and the ID
+    // Converter are limited apart): 4 E-utilities and 2 Converter requests.
+    for lane in ["eutils", "idconv"] {
+        let mut at: Vec<Instant> = requests
+            .iter()
+            .filter(|r| r.lane() == lane)
+            .map(|r| r.at)
+            .collect();
+        assert_eq!(at.len(), if lane == "eutils" { 4 } else { 2 }, "{lane}");
+        at.sort();
+        for w in at.windows(2) {
+            let gap = w[1] - w[0];
+            // 300 ms at the client; arrival times at the test server jitter
+            // under load, and without one shared pacer the two sessions'
+            // requests would arrive together.
+            assert!(
+                gap >= Duration::from_millis(200),
+                "{lane} starts {gap:?} apart: one pacer for both sessions"
+            );
+        }
+    }
+    let log = http.log();
+    assert!(
+        log.iter().filter(|l| l.contains("POST /mcp → 200")).count() >= 8,
+        "{log:?}"
+    );
+}
+
+/// A client that drops its connection mid-call stops that call's work (no
+/// more retries reach NCBI), and the server goes on serving others.
+#[tokio::test]
+async fn a_client_that_disconnects_mid_call_stops_its_work() {
+    let fake = fake();
+    let f = fake.clone();
+    let server = TestServer::start(move |r| {
+        if r.is("espell.fcgi") {
+            Reply::status(503, "text/plain", "Service Unavailable")
+        } else {
+            f.reply(r)
+        }
+    });
+    let http = Http::start(
+        &server,
+        &[],
+        &[
+            ("PUBMED_MAX_RETRIES", "6"),
+            ("PUBMED_RETRY_BASE_MS", "400"),
+            ("PUBMED_DEADLINE_S", "60"),
+        ],
+    )
+    .await;
+    let other = http.client(None).await;
+    // the raw client: initialize, initialized, then a call it abandons
+    let init = post(&http.url, INIT).send().await.unwrap();
+    assert_eq!(init.status(), 200);
+    let session = init.headers()["mcp-session-id"]
+        .to_str()
+        .unwrap()
+        .to_string();
+    let _ = init.text().await;
+    let done = post(
+        &http.url,
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+    )
+    .header("mcp-session-id", &session)
+    .header("mcp-protocol-version", "2025-06-18")
+    .send()
+    .await
+    .unwrap();
+    assert_eq!(done.status(), 202);
+    let call_line = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "pubmed_spell_check", "arguments": {"query": "asthma"}}}).to_string();
+    let pending = post(&http.url, call_line)
+        .header("mcp-session-id", &session)
+        .header("mcp-protocol-version", "2025-06-18")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(pending.status(), 200);
+    let t = Instant::now();
+    while server.count() == 0 && t.elapsed() < Duration::from_secs(10) {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    drop(pending); // the connection closes mid-answer
+    let dropped = Instant::now();
+    // the other session is served meanwhile
+    let r = call(
+        &other,
+        "pubmed_search_articles",
+        json!({"query": "hits300", "detail": "ids"}),
+    )
+    .await;
+    assert_eq!(r.structured_content.unwrap()["totalCount"], 300);
+    // Without cancellation the retries would go on: attempts at about
+    // 0, 0.4, 1.2 and 2.8 s.
+    tokio::time::sleep(Duration::from_millis(2500).saturating_sub(dropped.elapsed())).await;
+    let spells = server
+        .requests()
+        .iter()
+        .filter(|r| r.is("espell.fcgi"))
+        .count();
+    assert_eq!(spells, 1, "no retry after the client left");
+    other.cancel().await.unwrap();
+}
+
+/// A missing or wrong token is 401, a foreign Origin 403, a body over the
+/// limit 413 — each logged without the token, none disturbing a session.
+#[tokio::test]
+async fn bad_tokens_foreign_origins_and_big_bodies_are_refused_without_disturbing_sessions() {
+    let token = "s3cret-token-0123456789";
+    let fake = fake();
+    let server = start(&fake);
+    let http = Http::start(
+        &server,
+        &["--allow-origin", "https://app.example.org"],
+        &[("PUBMED_MCP_TOKEN", token)],
+    )
+    .await;
+    assert!(
+        http.log()
+            .iter()
+            .any(|l| l.contains("(bearer token required)"))
+    );
+    let agent = http.client(Some(token)).await;
+    let r = call(
+        &agent,
+        "pubmed_spell_check",
+        json!({"query": "asthmaa OR alergies"}),
+    )
+    .await;
+    assert_eq!(
+        r.structured_content.unwrap()["corrected"],
+        "asthma OR allergies"
+    );
+
+    let r = post(&http.url, INIT).send().await.unwrap();
+    assert_eq!(r.status(), 401, "no token");
+    assert_eq!(r.headers()["www-authenticate"], "Bearer realm=\"pubmed\"");
+    for auth in [
+        "Bearer wrong-token",
+        &format!("Basic {token}"),
+        &format!("Bearer {token}x"),
+        "Bearer ",
+    ] {
+        let r = post(&http.url, INIT)
+            .header("authorization", auth)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 401, "{auth}");
+    }
+    let bearer = format!("Bearer {token}");
+    let r = post(&http.url, INIT)
+        .header("authorization", &bearer)
+        .header("origin", "http://evil.example")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 403, "a foreign Origin (DNS rebinding)");
+    for origin in ["http://localhost:5173", "https://app.example.org"] {
+        let r = post(&http.url, INIT)
+            .header("authorization", &bearer)
+            .header("origin", origin)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 200, "{origin} is allowed");
+    }
+    let big = format!(
+        r#"{{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{{"name":"pubmed_spell_check","arguments":{{"query":"{}"}}}}}}"#,
+        "a".repeat(5 * 1024 * 1024)
+    );
+    let r = post(&http.url, big)
+        .header("authorization", &bearer)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 413, "over the 4 MiB body limit");
+    let r = reqwest::Client::builder()
+        .no_proxy()
+        .build()
+        .unwrap()
+        .get(http.url.replace("/mcp", "/other"))
+        .header("authorization", &bearer)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 404);
+
+    // the session is undisturbed
+    let r = call(
+        &agent,
+        "pubmed_convert_ids",
+        json!({"ids": ["23193287"], "idType": "pmid"}),
+    )
+    .await;
+    assert_eq!(
+        r.structured_content.unwrap()["records"][0]["pmcid"],
+        "PMC3531190"
+    );
+    agent.cancel().await.unwrap();
+
+    let log = http.log();
+    for status in ["→ 401", "→ 403", "→ 413", "→ 404"] {
+        assert!(
+            log.iter().any(|l| l.contains(status)),
+            "{status} logged: {log:?}"
+        );
+    }
+    assert!(
+        log.iter().all(|l| !l.contains(token)),
+        "the token is never logged: {log:?}"
+    );
+}
+
+/// Off loopback the server refuses to start without a token (exit 2, no
+/// socket opened); SIGTERM ends a running one with exit 0.
+#[tokio::test]
+async fn a_token_is_required_off_loopback_and_sigterm_ends_the_server() {
+    let fake = fake();
+    let server = start(&fake);
+    let run = support::cli::pubmed(&["mcp", "--http", "0.0.0.0:0"])
+        .server(&server)
+        .run();
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("PUBMED_MCP_TOKEN"), "{}", run.stderr);
+    let run = support::cli::pubmed(&["mcp", "--token", "x"])
+        .server(&server)
+        .run();
+    assert_eq!(run.code, 2, "--token needs --http: {}", run.stderr);
+
+    let mut http = Http::start(&server, &[], &[]).await;
+    let c = http.client(None).await;
+    let r = call(
+        &c,
+        "pubmed_spell_check",
+        json!({"query": "asthmaa OR alergies"}),
+    )
+    .await;
+    assert_eq!(r.is_error, Some(false));
+    let pid = http.child.id().unwrap().to_string();
+    let sent = Instant::now();
+    assert!(
+        std::process::Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+    let status = tokio::time::timeout(Duration::from_secs(10), http.child.wait())
+        .await
+        .expect("exits")
+        .unwrap();
+    assert!(status.success(), "{status:?}");
+    assert!(
+        sent.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        sent.elapsed()
+    );
+    drop(c);
+}
