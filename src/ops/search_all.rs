@@ -16,6 +16,8 @@ use crate::core::dates::DateBound;
 use crate::error::{Error, Exit, Failure, Reason, Result};
 use crate::ncbi::Client;
 use crate::ncbi::esearch::{EsearchAnswer, EsearchParams};
+use crate::ncbi::esummary::{self, EsummaryAnswer};
+use crate::ncbi::halving::Part;
 
 /// Records one ESearch request can return for a query (PubMed's window).
 pub const WINDOW: u64 = 9999;
@@ -24,8 +26,9 @@ pub const TARGET: u64 = 8000;
 /// The upper end of the top range: above any PMID NCBI will assign soon,
 /// so hits newer than the first page are never lost.
 pub const TOP_BOUND: u64 = 999_999_999;
-/// IDs per ESummary request.
-const SUMMARY_BATCH: usize = 500;
+/// IDs per ESummary request; PMIDs are batched across ranges, so only the
+/// run's last batch is partial.
+const SUMMARY_BATCH: usize = crate::ncbi::esummary::ESUMMARY_BATCH;
 /// More hits than PubMed holds (about 40 million records): an ESearch count
 /// above this is not believed, so no plan of millions of ranges is made.
 pub const MAX_HITS: u64 = 100_000_000;
@@ -270,17 +273,14 @@ enum Job {
 
 enum Done {
     Range(PmidRange, Result<EsearchAnswer>),
-    Summaries(Vec<String>, Result<crate::ncbi::esummary::EsummaryAnswer>),
+    Summaries(Vec<Part<EsummaryAnswer>>),
 }
 
 impl Job {
     async fn send(self, client: &Client) -> Done {
         match self {
             Job::Range(r, params) => Done::Range(r, client.esearch(&params).await),
-            Job::Summaries(ids) => {
-                let answer = client.esummary(&ids).await;
-                Done::Summaries(ids, answer)
-            }
+            Job::Summaries(ids) => Done::Summaries(client.esummary_parts(ids).await),
         }
     }
 }
@@ -302,7 +302,16 @@ struct AllRun<'s> {
     plan: Plan,
     sink: Sink<'s>,
     seen: Seen,
-    queue: VecDeque<Job>,
+    /// Ranges to send; they wait while summaries are due, so PMIDs found
+    /// are written before more are looked for (memory stays bounded).
+    ranges: VecDeque<Job>,
+    /// Full summary batches to send.
+    summaries: VecDeque<Job>,
+    /// PMIDs waiting for a full batch; sent partial only when no range is
+    /// left to add to it.
+    batch: Vec<String>,
+    /// Ranges queued or in flight.
+    ranges_open: usize,
     out: AllOutcome,
     /// Hits of the ranges that were not split (they must add up to the total).
     leaf_sum: u64,
@@ -340,7 +349,10 @@ impl<'s> AllRun<'s> {
             plan: checked,
             sink,
             seen: Seen::default(),
-            queue: VecDeque::new(),
+            ranges: VecDeque::new(),
+            summaries: VecDeque::new(),
+            batch: Vec::new(),
+            ranges_open: 0,
             out: AllOutcome {
                 total: first.count,
                 warnings,
@@ -367,9 +379,25 @@ impl<'s> AllRun<'s> {
     }
 
     fn queue_range(&mut self, r: PmidRange) {
-        self.queue
+        self.ranges
             .push_back(Job::Range(r, ranged(&self.plan.base, r)));
         self.planned += 1;
+        self.ranges_open += 1;
+    }
+
+    /// The next request to send: a full summary batch, else a range, else
+    /// (no range left) the last, partial batch.
+    fn next_job(&mut self) -> Option<Job> {
+        if let Some(job) = self.summaries.pop_front() {
+            return Some(job);
+        }
+        if let Some(job) = self.ranges.pop_front() {
+            return Some(job);
+        }
+        if self.ranges_open == 0 && !self.batch.is_empty() {
+            return Some(Job::Summaries(std::mem::take(&mut self.batch)));
+        }
+        None
     }
 
     /// Writes the PMIDs not seen before, or queues their summaries.
@@ -384,8 +412,13 @@ impl<'s> AllRun<'s> {
         }
         self.out.written += fresh.len() as u64;
         if self.plan.want_summaries {
-            for c in fresh.chunks(SUMMARY_BATCH) {
-                self.queue.push_back(Job::Summaries(c.to_vec()));
+            for p in fresh {
+                self.batch.push(p);
+                if self.batch.len() == SUMMARY_BATCH {
+                    let full =
+                        std::mem::replace(&mut self.batch, Vec::with_capacity(SUMMARY_BATCH));
+                    self.summaries.push_back(Job::Summaries(full));
+                }
             }
             return Ok(());
         }
@@ -424,6 +457,7 @@ impl<'s> AllRun<'s> {
         match done {
             Done::Range(r, Ok(a)) if a.count > WINDOW => {
                 self.done += 1;
+                self.ranges_open -= 1;
                 let ids: Vec<u64> = a.ids.iter().filter_map(|p| p.parse().ok()).collect();
                 // A range that cannot shrink, or too many splits, means the
                 // counts are not what PubMed gives: stop splitting.
@@ -443,23 +477,35 @@ impl<'s> AllRun<'s> {
             }
             Done::Range(_, Ok(a)) => {
                 self.done += 1;
+                self.ranges_open -= 1;
                 self.leaf_sum += a.count;
                 self.emit(&a.ids)?;
             }
             Done::Range(r, Err(e)) => {
                 self.done += 1;
+                self.ranges_open -= 1;
                 self.range_failed(r, e)?;
             }
-            Done::Summaries(_, Ok(a)) => {
-                let summaries: Vec<Summary> = a.docs.iter().map(Summary::from_docsum).collect();
-                let missing = search::missing_from(a.missing);
-                self.out.summarised += summaries.len() as u64;
-                self.out.unsummarised += missing.len() as u64;
-                self.send(Event::Summaries(&summaries, &missing))?;
-            }
-            Done::Summaries(ids, Err(e)) => {
-                self.send(Event::SummariesFailed(&ids, &e))?;
-                self.out.first_failure.get_or_insert(e);
+            Done::Summaries(parts) => {
+                for part in parts {
+                    match part.result {
+                        Ok(a) => {
+                            let by_uid = a.docs.into_iter().map(|d| (d.uid.clone(), d)).collect();
+                            let errors = a.missing.into_iter().collect();
+                            let a = esummary::in_order(&part.ids, by_uid, &errors);
+                            let summaries: Vec<Summary> =
+                                a.docs.iter().map(Summary::from_docsum).collect();
+                            let missing = search::missing_from(a.missing);
+                            self.out.summarised += summaries.len() as u64;
+                            self.out.unsummarised += missing.len() as u64;
+                            self.send(Event::Summaries(&summaries, &missing))?;
+                        }
+                        Err(e) => {
+                            self.send(Event::SummariesFailed(&part.ids, &e))?;
+                            self.out.first_failure.get_or_insert(e);
+                        }
+                    }
+                }
             }
         }
         self.progress()
@@ -507,7 +553,7 @@ pub async fn search_all(
     let mut running = FuturesUnordered::new();
     loop {
         while running.len() < limit {
-            let Some(job) = run.queue.pop_front() else {
+            let Some(job) = run.next_job() else {
                 break;
             };
             running.push(job.send(client));

@@ -1,0 +1,402 @@
+//! Bulk work at NCBI's floor: ESummary 1,000 PMIDs per request (halved when
+//! NCBI cannot answer a chunk whole), against a fake NCBI that enforces
+//! ESummary's limits (JSON 500 UIDs, XML 10,000, GET 200 IDs).
+
+mod support;
+
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use bytes::Bytes;
+use pubmed::ncbi::transport::{HttpRequest, HttpResponse, SendFuture, Transport, TransportError};
+use pubmed::ncbi::{Client, ClientSettings, Policy};
+use support::cli::{Run, pubmed};
+use support::fake_ncbi::{Corpus, FakeNcbi, SummaryCall, synthetic_doc};
+use support::server::{Reply, Request, TestServer, fixture};
+
+fn start(fake: &Arc<FakeNcbi>) -> TestServer {
+    let f = fake.clone();
+    TestServer::start(move |r| f.reply(r))
+}
+
+/// `pubmed ARGS…` against `server`, with a deadline long enough that a slow
+/// debug build on a busy machine never halves a chunk for time.
+fn bulk(server: &TestServer, args: &[&str]) -> Run {
+    pubmed(args)
+        .server(server)
+        .env("PUBMED_DEADLINE_S", "120")
+        .run()
+}
+
+fn calls(fake: &FakeNcbi) -> Vec<SummaryCall> {
+    fake.esummary_calls.lock().unwrap().clone()
+}
+
+/// The PMIDs of NDJSON summary lines, each checked against the synthetic
+/// record's title; panics on a repeat.
+fn ndjson_pmids(run: &Run) -> HashSet<u64> {
+    let mut seen = HashSet::new();
+    for l in run.stdout.lines() {
+        let v: serde_json::Value = serde_json::from_str(l).unwrap();
+        let pmid = v["pmid"].as_str().unwrap();
+        assert_eq!(
+            v["title"],
+            format!("Synthetic article {pmid}: in vivo effects & outcomes."),
+            "{l}"
+        );
+        assert!(seen.insert(pmid.parse().unwrap()), "{pmid} twice");
+    }
+    seen
+}
+
+fn fake_request(method: &str, params: &[(&str, String)]) -> Request {
+    Request {
+        method: method.into(),
+        path: "/entrez/eutils/esummary.fcgi".into(),
+        params: params
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.clone()))
+            .collect(),
+        at: std::time::Instant::now(),
+    }
+}
+
+fn body(r: &Reply) -> (u16, String) {
+    match r {
+        Reply::Full { status, body, .. } => (*status, String::from_utf8_lossy(body).into_owned()),
+        other => panic!("not a full reply: {other:?}"),
+    }
+}
+
+/// The fake holds clients to NCBI's limits, so the counts below mean
+/// something: JSON ESummary refuses more than 500 UIDs, XML more than
+/// 10,000, a GET more than 200 IDs.
+#[test]
+fn the_fake_enforces_esummary_limits() {
+    let fake = FakeNcbi::new(Corpus::default());
+    let ids = |n: u64| {
+        (1..=n)
+            .map(|i| (1000 + i).to_string())
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    let json = |n| {
+        fake.reply(&fake_request(
+            "POST",
+            &[
+                ("id", ids(n)),
+                ("retmode", "json".into()),
+                ("db", "pubmed".into()),
+            ],
+        ))
+    };
+    let (status, refused) = body(&json(501));
+    assert_eq!(status, 200);
+    let v: serde_json::Value = serde_json::from_str(&refused).unwrap();
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap()
+            .contains("Maximum number of UIDs is 500"),
+        "{refused}"
+    );
+    let (_, ok) = body(&json(500));
+    let v: serde_json::Value = serde_json::from_str(&ok).unwrap();
+    assert_eq!(v["result"]["uids"].as_array().unwrap().len(), 500);
+    assert_eq!(v["result"]["1001"]["source"], "J Test");
+    let xml = |n| {
+        fake.reply(&fake_request(
+            "POST",
+            &[("id", ids(n)), ("version", "2.0".into())],
+        ))
+    };
+    assert!(body(&xml(10_001)).1.contains("Too many UIDs"));
+    assert_eq!(
+        body(&xml(10_000)).1.matches("<DocumentSummary ").count(),
+        10_000
+    );
+    assert_eq!(
+        body(&fake.reply(&fake_request("GET", &[("id", ids(201))]))).0,
+        414
+    );
+    assert_eq!(
+        body(&fake.reply(&fake_request("GET", &[("id", ids(200))]))).0,
+        200
+    );
+}
+
+/// `--all` with summaries: 1,000 PMIDs per ESummary request, batched
+/// across ranges (10,000 hits come in a first window of 9,999 and ranges),
+/// all by POST in XML version 2.0, each record once.
+#[test]
+fn all_summaries_go_1000_per_request_across_ranges() {
+    let corpus = Corpus::synthetic();
+    for (query, n) in [("hits10000", 10_000usize), ("hits30000", 30_000)] {
+        let fake = FakeNcbi::new(corpus.clone());
+        let server = start(&fake);
+        let run = bulk(
+            &server,
+            &[
+                "search", query, "--all", "--detail", "brief", "-f", "ndjson",
+            ],
+        );
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let want: HashSet<u64> = corpus.hits(query).into_iter().collect();
+        assert_eq!(ndjson_pmids(&run), want);
+        let calls = calls(&fake);
+        assert_eq!(calls.len(), n / 1000, "{query}: {calls:?}");
+        for c in &calls {
+            assert_eq!(
+                c,
+                &SummaryCall {
+                    method: "POST".into(),
+                    json: false,
+                    version: Some("2.0".into()),
+                    ids: 1000
+                }
+            );
+        }
+    }
+}
+
+/// Only the run's last batch is partial: 9,999 hits → 9 × 1,000 + 999.
+#[test]
+fn only_the_last_batch_is_partial() {
+    let fake = FakeNcbi::new(Corpus::synthetic());
+    let server = start(&fake);
+    let run = bulk(
+        &server,
+        &[
+            "search", "hits9999", "--all", "--detail", "full", "-f", "ndjson",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(ndjson_pmids(&run).len(), 9999);
+    let mut sizes: Vec<usize> = calls(&fake).iter().map(|c| c.ids).collect();
+    sizes.sort();
+    assert_eq!(sizes, [vec![999], vec![1000; 9]].concat());
+}
+
+/// A page of 1,000 summaries (search's largest) is one ESummary request.
+#[test]
+fn a_page_of_1000_summaries_is_one_request() {
+    let fake = FakeNcbi::new(Corpus::synthetic());
+    let server = start(&fake);
+    let run = bulk(
+        &server,
+        &["search", "hits30000", "--retmax", "1000", "-f", "ndjson"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(ndjson_pmids(&run).len(), 1000);
+    let calls = calls(&fake);
+    assert_eq!(calls.len(), 1);
+    assert_eq!((calls[0].ids, calls[0].method.as_str()), (1000, "POST"));
+}
+
+/// NCBI's backend timeout on chunks above 250 IDs: each 1,000 is halved to
+/// 500, then 250, which pass — 7 requests per 1,000 — and every record is
+/// written once; no chunk is retried whole.
+#[test]
+fn a_timed_out_chunk_is_halved_until_it_passes() {
+    let fake = FakeNcbi::new(Corpus::synthetic());
+    *fake.esummary_timeout_above.lock().unwrap() = Some(250);
+    let server = start(&fake);
+    let run = bulk(
+        &server,
+        &[
+            "search",
+            "hits10000",
+            "--all",
+            "--detail",
+            "brief",
+            "-f",
+            "ndjson",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let want: HashSet<u64> = Corpus::synthetic().hits("hits10000").into_iter().collect();
+    assert_eq!(ndjson_pmids(&run), want);
+    let mut sizes: Vec<usize> = calls(&fake).iter().map(|c| c.ids).collect();
+    sizes.sort();
+    assert_eq!(
+        sizes,
+        [vec![250; 40], vec![500; 20], vec![1000; 10]].concat()
+    );
+}
+
+/// Below 100 IDs a timeout is not the chunk's size: retried as usual, then
+/// the PMIDs get an error record with the reason, and the exit code says so.
+#[test]
+fn a_small_chunk_that_keeps_timing_out_fails_its_pmids_only() {
+    let fake = FakeNcbi::new(Corpus::synthetic());
+    *fake.esummary_timeout_above.lock().unwrap() = Some(0);
+    let server = start(&fake);
+    let run = bulk(
+        &server,
+        &[
+            "search", "hits1", "--all", "--detail", "brief", "-f", "ndjson",
+        ],
+    );
+    assert_eq!(run.code, 69, "{}", run.stderr);
+    let pmid = Corpus::synthetic().hits("hits1")[0].to_string();
+    let v: serde_json::Value = serde_json::from_str(run.stdout.trim()).unwrap();
+    assert_eq!(v["pmid"], pmid.as_str());
+    assert_eq!(v["error"]["reason"], "ncbi_unreachable");
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("Status: Timeout"),
+        "{v}"
+    );
+    // PUBMED_MAX_RETRIES=2: three attempts of the one-ID chunk
+    assert_eq!(calls(&fake).len(), 3);
+}
+
+/// An in-process transport: ESummary answers for the IDs asked, or a body
+/// over the client's cap when a request carries more than `cap` IDs.
+struct CappedEsummary {
+    cap: usize,
+    sizes: Mutex<Vec<usize>>,
+}
+
+impl Transport for CappedEsummary {
+    fn send(&self, req: HttpRequest) -> SendFuture<'_> {
+        Box::pin(async move {
+            let ids: Vec<String> = req
+                .params
+                .iter()
+                .find(|(k, _)| k == "id")
+                .map(|(_, v)| v.split(',').map(str::to_string).collect())
+                .unwrap_or_default();
+            self.sizes.lock().unwrap().push(ids.len());
+            if ids.len() > self.cap {
+                return Err(TransportError::TooLarge);
+            }
+            let docs: Vec<_> = ids
+                .iter()
+                .map(|i| synthetic_doc(i.parse().unwrap()))
+                .collect();
+            Ok(HttpResponse {
+                url: req.url,
+                status: 200,
+                retry_after: None,
+                content_type: Some("text/xml".into()),
+                body: Bytes::from(support::ncbi::esummary(&docs, &[])),
+            })
+        })
+    }
+}
+
+/// A body over the cap is never retried whole: the chunk is halved (1,000
+/// → 500 → 250) and the records come back complete and in order.
+#[tokio::test]
+async fn an_oversized_body_halves_the_chunk() {
+    let transport = Arc::new(CappedEsummary {
+        cap: 300,
+        sizes: Mutex::new(Vec::new()),
+    });
+    let client = Client::with_transport(
+        ClientSettings {
+            policy: Policy {
+                request_gap: Some(Duration::ZERO),
+                ..Policy::default()
+            },
+            ..Default::default()
+        },
+        transport.clone(),
+    );
+    let pmids: Vec<String> = (0..1000)
+        .map(|i| (30_000_000 + i * 13).to_string())
+        .collect();
+    let answer = client.esummary(&pmids).await.unwrap();
+    let got: Vec<&str> = answer.docs.iter().map(|d| d.uid.as_str()).collect();
+    let want: Vec<&str> = pmids.iter().map(String::as_str).collect();
+    assert_eq!(got, want);
+    assert!(answer.missing.is_empty());
+    assert_eq!(
+        *transport.sizes.lock().unwrap(),
+        vec![1000, 500, 250, 250, 500, 250, 250]
+    );
+}
+
+/// ESummary XML (version 2.0) carries every field of the JSON output: each
+/// key of the real JSON capture is an element of the real XML capture's
+/// document summary, except `uid` (an attribute in XML) and
+/// `vernaculartitle` (added to PubMed after the 2012 XML capture).
+#[test]
+fn esummary_xml_carries_the_fields_of_json() {
+    let json: serde_json::Value =
+        serde_json::from_slice(&fixture("esummary_json_pubmed_27933103.json")).unwrap();
+    let record = json["result"]["27933103"].as_object().unwrap();
+    let xml = String::from_utf8(fixture("esummary_v2_pubmed_2012.xml")).unwrap();
+    let doc = &xml[xml.find("<DocumentSummary ").unwrap()..xml.find("</DocumentSummary>").unwrap()];
+    let elements: HashSet<String> = doc
+        .split('<')
+        .skip(1)
+        .filter(|t| !t.starts_with('/'))
+        .map(|t| {
+            t.split(|c: char| c == '>' || c == ' ' || c == '/')
+                .next()
+                .unwrap()
+                .to_lowercase()
+        })
+        .collect();
+    let missing: Vec<&String> = record
+        .keys()
+        .filter(|k| !elements.contains(k.as_str()))
+        .collect();
+    assert_eq!(missing, vec!["uid", "vernaculartitle"]);
+    // … and the fields a record is made of, through the XML path, hold the
+    // JSON capture's values.
+    let authors: Vec<String> = record["authors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["name"].as_str().unwrap().to_string())
+        .collect();
+    let id = |t: &str| {
+        record["articleids"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["idtype"] == t)
+            .map(|a| a["value"].as_str().unwrap().to_string())
+    };
+    let s = |k: &str| record[k].as_str().unwrap().to_string();
+    let d = support::ncbi::Doc {
+        uid: s("uid"),
+        title: s("title"),
+        authors,
+        source: s("source"),
+        full_journal: s("fulljournalname"),
+        pub_date: s("pubdate"),
+        pub_types: record["pubtype"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p.as_str().unwrap().to_string())
+            .collect(),
+        doi: id("doi"),
+        pmc: id("pmc"),
+        elocation: s("elocationid"),
+    };
+    let root = pubmed::ncbi::xml::parse(&support::ncbi::esummary(&[d], &[])).unwrap();
+    let parsed = pubmed::ncbi::esummary::parse(&root).unwrap();
+    let summary = pubmed::ops::search::Summary::from_docsum(&parsed.docs[0]);
+    assert_eq!(summary.pmid, "27933103");
+    assert_eq!(
+        summary.title,
+        "Programmatic conversion of crystal structures into 3D printable files using Jmol."
+    );
+    assert_eq!(summary.authors.len(), 8);
+    assert_eq!(summary.authors[0], "Scalfani VF");
+    assert_eq!(summary.authors[7], "Bara JE");
+    assert_eq!(summary.journal, "J Cheminform");
+    assert_eq!(summary.full_journal_name, "Journal of cheminformatics");
+    assert_eq!(summary.pub_date.as_deref(), Some("2016"));
+    assert_eq!(summary.doi.as_deref(), Some("10.1186/s13321-016-0181-z"));
+    assert_eq!(summary.pmcid.as_deref(), Some("PMC5122160"));
+    assert_eq!(summary.pub_types, vec!["Journal Article"]);
+}
