@@ -400,3 +400,384 @@ fn esummary_xml_carries_the_fields_of_json() {
     assert_eq!(summary.pmcid.as_deref(), Some("PMC5122160"));
     assert_eq!(summary.pub_types, vec!["Journal Article"]);
 }
+
+// ---------------------------------------------------------------------------
+// Resume (`--output FILE --resume`)
+
+fn sidecar(file: &std::path::Path) -> serde_json::Value {
+    let mut p = file.as_os_str().to_owned();
+    p.push(".pubmed-resume");
+    serde_json::from_slice(&std::fs::read(p).unwrap()).unwrap()
+}
+
+fn complete_lines(file: &std::path::Path) -> usize {
+    std::fs::read(file)
+        .map(|b| b.iter().filter(|c| **c == b'\n').count())
+        .unwrap_or(0)
+}
+
+/// Starts `pubmed ARGS…` against `server` and kills it with `signal` once
+/// FILE holds at least `lines` whole lines (about half the run).
+fn kill_at(
+    server: &TestServer,
+    args: &[&str],
+    env: &[(&str, &str)],
+    file: &std::path::Path,
+    lines: usize,
+    signal: &str,
+) {
+    let mut p = pubmed(args).server(server).env("PUBMED_DEADLINE_S", "120");
+    for (k, v) in env {
+        p = p.env(k, v);
+    }
+    p.cmd
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    let mut child = p.cmd.spawn().unwrap();
+    let t0 = std::time::Instant::now();
+    while complete_lines(file) < lines {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the run ended before it could be killed at {lines} lines"
+        );
+        assert!(t0.elapsed() < Duration::from_secs(300), "no progress");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    if signal == "KILL" {
+        child.kill().unwrap();
+    } else {
+        std::process::Command::new("kill")
+            .args([&format!("-{signal}"), &child.id().to_string()])
+            .status()
+            .unwrap();
+    }
+    let status = child.wait().unwrap();
+    assert!(!status.success(), "killed run exited {status:?}");
+}
+
+/// The lines of a file as a set, checking that none repeats.
+fn line_set(file: &std::path::Path) -> HashSet<String> {
+    let text = std::fs::read_to_string(file).unwrap();
+    let mut set = HashSet::new();
+    for l in text.lines() {
+        assert!(set.insert(l.to_string()), "line written twice: {l}");
+    }
+    assert!(text.ends_with('\n'));
+    set
+}
+
+/// SIGKILL half-way through `--all` with summaries, a cut last line, then
+/// `--resume`: the finished file holds the same lines as an uninterrupted
+/// run's, and the resumed run sends only what the file lacks: the ranges
+/// left in the checkpoint and ⌈missing PMIDs / 1,000⌉ ESummary requests
+/// (10% allowed on top).
+#[test]
+fn all_with_summaries_resumes_after_sigkill() {
+    let corpus = Corpus::synthetic();
+    let dir = tempfile::tempdir().unwrap();
+    let (file, whole) = (
+        dir.path().join("out.ndjson"),
+        dir.path().join("whole.ndjson"),
+    );
+    let (f, w) = (file.to_str().unwrap(), whole.to_str().unwrap());
+    let args = |out: &str| -> Vec<String> {
+        [
+            "search",
+            "hits30000",
+            "--all",
+            "--detail",
+            "brief",
+            "-f",
+            "ndjson",
+            "--output",
+            out,
+        ]
+        .map(str::to_string)
+        .to_vec()
+    };
+    let uninterrupted = start(&FakeNcbi::new(corpus.clone()));
+    let run = bulk(
+        &uninterrupted,
+        &args(w).iter().map(String::as_str).collect::<Vec<_>>(),
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.is_empty(), "--output leaves stdout alone");
+    let total_requests = uninterrupted.count();
+    assert_eq!(total_requests, 5 + 30);
+    assert_eq!(sidecar(&whole)["complete"], true);
+
+    let first = start(&FakeNcbi::new(corpus.clone()));
+    let killed: Vec<String> = args(f);
+    kill_at(
+        &first,
+        &killed.iter().map(String::as_str).collect::<Vec<_>>(),
+        &[("PUBMED_REQUEST_GAP_MS", "100")],
+        &file,
+        15_000,
+        "KILL",
+    );
+    let sent_before_kill = first.count();
+    // a write cut short by the kill
+    use std::io::Write as _;
+    std::fs::OpenOptions::new()
+        .append(true)
+        .open(&file)
+        .unwrap()
+        .write_all(b"{\"pmid\":\"12")
+        .unwrap();
+    let held = complete_lines(&file);
+    let todo = sidecar(&file)["checkpoint"]["todo"]
+        .as_array()
+        .unwrap()
+        .len();
+    let remaining = todo + (30_000 - held).div_ceil(1000);
+    assert!(held >= 15_000 && held < 30_000, "{held}");
+
+    let fake = FakeNcbi::new(corpus.clone());
+    let second = start(&fake);
+    let mut resume_args = killed.clone();
+    resume_args.push("--resume".into());
+    let run = bulk(
+        &second,
+        &resume_args.iter().map(String::as_str).collect::<Vec<_>>(),
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("dropped a cut last line"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(line_set(&file), line_set(&whole));
+    let resumed = second.count();
+    assert!(
+        resumed as f64 <= (remaining as f64 * 1.1).ceil(),
+        "resumed run sent {resumed} requests; the file lacked {remaining} (killed run sent {sent_before_kill} of {total_requests})"
+    );
+    assert_eq!(
+        fake.counters
+            .esummary
+            .load(std::sync::atomic::Ordering::SeqCst),
+        (30_000 - held).div_ceil(1000)
+    );
+    assert_eq!(sidecar(&file)["complete"], true);
+
+    // resuming a complete file sends nothing
+    let third = start(&FakeNcbi::new(corpus.clone()));
+    let run = bulk(
+        &third,
+        &resume_args.iter().map(String::as_str).collect::<Vec<_>>(),
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stderr.contains("nothing to resume"), "{}", run.stderr);
+    assert_eq!(third.count(), 0);
+    assert_eq!(line_set(&file), line_set(&whole));
+}
+
+/// PMIDs only, 250,000 hits (33 ESearch requests): stopped half-way by
+/// SIGKILL, and again by SIGINT, then resumed; the resumed run sends the
+/// ranges of the checkpoint and nothing else.
+#[test]
+fn all_ids_resume_after_sigkill_and_sigint() {
+    let corpus = Corpus::synthetic();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("pmids.txt");
+    let f = file.to_str().unwrap();
+    let args = ["search", "hits250000", "--all", "--output", f];
+    let server = start(&FakeNcbi::new(corpus.clone()));
+    kill_at(
+        &server,
+        &args,
+        &[("PUBMED_REQUEST_GAP_MS", "60")],
+        &file,
+        80_000,
+        "KILL",
+    );
+    kill_at(
+        &server,
+        &[&args[..], &["--resume"]].concat(),
+        &[("PUBMED_REQUEST_GAP_MS", "60")],
+        &file,
+        160_000,
+        "INT",
+    );
+    let todo = sidecar(&file)["checkpoint"]["todo"]
+        .as_array()
+        .unwrap()
+        .len();
+    assert!(todo > 0);
+    let fresh = start(&FakeNcbi::new(corpus.clone()));
+    let run = bulk(&fresh, &[&args[..], &["--resume"]].concat());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let want: HashSet<String> = corpus
+        .hits("hits250000")
+        .iter()
+        .map(u64::to_string)
+        .collect();
+    assert_eq!(line_set(&file), want);
+    assert!(
+        fresh.count() <= todo,
+        "{} requests for {todo} ranges",
+        fresh.count()
+    );
+    assert!(
+        run.stderr.contains("250000 PMIDs written"),
+        "{}",
+        run.stderr
+    );
+}
+
+/// A failed range and failed summaries are what a resumed run asks for
+/// again, and only that; in CSV the header is written once.
+#[test]
+fn failures_are_asked_again_on_resume() {
+    let corpus = Corpus::synthetic();
+    let dir = tempfile::tempdir().unwrap();
+    // a range that failed: the rest is in the file, the range is not
+    let file = dir.path().join("ids.txt");
+    let f = file.to_str().unwrap();
+    let broken = FakeNcbi::new(corpus.clone());
+    broken.failing_terms.lock().unwrap().push("AND 1:".into());
+    let server = start(&broken);
+    let run = bulk(&server, &["search", "hits30000", "--all", "--output", f]);
+    assert_eq!(run.code, 69, "{}", run.stderr);
+    assert!(complete_lines(&file) < 30_000);
+    let again = start(&FakeNcbi::new(corpus.clone()));
+    let run = bulk(
+        &again,
+        &["search", "hits30000", "--all", "--output", f, "--resume"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(again.count(), 1, "only the failed range is sent again");
+    let want: HashSet<String> = corpus
+        .hits("hits30000")
+        .iter()
+        .map(u64::to_string)
+        .collect();
+    assert_eq!(line_set(&file), want);
+
+    // summaries that failed: their error rows are replaced
+    let csv = dir.path().join("one.csv");
+    let c = csv.to_str().unwrap();
+    let args = [
+        "search", "hits1", "--all", "--detail", "brief", "-f", "csv", "--output", c,
+    ];
+    let timing_out = FakeNcbi::new(corpus.clone());
+    *timing_out.esummary_timeout_above.lock().unwrap() = Some(0);
+    let run = bulk(&start(&timing_out), &args);
+    assert_eq!(run.code, 69, "{}", run.stderr);
+    let failed = std::fs::read_to_string(&csv).unwrap();
+    assert!(failed.starts_with("pmid,pub_date,title,pub_types,retracted,error\n"));
+    assert!(failed.contains("[ncbi_unreachable]"), "{failed}");
+    let healthy = start(&FakeNcbi::new(corpus.clone()));
+    let run = bulk(&healthy, &[&args[..], &["--resume"]].concat());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("1 record failed before"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(healthy.count(), 2, "the one ESearch and the one ESummary");
+    let whole = dir.path().join("whole.csv");
+    let w = whole.to_str().unwrap();
+    bulk(
+        &start(&FakeNcbi::new(corpus.clone())),
+        &[
+            "search", "hits1", "--all", "--detail", "brief", "-f", "csv", "--output", w,
+        ],
+    );
+    assert_eq!(
+        std::fs::read_to_string(&csv).unwrap(),
+        std::fs::read_to_string(&whole).unwrap()
+    );
+}
+
+/// A changed query, detail or format says so and refuses to mix; an
+/// unfinished file is never overwritten without --resume; a file pubmed did
+/// not write is not resumed.
+#[test]
+fn resume_refuses_to_mix_runs() {
+    let corpus = Corpus::synthetic();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("out.txt");
+    let f = file.to_str().unwrap();
+    let broken = FakeNcbi::new(corpus.clone());
+    broken.failing_terms.lock().unwrap().push("AND 1:".into());
+    let run = bulk(
+        &start(&broken),
+        &["search", "hits30000", "--all", "--output", f],
+    );
+    assert_eq!(run.code, 69);
+    let before = std::fs::read(&file).unwrap();
+    let server = start(&FakeNcbi::new(corpus.clone()));
+    for (args, says) in [
+        (
+            vec!["search", "hits10000", "--all", "--output", f, "--resume"],
+            "term was \"hits30000\", now \"hits10000\"",
+        ),
+        (
+            vec![
+                "search",
+                "hits30000",
+                "--all",
+                "-f",
+                "ndjson",
+                "--output",
+                f,
+                "--resume",
+            ],
+            "(format was \\\"ids\\\", now \\\"ndjson\\\")",
+        ),
+        (
+            vec![
+                "search",
+                "hits30000",
+                "--all",
+                "--mindate",
+                "2020",
+                "--maxdate",
+                "2021",
+                "--output",
+                f,
+                "--resume",
+            ],
+            "mindate was \"\", now \"2020\"",
+        ),
+        (
+            vec!["search", "hits30000", "--all", "--output", f],
+            "add --resume to continue it",
+        ),
+    ] {
+        let run = bulk(&server, &args);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert!(run.stderr.contains(says), "{args:?}: {}", run.stderr);
+        assert!(run.stderr.contains("refusing to mix") || says.contains("--resume"));
+    }
+    assert_eq!(server.count(), 0);
+    assert_eq!(
+        std::fs::read(&file).unwrap(),
+        before,
+        "the file is untouched"
+    );
+    let foreign = dir.path().join("foreign.txt");
+    std::fs::write(&foreign, "123\n").unwrap();
+    let run = bulk(
+        &server,
+        &[
+            "search",
+            "hits1",
+            "--all",
+            "--output",
+            foreign.to_str().unwrap(),
+            "--resume",
+        ],
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("not written by"), "{}", run.stderr);
+    // --resume needs --output, --output needs --all
+    assert_eq!(
+        bulk(&server, &["search", "hits1", "--all", "--resume"]).code,
+        2
+    );
+    assert_eq!(bulk(&server, &["search", "hits1", "--output", f]).code, 2);
+    assert_eq!(server.count(), 0);
+}

@@ -387,6 +387,12 @@ pub struct SearchArgs {
     #[arg(long, value_name = "LEVEL", value_parser = choice::<Detail>(),
           help_heading = "Paging")]
     pub detail: Option<Detail>,
+    /// With --all: write to FILE instead of stdout, resumable with --resume
+    #[arg(long, value_name = "FILE", requires = "all", help_heading = "Paging")]
+    pub output: Option<std::path::PathBuf>,
+    /// Continue the run FILE holds: what it has is not asked for again (needs --output)
+    #[arg(long, requires = "output", help_heading = "Paging")]
+    pub resume: bool,
 }
 
 /// `pubmed mcp [--http [ADDR]] [--token TOKEN] [--allow-origin ORIGIN]…`
