@@ -44,6 +44,7 @@ impl Transport for InProcess {
                 },
                 path: format!("/{path}"),
                 params: req.params.clone(),
+                headers: Vec::new(),
                 at: std::time::Instant::now(),
             };
             let Reply::Full {
@@ -375,4 +376,32 @@ fn a_full_buffer_sends_only_the_chunk_holding_its_oldest_line() {
             .filter(|(t, _)| t == "pmid")
             .all(|(_, ids)| ids.len() == CHUNK)
     );
+}
+
+/// In real time with pacing off (the test knobs), the input's end makes
+/// the partial chunks due at once: a clock read after the check must not
+/// leave them waiting forever (a regression of this engine).
+#[test]
+fn real_time_without_pacing_finishes() {
+    let (client, _, _) = client(Duration::ZERO);
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let tags = mixed(450, 5);
+    let input = lines(&tags);
+    let (out, requests) = rt
+        .block_on(async {
+            tokio::time::timeout(
+                Duration::from_secs(20),
+                run(
+                    &client,
+                    futures::stream::iter(input.clone().into_iter().map(Ok)),
+                ),
+            )
+            .await
+        })
+        .expect("the run ends");
+    check_records(&input, &out);
+    assert_eq!(requests as usize, minimum(&tags));
 }

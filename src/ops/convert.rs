@@ -561,14 +561,19 @@ impl Engine<'_> {
         id
     }
 
-    /// When open (partial) chunk `id` may be sent, or `None` while no rule
+    /// When open (partial) chunk `id` may be sent (as of `now`, read once
+    /// per decision), or `None` while no rule
     /// allows it yet (docs/convert.md "Chunks"): at once when the input has
     /// ended; while reading is held by a full reorder buffer, only when the
     /// oldest waiting line is in it (nothing else could free the buffer);
     /// else once the input has been idle for [`IDLE_FLUSH`] or the chunk's
     /// first ID has waited [`MAX_CHUNK_AGE`] for more input.
-    fn partial_due(&self, id: u64, input: &InputState) -> Option<tokio::time::Instant> {
-        let now = tokio::time::Instant::now();
+    fn partial_due(
+        &self,
+        id: u64,
+        input: &InputState,
+        now: tokio::time::Instant,
+    ) -> Option<tokio::time::Instant> {
         if input.eof {
             return Some(now);
         }
@@ -590,7 +595,10 @@ impl Engine<'_> {
         let partial = self
             .open
             .iter()
-            .filter(|(_, id)| self.partial_due(**id, input).is_some_and(|at| at <= now))
+            .filter(|(_, id)| {
+                self.partial_due(**id, input, now)
+                    .is_some_and(|at| at <= now)
+            })
             .map(|(t, id)| (*id, *t))
             .min();
         match (self.ready.front().copied(), partial) {
@@ -608,12 +616,13 @@ impl Engine<'_> {
     /// chunk, else when the first partial chunk is due; `None` when nothing
     /// is or will be due without new input.
     fn due(&self, input: &InputState) -> Option<tokio::time::Instant> {
+        let now = tokio::time::Instant::now();
         if !self.ready.is_empty() {
-            return Some(tokio::time::Instant::now());
+            return Some(now);
         }
         self.open
             .values()
-            .filter_map(|id| self.partial_due(*id, input))
+            .filter_map(|id| self.partial_due(*id, input, now))
             .min()
     }
 
