@@ -58,6 +58,7 @@ fn fake_request(method: &str, params: &[(&str, String)]) -> Request {
             .iter()
             .map(|(k, v)| (k.to_string(), v.clone()))
             .collect(),
+        headers: Vec::new(),
         at: std::time::Instant::now(),
     }
 }
@@ -780,4 +781,237 @@ fn resume_refuses_to_mix_runs() {
     );
     assert_eq!(bulk(&server, &["search", "hits1", "--output", f]).code, 2);
     assert_eq!(server.count(), 0);
+}
+
+// ---------------------------------------------------------------------------
+// fetch --output FILE --resume
+
+/// 10,000 input lines for `fetch`: a comment, PMIDs, one PubMed does not
+/// have (99,000,005: `not_found`) and one malformed (`12x`).
+fn fetch_input(dir: &std::path::Path) -> std::path::PathBuf {
+    let mut text = String::from("# PMIDs to fetch\n");
+    for i in 1..=10_000u64 {
+        match i {
+            2_500 => text.push_str("12x\n"),
+            4_000 => text.push_str("99000005\n"),
+            _ => text.push_str(&format!("{}\n", 20_000_000 + i)),
+        }
+    }
+    let path = dir.join("pmids.txt");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn strs(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}
+
+fn efetch_requests(fake: &FakeNcbi) -> usize {
+    fake.counters
+        .efetch
+        .load(std::sync::atomic::Ordering::SeqCst)
+}
+
+/// SIGKILL half-way through `fetch --output FILE` of 10,000 lines, a cut
+/// last line, then `--resume`: FILE is byte for byte an uninterrupted
+/// run's (the same records in input order), and the resumed run asks
+/// EFetch only for the PMIDs FILE lacks, 1,000 per request.
+#[test]
+fn fetch_resumes_after_sigkill_in_input_order() {
+    let corpus = Corpus::synthetic();
+    let dir = tempfile::tempdir().unwrap();
+    let input = fetch_input(dir.path());
+    let (file, whole) = (
+        dir.path().join("out.ndjson"),
+        dir.path().join("whole.ndjson"),
+    );
+    let args = |out: &std::path::Path| -> Vec<String> {
+        vec![
+            "fetch".into(),
+            "--input".into(),
+            input.to_str().unwrap().into(),
+            "-f".into(),
+            "ndjson".into(),
+            "--output".into(),
+            out.to_str().unwrap().into(),
+        ]
+    };
+    let fake = FakeNcbi::new(corpus.clone());
+    let uninterrupted = start(&fake);
+    let a = args(&whole);
+    let run = bulk(&uninterrupted, &strs(&a));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.is_empty(), "--output leaves stdout alone");
+    assert_eq!(efetch_requests(&fake), 10);
+    assert_eq!(sidecar(&whole)["complete"], true);
+    let text = std::fs::read_to_string(&whole).unwrap();
+    assert_eq!(text.lines().count(), 10_000);
+    let line = |n: usize| -> serde_json::Value {
+        serde_json::from_str(text.lines().nth(n - 1).unwrap()).unwrap()
+    };
+    assert_eq!(line(1)["pmid"], "20000001");
+    assert_eq!(line(2_500)["error"]["reason"], "malformed_id");
+    assert_eq!(line(4_000)["error"]["reason"], "not_found");
+    assert_eq!(line(10_000)["pmid"], "20010000");
+
+    let killed = args(&file);
+    let first = start(&FakeNcbi::new(corpus.clone()));
+    kill_at(
+        &first,
+        &strs(&killed),
+        &[("PUBMED_REQUEST_GAP_MS", "300")],
+        &file,
+        5_000,
+        "KILL",
+    );
+    use std::io::Write as _;
+    std::fs::OpenOptions::new()
+        .append(true)
+        .open(&file)
+        .unwrap()
+        .write_all(b"{\"pmid\":\"2001")
+        .unwrap();
+    let held = complete_lines(&file);
+    assert!((5_000..10_000).contains(&held), "{held}");
+    let remaining = (10_000 - held).div_ceil(1000);
+
+    let fake = FakeNcbi::new(corpus.clone());
+    let second = start(&fake);
+    let mut resume_args = killed.clone();
+    resume_args.push("--resume".into());
+    let run = bulk(&second, &strs(&resume_args));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("dropped a cut last line"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(
+        std::fs::read(&file).unwrap(),
+        std::fs::read(&whole).unwrap()
+    );
+    let resumed = efetch_requests(&fake);
+    assert!(
+        resumed as f64 <= (remaining as f64 * 1.1).ceil(),
+        "resumed run sent {resumed} requests; the file lacked {} records ({remaining} requests)",
+        10_000 - held
+    );
+    let asked: usize = fake
+        .efetch_batches
+        .lock()
+        .unwrap()
+        .iter()
+        .map(Vec::len)
+        .sum();
+    // the malformed line is never sent; the rest of what FILE lacked is
+    let lacked = 10_000 - held - usize::from(held < 2_500);
+    assert_eq!(asked, lacked);
+    assert_eq!(sidecar(&file)["complete"], true);
+
+    // resuming the finished file asks for nothing
+    let fake = FakeNcbi::new(corpus.clone());
+    let third = start(&fake);
+    let run = bulk(&third, &strs(&resume_args));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(third.count(), 0);
+    assert_eq!(
+        std::fs::read(&file).unwrap(),
+        std::fs::read(&whole).unwrap()
+    );
+}
+
+/// A resumed `fetch` whose input differs from the one FILE was written
+/// from refuses to mix them (exit 2, nothing sent, FILE untouched); so do
+/// `--resume` with a format FILE cannot be read back from and a fresh run
+/// over an unfinished FILE.
+#[test]
+fn fetch_resume_refuses_a_changed_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.txt");
+    let file = dir.path().join("out.ndjson");
+    std::fs::write(&input, "20000001\n20000002\n20000003\n").unwrap();
+    let fake = FakeNcbi::new(Corpus::synthetic());
+    let server = start(&fake);
+    let (i, f) = (input.to_str().unwrap(), file.to_str().unwrap());
+    let run = bulk(
+        &server,
+        &["fetch", "--input", i, "-f", "ndjson", "--output", f],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    // as if killed after two records
+    let text = std::fs::read_to_string(&file).unwrap();
+    let two: String = text.lines().take(2).map(|l| format!("{l}\n")).collect();
+    std::fs::write(&file, &two).unwrap();
+    let mut s = sidecar(&file);
+    s["complete"] = serde_json::Value::Bool(false);
+    std::fs::write(
+        dir.path().join("out.ndjson.pubmed-resume"),
+        serde_json::to_vec(&s).unwrap(),
+    )
+    .unwrap();
+
+    std::fs::write(&input, "20000001\n20000009\n20000003\n").unwrap();
+    let before = server.count();
+    let run = bulk(
+        &server,
+        &[
+            "fetch", "--input", i, "-f", "ndjson", "--output", f, "--resume",
+        ],
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("record 2 is PMID 20000009, in ")
+            && run.stderr.contains("it is 20000002"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(server.count(), before);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), two);
+
+    std::fs::write(&input, "20000001\n").unwrap();
+    let run = bulk(
+        &server,
+        &[
+            "fetch", "--input", i, "-f", "ndjson", "--output", f, "--resume",
+        ],
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("it has 1 records"), "{}", run.stderr);
+
+    let run = bulk(
+        &server,
+        &["fetch", "--input", i, "-f", "ndjson", "--output", f],
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("add --resume"), "{}", run.stderr);
+
+    let run = bulk(
+        &server,
+        &[
+            "fetch", "--input", i, "-f", "xml", "--output", f, "--resume",
+        ],
+    );
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("--resume needs -f ndjson"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(server.count(), before);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), two);
+
+    // the same input continues where FILE stopped: one request, for the third
+    std::fs::write(&input, "20000001\n20000002\n20000003\n").unwrap();
+    let run = bulk(
+        &server,
+        &[
+            "fetch", "--input", i, "-f", "ndjson", "--output", f, "--resume",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), text);
+    assert_eq!(
+        fake.efetch_batches.lock().unwrap().last().unwrap(),
+        &vec!["20000003".to_string()]
+    );
 }

@@ -293,6 +293,12 @@ pub struct FetchArgs {
     /// BibTeX: keep non-ASCII letters as UTF-8 (biblatex + biber) instead of LaTeX commands
     #[arg(long, help_heading = "BibTeX")]
     pub bib_unicode: bool,
+    /// Write to FILE instead of stdout; with -f ndjson, resumable with --resume
+    #[arg(long, value_name = "FILE")]
+    pub output: Option<std::path::PathBuf>,
+    /// Continue the run FILE holds: PMIDs it has are not fetched again (needs --output, -f ndjson)
+    #[arg(long, requires = "output")]
+    pub resume: bool,
 }
 
 /// `pubmed cite [PMID…] [--input FILE|-] [--style NAME|PATH.csl]`
