@@ -24,13 +24,21 @@ function __fish_pubmed_using_subcommand
     contains -- $cmd[1] $argv
 end
 
-complete -c pubmed -n "__fish_pubmed_needs_command" -s f -l format -d 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]' -r -f -a "table\t''
+complete -c pubmed -n "__fish_pubmed_needs_command" -s f -l format -d 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]' -r -f -a "table\t''
 text\t''
 json\t''
 ndjson\t''
 csv\t''
 tsv\t''
-ids\t''"
+ids\t''
+abstract\t''
+medline\t''
+xml\t''
+ris\t''
+bibtex\t''
+csl-json\t''
+html\t''
+markdown\t''"
 complete -c pubmed -n "__fish_pubmed_needs_command" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -49,17 +57,27 @@ complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "spell" -d 'Correct th
 complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "search" -d 'Search PubMed (ESearch + ESummary) and say what PubMed did to the query'
 complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "convert" -d 'Convert between PMID, PMCID and DOI with the PMC ID Converter, one record per input'
 complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "related" -d 'PubMed\'s similar articles, citing articles or references of PMIDs (ELink), one record per input'
-complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "mcp" -d 'Serve pubmed_search_articles, pubmed_spell_check and pubmed_convert_ids over MCP (stdio)'
+complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "fetch" -d 'Full PubMed records (abstract, authors, MeSH, grants, retractions) with EFetch, one per input PMID'
+complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "cite" -d 'Formatted references (APA, Vancouver, AMA, any CSL style), one per input PMID'
+complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "mcp" -d 'Serve pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles, pubmed_format_citations and pubmed_find_related over MCP (stdio)'
 complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "config" -d 'Show or change the configuration file (API key, e-mail, URLs, policy knobs)'
 complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -s f -l format -d 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]' -r -f -a "table\t''
+complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -s f -l format -d 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]' -r -f -a "table\t''
 text\t''
 json\t''
 ndjson\t''
 csv\t''
 tsv\t''
-ids\t''"
+ids\t''
+abstract\t''
+medline\t''
+xml\t''
+ris\t''
+bibtex\t''
+csl-json\t''
+html\t''
+markdown\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -100,13 +118,21 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l detail -d 'Reco
 brief\t''
 ids\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l output -d 'With --all: write to FILE instead of stdout, resumable with --resume' -r -F
-complete -c pubmed -n "__fish_pubmed_using_subcommand search" -s f -l format -d 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]' -r -f -a "table\t''
+complete -c pubmed -n "__fish_pubmed_using_subcommand search" -s f -l format -d 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]' -r -f -a "table\t''
 text\t''
 json\t''
 ndjson\t''
 csv\t''
 tsv\t''
-ids\t''"
+ids\t''
+abstract\t''
+medline\t''
+xml\t''
+ris\t''
+bibtex\t''
+csl-json\t''
+html\t''
+markdown\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -134,13 +160,21 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -l to -d 'Print o
 pmcid\t''
 doi\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -l fallback -d 'Look up IDs the Converter has no record of (not in PMC) in PubMed: a PMID\'s DOI, a DOI\'s PMID; such records say source "pubmed"' -r -f -a "pubmed\t''"
-complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -s f -l format -d 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]' -r -f -a "table\t''
+complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -s f -l format -d 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]' -r -f -a "table\t''
 text\t''
 json\t''
 ndjson\t''
 csv\t''
 tsv\t''
-ids\t''"
+ids\t''
+abstract\t''
+medline\t''
+xml\t''
+ris\t''
+bibtex\t''
+csl-json\t''
+html\t''
+markdown\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -163,13 +197,21 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand related" -l retmax -d 'Kee
 complete -c pubmed -n "__fish_pubmed_using_subcommand related" -l detail -d 'Summaries of the linked articles [default: full with -f table, else ids]' -r -f -a "full\t''
 brief\t''
 ids\t''"
-complete -c pubmed -n "__fish_pubmed_using_subcommand related" -s f -l format -d 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]' -r -f -a "table\t''
+complete -c pubmed -n "__fish_pubmed_using_subcommand related" -s f -l format -d 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]' -r -f -a "table\t''
 text\t''
 json\t''
 ndjson\t''
 csv\t''
 tsv\t''
-ids\t''"
+ids\t''
+abstract\t''
+medline\t''
+xml\t''
+ris\t''
+bibtex\t''
+csl-json\t''
+html\t''
+markdown\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand related" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -184,13 +226,88 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand related" -s v -l verbose -
 complete -c pubmed -n "__fish_pubmed_using_subcommand related" -l no-progress -d 'No progress bar'
 complete -c pubmed -n "__fish_pubmed_using_subcommand related" -s h -l help -d 'Print help'
 complete -c pubmed -n "__fish_pubmed_using_subcommand related" -s V -l version -d 'Print version'
-complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -s f -l format -d 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]' -r -f -a "table\t''
+complete -c pubmed -n "__fish_pubmed_using_subcommand fetch" -s i -l input -d 'Read PMIDs from FILE, one per line (`-` = stdin; blank and # lines skipped)' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand fetch" -l bib-key -d 'BibTeX keys: pmid (pmid12091962) or author-year (Smith2020, then Smith2020a, …) [default: pmid]' -r -f -a "pmid\t''
+author-year\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand fetch" -l output -d 'Write to FILE instead of stdout; with -f ndjson, resumable with --resume' -r -F
+complete -c pubmed -n "__fish_pubmed_using_subcommand fetch" -s f -l format -d 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]' -r -f -a "table\t''
 text\t''
 json\t''
 ndjson\t''
 csv\t''
 tsv\t''
-ids\t''"
+ids\t''
+abstract\t''
+medline\t''
+xml\t''
+ris\t''
+bibtex\t''
+csl-json\t''
+html\t''
+markdown\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand fetch" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand fetch" -l api-key -d 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand fetch" -l email -d 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand fetch" -l tool -d 'Tool name sent to NCBI with every request [default: pubmed-cli]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand fetch" -l eutils-url -d 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand fetch" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand fetch" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand fetch" -l bib-unicode -d 'BibTeX: keep non-ASCII letters as UTF-8 (biblatex + biber) instead of LaTeX commands'
+complete -c pubmed -n "__fish_pubmed_using_subcommand fetch" -l resume -d 'Continue the run FILE holds: PMIDs it has are not fetched again (needs --output, -f ndjson)'
+complete -c pubmed -n "__fish_pubmed_using_subcommand fetch" -s q -l quiet -d 'No warnings or notes on stderr'
+complete -c pubmed -n "__fish_pubmed_using_subcommand fetch" -s v -l verbose -d 'Log each request on stderr (API key redacted)'
+complete -c pubmed -n "__fish_pubmed_using_subcommand fetch" -l no-progress -d 'No progress bar'
+complete -c pubmed -n "__fish_pubmed_using_subcommand fetch" -s h -l help -d 'Print help'
+complete -c pubmed -n "__fish_pubmed_using_subcommand fetch" -s V -l version -d 'Print version'
+complete -c pubmed -n "__fish_pubmed_using_subcommand cite" -s i -l input -d 'Read PMIDs from FILE, one per line (`-` = stdin; blank and # lines skipped)' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand cite" -s s -l style -d 'Citation style: apa, vancouver, ama, nlm, harvard, chicago-author-date, ieee, nature, any bundled style name, or a .csl file [default: vancouver]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand cite" -s f -l format -d 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]' -r -f -a "table\t''
+text\t''
+json\t''
+ndjson\t''
+csv\t''
+tsv\t''
+ids\t''
+abstract\t''
+medline\t''
+xml\t''
+ris\t''
+bibtex\t''
+csl-json\t''
+html\t''
+markdown\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand cite" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand cite" -l api-key -d 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand cite" -l email -d 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand cite" -l tool -d 'Tool name sent to NCBI with every request [default: pubmed-cli]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand cite" -l eutils-url -d 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand cite" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand cite" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand cite" -l list-styles -d 'Print the style names and exit'
+complete -c pubmed -n "__fish_pubmed_using_subcommand cite" -s q -l quiet -d 'No warnings or notes on stderr'
+complete -c pubmed -n "__fish_pubmed_using_subcommand cite" -s v -l verbose -d 'Log each request on stderr (API key redacted)'
+complete -c pubmed -n "__fish_pubmed_using_subcommand cite" -l no-progress -d 'No progress bar'
+complete -c pubmed -n "__fish_pubmed_using_subcommand cite" -s h -l help -d 'Print help'
+complete -c pubmed -n "__fish_pubmed_using_subcommand cite" -s V -l version -d 'Print version'
+complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -s f -l format -d 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]' -r -f -a "table\t''
+text\t''
+json\t''
+ndjson\t''
+csv\t''
+tsv\t''
+ids\t''
+abstract\t''
+medline\t''
+xml\t''
+ris\t''
+bibtex\t''
+csl-json\t''
+html\t''
+markdown\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -205,13 +322,21 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -s v -l verbose -d 'L
 complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l no-progress -d 'No progress bar'
 complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -s h -l help -d 'Print help'
 complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -s V -l version -d 'Print version'
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -s f -l format -d 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]' -r -f -a "table\t''
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -s f -l format -d 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]' -r -f -a "table\t''
 text\t''
 json\t''
 ndjson\t''
 csv\t''
 tsv\t''
-ids\t''"
+ids\t''
+abstract\t''
+medline\t''
+xml\t''
+ris\t''
+bibtex\t''
+csl-json\t''
+html\t''
+markdown\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -230,13 +355,21 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_see
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -f -a "show" -d 'Print every setting, its value (API key masked) and where it comes from'
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -f -a "set" -d 'Set KEY to VALUE in the config file (VALUE `-` reads stdin; empty unsets)'
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -s f -l format -d 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]' -r -f -a "table\t''
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -s f -l format -d 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]' -r -f -a "table\t''
 text\t''
 json\t''
 ndjson\t''
 csv\t''
 tsv\t''
-ids\t''"
+ids\t''
+abstract\t''
+medline\t''
+xml\t''
+ris\t''
+bibtex\t''
+csl-json\t''
+html\t''
+markdown\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -251,13 +384,21 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_su
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -l no-progress -d 'No progress bar'
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -s h -l help -d 'Print help'
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -s V -l version -d 'Print version'
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -s f -l format -d 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]' -r -f -a "table\t''
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -s f -l format -d 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]' -r -f -a "table\t''
 text\t''
 json\t''
 ndjson\t''
 csv\t''
 tsv\t''
-ids\t''"
+ids\t''
+abstract\t''
+medline\t''
+xml\t''
+ris\t''
+bibtex\t''
+csl-json\t''
+html\t''
+markdown\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -272,13 +413,21 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_su
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -l no-progress -d 'No progress bar'
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -s f -l format -d 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]' -r -f -a "table\t''
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -s f -l format -d 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]' -r -f -a "table\t''
 text\t''
 json\t''
 ndjson\t''
 csv\t''
 tsv\t''
-ids\t''"
+ids\t''
+abstract\t''
+medline\t''
+xml\t''
+ris\t''
+bibtex\t''
+csl-json\t''
+html\t''
+markdown\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -297,13 +446,21 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_su
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "show" -d 'Print every setting, its value (API key masked) and where it comes from'
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "set" -d 'Set KEY to VALUE in the config file (VALUE `-` reads stdin; empty unsets)'
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -s f -l format -d 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids [default: table on a terminal; text, ids, tsv in a pipe]' -r -f -a "table\t''
+complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -s f -l format -d 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]' -r -f -a "table\t''
 text\t''
 json\t''
 ndjson\t''
 csv\t''
 tsv\t''
-ids\t''"
+ids\t''
+abstract\t''
+medline\t''
+xml\t''
+ris\t''
+bibtex\t''
+csl-json\t''
+html\t''
+markdown\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -318,14 +475,16 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -s v -l verbo
 complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -l no-progress -d 'No progress bar'
 complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related mcp config completions help" -f -a "spell" -d 'Correct the spelling of a PubMed query with ESpell, in place'
-complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related mcp config completions help" -f -a "search" -d 'Search PubMed (ESearch + ESummary) and say what PubMed did to the query'
-complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related mcp config completions help" -f -a "convert" -d 'Convert between PMID, PMCID and DOI with the PMC ID Converter, one record per input'
-complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related mcp config completions help" -f -a "related" -d 'PubMed\'s similar articles, citing articles or references of PMIDs (ELink), one record per input'
-complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related mcp config completions help" -f -a "mcp" -d 'Serve pubmed_search_articles, pubmed_spell_check and pubmed_convert_ids over MCP (stdio)'
-complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related mcp config completions help" -f -a "config" -d 'Show or change the configuration file (API key, e-mail, URLs, policy knobs)'
-complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related mcp config completions help" -f -a "completions" -d 'Print a shell completion script'
-complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related mcp config completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite mcp config completions help" -f -a "spell" -d 'Correct the spelling of a PubMed query with ESpell, in place'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite mcp config completions help" -f -a "search" -d 'Search PubMed (ESearch + ESummary) and say what PubMed did to the query'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite mcp config completions help" -f -a "convert" -d 'Convert between PMID, PMCID and DOI with the PMC ID Converter, one record per input'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite mcp config completions help" -f -a "related" -d 'PubMed\'s similar articles, citing articles or references of PMIDs (ELink), one record per input'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite mcp config completions help" -f -a "fetch" -d 'Full PubMed records (abstract, authors, MeSH, grants, retractions) with EFetch, one per input PMID'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite mcp config completions help" -f -a "cite" -d 'Formatted references (APA, Vancouver, AMA, any CSL style), one per input PMID'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite mcp config completions help" -f -a "mcp" -d 'Serve pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles, pubmed_format_citations and pubmed_find_related over MCP (stdio)'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite mcp config completions help" -f -a "config" -d 'Show or change the configuration file (API key, e-mail, URLs, policy knobs)'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite mcp config completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite mcp config completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c pubmed -n "__fish_pubmed_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "path" -d 'Print the config file\'s path'
 complete -c pubmed -n "__fish_pubmed_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "show" -d 'Print every setting, its value (API key masked) and where it comes from'
 complete -c pubmed -n "__fish_pubmed_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "set" -d 'Set KEY to VALUE in the config file (VALUE `-` reads stdin; empty unsets)'
