@@ -45,7 +45,7 @@ Register-ArgumentCompleter -Native -CommandName 'pubmed' -ScriptBlock {
             [CompletionResult]::new('related', 'related', [CompletionResultType]::ParameterValue, 'PubMed''s similar articles, citing articles or references of PMIDs (ELink), one record per input')
             [CompletionResult]::new('fetch', 'fetch', [CompletionResultType]::ParameterValue, 'Full PubMed records (abstract, authors, MeSH, grants, retractions) with EFetch, one per input PMID')
             [CompletionResult]::new('cite', 'cite', [CompletionResultType]::ParameterValue, 'Formatted references (APA, Vancouver, AMA, any CSL style), one per input PMID')
-            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles, pubmed_format_citations and pubmed_find_related over MCP (stdio)')
+            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the PubMed tools (pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles, pubmed_format_citations, pubmed_find_related) over MCP: stdio, or streamable HTTP with --http')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Show or change the configuration file (API key, e-mail, URLs, policy knobs)')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -221,6 +221,9 @@ Register-ArgumentCompleter -Native -CommandName 'pubmed' -ScriptBlock {
             break
         }
         'pubmed;mcp' {
+            [CompletionResult]::new('--http', '--http', [CompletionResultType]::ParameterName, 'Serve over MCP streamable HTTP at http://ADDR/mcp instead of stdio [default ADDR: 127.0.0.1:8765]')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Bearer token HTTP clients must send; required off loopback [env: PUBMED_MCP_TOKEN]')
+            [CompletionResult]::new('--allow-origin', '--allow-origin', [CompletionResultType]::ParameterName, 'Also accept browser requests from ORIGIN, e.g. https://app.example.org or http://host:* (repeatable; pages on localhost are always accepted)')
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (terminal and no NO_COLOR), always, never')
@@ -376,7 +379,7 @@ Register-ArgumentCompleter -Native -CommandName 'pubmed' -ScriptBlock {
             [CompletionResult]::new('related', 'related', [CompletionResultType]::ParameterValue, 'PubMed''s similar articles, citing articles or references of PMIDs (ELink), one record per input')
             [CompletionResult]::new('fetch', 'fetch', [CompletionResultType]::ParameterValue, 'Full PubMed records (abstract, authors, MeSH, grants, retractions) with EFetch, one per input PMID')
             [CompletionResult]::new('cite', 'cite', [CompletionResultType]::ParameterValue, 'Formatted references (APA, Vancouver, AMA, any CSL style), one per input PMID')
-            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles, pubmed_format_citations and pubmed_find_related over MCP (stdio)')
+            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the PubMed tools (pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles, pubmed_format_citations, pubmed_find_related) over MCP: stdio, or streamable HTTP with --http')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Show or change the configuration file (API key, e-mail, URLs, policy knobs)')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')

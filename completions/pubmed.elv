@@ -42,7 +42,7 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand related 'PubMed''s similar articles, citing articles or references of PMIDs (ELink), one record per input'
             cand fetch 'Full PubMed records (abstract, authors, MeSH, grants, retractions) with EFetch, one per input PMID'
             cand cite 'Formatted references (APA, Vancouver, AMA, any CSL style), one per input PMID'
-            cand mcp 'Serve pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles, pubmed_format_citations and pubmed_find_related over MCP (stdio)'
+            cand mcp 'Serve the PubMed tools (pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles, pubmed_format_citations, pubmed_find_related) over MCP: stdio, or streamable HTTP with --http'
             cand config 'Show or change the configuration file (API key, e-mail, URLs, policy knobs)'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -211,6 +211,9 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand --version 'Print version'
         }
         &'pubmed;mcp'= {
+            cand --http 'Serve over MCP streamable HTTP at http://ADDR/mcp instead of stdio [default ADDR: 127.0.0.1:8765]'
+            cand --token 'Bearer token HTTP clients must send; required off loopback [env: PUBMED_MCP_TOKEN]'
+            cand --allow-origin 'Also accept browser requests from ORIGIN, e.g. https://app.example.org or http://host:* (repeatable; pages on localhost are always accepted)'
             cand -f 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]'
             cand --format 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]'
             cand --color 'Colour: auto (terminal and no NO_COLOR), always, never'
@@ -355,7 +358,7 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand related 'PubMed''s similar articles, citing articles or references of PMIDs (ELink), one record per input'
             cand fetch 'Full PubMed records (abstract, authors, MeSH, grants, retractions) with EFetch, one per input PMID'
             cand cite 'Formatted references (APA, Vancouver, AMA, any CSL style), one per input PMID'
-            cand mcp 'Serve pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles, pubmed_format_citations and pubmed_find_related over MCP (stdio)'
+            cand mcp 'Serve the PubMed tools (pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles, pubmed_format_citations, pubmed_find_related) over MCP: stdio, or streamable HTTP with --http'
             cand config 'Show or change the configuration file (API key, e-mail, URLs, policy knobs)'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'

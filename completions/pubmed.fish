@@ -59,7 +59,7 @@ complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "convert" -d 'Convert 
 complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "related" -d 'PubMed\'s similar articles, citing articles or references of PMIDs (ELink), one record per input'
 complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "fetch" -d 'Full PubMed records (abstract, authors, MeSH, grants, retractions) with EFetch, one per input PMID'
 complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "cite" -d 'Formatted references (APA, Vancouver, AMA, any CSL style), one per input PMID'
-complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "mcp" -d 'Serve pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles, pubmed_format_citations and pubmed_find_related over MCP (stdio)'
+complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "mcp" -d 'Serve the PubMed tools (pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles, pubmed_format_citations, pubmed_find_related) over MCP: stdio, or streamable HTTP with --http'
 complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "config" -d 'Show or change the configuration file (API key, e-mail, URLs, policy knobs)'
 complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -293,6 +293,9 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand cite" -s v -l verbose -d '
 complete -c pubmed -n "__fish_pubmed_using_subcommand cite" -l no-progress -d 'No progress bar'
 complete -c pubmed -n "__fish_pubmed_using_subcommand cite" -s h -l help -d 'Print help'
 complete -c pubmed -n "__fish_pubmed_using_subcommand cite" -s V -l version -d 'Print version'
+complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l http -d 'Serve over MCP streamable HTTP at http://ADDR/mcp instead of stdio [default ADDR: 127.0.0.1:8765]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l token -d 'Bearer token HTTP clients must send; required off loopback [env: PUBMED_MCP_TOKEN]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l allow-origin -d 'Also accept browser requests from ORIGIN, e.g. https://app.example.org or http://host:* (repeatable; pages on localhost are always accepted)' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -s f -l format -d 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]' -r -f -a "table\t''
 text\t''
 json\t''
@@ -481,7 +484,7 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_
 complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite mcp config completions help" -f -a "related" -d 'PubMed\'s similar articles, citing articles or references of PMIDs (ELink), one record per input'
 complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite mcp config completions help" -f -a "fetch" -d 'Full PubMed records (abstract, authors, MeSH, grants, retractions) with EFetch, one per input PMID'
 complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite mcp config completions help" -f -a "cite" -d 'Formatted references (APA, Vancouver, AMA, any CSL style), one per input PMID'
-complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite mcp config completions help" -f -a "mcp" -d 'Serve pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles, pubmed_format_citations and pubmed_find_related over MCP (stdio)'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite mcp config completions help" -f -a "mcp" -d 'Serve the PubMed tools (pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles, pubmed_format_citations, pubmed_find_related) over MCP: stdio, or streamable HTTP with --http'
 complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite mcp config completions help" -f -a "config" -d 'Show or change the configuration file (API key, e-mail, URLs, policy knobs)'
 complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite mcp config completions help" -f -a "completions" -d 'Print a shell completion script'
 complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite mcp config completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
