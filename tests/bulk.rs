@@ -337,12 +337,7 @@ fn esummary_xml_carries_the_fields_of_json() {
         .split('<')
         .skip(1)
         .filter(|t| !t.starts_with('/'))
-        .map(|t| {
-            t.split(|c: char| c == '>' || c == ' ' || c == '/')
-                .next()
-                .unwrap()
-                .to_lowercase()
-        })
+        .map(|t| t.split(['>', ' ', '/']).next().unwrap().to_lowercase())
         .collect();
     let missing: Vec<&String> = record
         .keys()
@@ -532,7 +527,7 @@ fn all_with_summaries_resumes_after_sigkill() {
         .unwrap()
         .len();
     let remaining = todo + (30_000 - held).div_ceil(1000);
-    assert!(held >= 15_000 && held < 30_000, "{held}");
+    assert!((15_000..30_000).contains(&held), "{held}");
 
     let fake = FakeNcbi::new(corpus.clone());
     let second = start(&fake);

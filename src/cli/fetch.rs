@@ -185,7 +185,7 @@ fn open_output(
 pub(super) async fn run(a: FetchArgs, ctx: &Context) -> Result<Exit, Failure> {
     let format = choose_format(ctx)?;
     let bib = BibOptions {
-        keys: a.bib_key.clone().unwrap_or_default(),
+        keys: a.bib_key.unwrap_or_default(),
         unicode: a.bib_unicode,
     };
     let input = choose_input("fetch", a.input.as_deref(), &a.pmids)?;

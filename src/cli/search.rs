@@ -205,7 +205,6 @@ async fn run_all(a: &SearchArgs, ctx: &Context) -> Result<Exit, Failure> {
         }
     };
     writer.finish(outcome.first_failure.is_some())?;
-    drop(writer);
     out.flush()?;
     if let Some((path, mut sidecar)) = sidecar {
         sidecar.complete = outcome.complete;
