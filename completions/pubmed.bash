@@ -622,7 +622,7 @@ _pubmed() {
             return 0
             ;;
         pubmed__subcmd__fetch)
-            opts="-i -f -q -v -h -V --input --bib-key --bib-unicode --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --timeout --help --version"
+            opts="-i -f -q -v -h -V --input --bib-key --bib-unicode --output --resume --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -638,6 +638,10 @@ _pubmed() {
                     ;;
                 --bib-key)
                     COMPREPLY=($(compgen -W "pmid author-year" -- "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --format)
@@ -1012,7 +1016,7 @@ _pubmed() {
             return 0
             ;;
         pubmed__subcmd__search)
-            opts="-f -q -v -h -V --field --spell --mindate --maxdate --datetype --reldate --author --journal --pubtype --mesh --language --has-abstract --free-full-text --species --retmax --retstart --count --sort --all --detail --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --timeout --help --version"
+            opts="-f -q -v -h -V --field --spell --mindate --maxdate --datetype --reldate --author --journal --pubtype --mesh --language --has-abstract --free-full-text --species --retmax --retstart --count --sort --all --detail --output --resume --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --timeout --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1080,6 +1084,10 @@ _pubmed() {
                     ;;
                 --detail)
                     COMPREPLY=($(compgen -W "full brief ids" -- "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --format)

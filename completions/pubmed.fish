@@ -117,6 +117,7 @@ journal\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l detail -d 'Record detail [default: full; ids with -f ids and with --all]' -r -f -a "full\t''
 brief\t''
 ids\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l output -d 'With --all: write to FILE instead of stdout, resumable with --resume' -r -F
 complete -c pubmed -n "__fish_pubmed_using_subcommand search" -s f -l format -d 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]' -r -f -a "table\t''
 text\t''
 json\t''
@@ -145,6 +146,7 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l has-abstract -d
 complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l free-full-text -d 'Only free full text'
 complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l count -d 'Print the number of hits only'
 complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l all -d 'Every PMID of the query, past PubMed\'s 9,999-record window, streamed (formats ids, ndjson, csv, tsv; summaries with --detail brief|full)'
+complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l resume -d 'Continue the run FILE holds: what it has is not asked for again (needs --output)'
 complete -c pubmed -n "__fish_pubmed_using_subcommand search" -s q -l quiet -d 'No warnings or notes on stderr'
 complete -c pubmed -n "__fish_pubmed_using_subcommand search" -s v -l verbose -d 'Log each request on stderr (API key redacted)'
 complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l no-progress -d 'No progress bar'
@@ -227,6 +229,7 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand related" -s V -l version -
 complete -c pubmed -n "__fish_pubmed_using_subcommand fetch" -s i -l input -d 'Read PMIDs from FILE, one per line (`-` = stdin; blank and # lines skipped)' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand fetch" -l bib-key -d 'BibTeX keys: pmid (pmid12091962) or author-year (Smith2020, then Smith2020a, …) [default: pmid]' -r -f -a "pmid\t''
 author-year\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand fetch" -l output -d 'Write to FILE instead of stdout; with -f ndjson, resumable with --resume' -r -F
 complete -c pubmed -n "__fish_pubmed_using_subcommand fetch" -s f -l format -d 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]' -r -f -a "table\t''
 text\t''
 json\t''
@@ -252,6 +255,7 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand fetch" -l eutils-url -d 'E
 complete -c pubmed -n "__fish_pubmed_using_subcommand fetch" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand fetch" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand fetch" -l bib-unicode -d 'BibTeX: keep non-ASCII letters as UTF-8 (biblatex + biber) instead of LaTeX commands'
+complete -c pubmed -n "__fish_pubmed_using_subcommand fetch" -l resume -d 'Continue the run FILE holds: PMIDs it has are not fetched again (needs --output, -f ndjson)'
 complete -c pubmed -n "__fish_pubmed_using_subcommand fetch" -s q -l quiet -d 'No warnings or notes on stderr'
 complete -c pubmed -n "__fish_pubmed_using_subcommand fetch" -s v -l verbose -d 'Log each request on stderr (API key redacted)'
 complete -c pubmed -n "__fish_pubmed_using_subcommand fetch" -l no-progress -d 'No progress bar'

@@ -80,11 +80,11 @@ async fn default_pacing_never_trips_a_three_per_second_limit() {
     assert!(wall >= Duration::from_millis(400 * 37));
 }
 
-/// ESummary for 1,200 PMIDs: three requests of at most 500 IDs (POST above
-/// 200), 1,200 records back in the caller's order even when NCBI answers a
-/// batch in another order.
+/// ESummary for 2,200 PMIDs: three requests of at most 1,000 IDs (POST
+/// above 200), 2,200 records back in the caller's order even when NCBI
+/// answers a batch in another order.
 #[tokio::test]
-async fn esummary_batches_of_500_keep_esearch_order() {
+async fn esummary_batches_of_1000_keep_esearch_order() {
     let server = TestServer::start(|req| {
         let mut docs: Vec<support::ncbi::Doc> = req
             .param("id")
@@ -103,11 +103,11 @@ async fn esummary_batches_of_500_keep_esearch_order() {
         },
     ))
     .unwrap();
-    let pmids: Vec<String> = (0..1200)
+    let pmids: Vec<String> = (0..2200)
         .map(|i| (40_000_000 - i * 7).to_string())
         .collect();
     let answer = client.esummary(&pmids).await.unwrap();
-    assert_eq!(answer.docs.len(), 1200);
+    assert_eq!(answer.docs.len(), 2200);
     assert!(answer.missing.is_empty());
     let got: Vec<&str> = answer.docs.iter().map(|d| d.uid.as_str()).collect();
     let want: Vec<&str> = pmids.iter().map(String::as_str).collect();
@@ -120,8 +120,8 @@ async fn esummary_batches_of_500_keep_esearch_order() {
         .iter()
         .map(|r| r.param("id").unwrap().split(',').count())
         .collect();
-    assert_eq!(sizes, vec![500, 500, 200]);
-    // 500 IDs: over 200 IDs; 200 IDs of 8 digits: over 2,000 encoded characters.
+    assert_eq!(sizes, vec![1000, 1000, 200]);
+    // 1,000 IDs: over 200 IDs; 200 IDs of 8 digits: over 2,000 encoded characters.
     let methods: Vec<&str> = reqs.iter().map(|r| r.method.as_str()).collect();
     assert_eq!(methods, vec!["POST", "POST", "POST"]);
     assert!(reqs.iter().all(|r| r.param("version") == Some("2.0")));

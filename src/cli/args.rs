@@ -293,6 +293,12 @@ pub struct FetchArgs {
     /// BibTeX: keep non-ASCII letters as UTF-8 (biblatex + biber) instead of LaTeX commands
     #[arg(long, help_heading = "BibTeX")]
     pub bib_unicode: bool,
+    /// Write to FILE instead of stdout; with -f ndjson, resumable with --resume
+    #[arg(long, value_name = "FILE")]
+    pub output: Option<std::path::PathBuf>,
+    /// Continue the run FILE holds: PMIDs it has are not fetched again (needs --output, -f ndjson)
+    #[arg(long, requires = "output")]
+    pub resume: bool,
 }
 
 /// `pubmed cite [PMID…] [--input FILE|-] [--style NAME|PATH.csl]`
@@ -387,6 +393,12 @@ pub struct SearchArgs {
     #[arg(long, value_name = "LEVEL", value_parser = choice::<Detail>(),
           help_heading = "Paging")]
     pub detail: Option<Detail>,
+    /// With --all: write to FILE instead of stdout, resumable with --resume
+    #[arg(long, value_name = "FILE", requires = "all", help_heading = "Paging")]
+    pub output: Option<std::path::PathBuf>,
+    /// Continue the run FILE holds: what it has is not asked for again (needs --output)
+    #[arg(long, requires = "output", help_heading = "Paging")]
+    pub resume: bool,
 }
 
 /// `pubmed mcp [--http [ADDR]] [--token TOKEN] [--allow-origin ORIGIN]…`

@@ -17,6 +17,7 @@ use crate::error::{Error, Exit, Failure, Reason};
 use crate::ncbi::efetch::Mode;
 use crate::ops::convert::InputLine;
 use crate::ops::fetch::{self, FetchOptions, Output};
+use crate::ops::resume;
 use crate::output::citation::BibOptions;
 use crate::output::{self, Format};
 
@@ -99,6 +100,88 @@ pub(super) fn choose_input(
     Ok(Input::File(path, reader))
 }
 
+/// FILE of `fetch --output`, opened before anything is sent: what a
+/// resumed run finds in it, the file to append to, and its sidecar (`-f
+/// ndjson` only: one record per line is what can be read back).
+struct OutputFile {
+    path: std::path::PathBuf,
+    held: Vec<String>,
+    file: std::fs::File,
+    sidecar: Option<resume::Sidecar<()>>,
+}
+
+fn open_output(
+    a: &FetchArgs,
+    format: Format,
+    ctx: &Context,
+) -> Result<Option<OutputFile>, Failure> {
+    let Some(path) = &a.output else {
+        return Ok(None);
+    };
+    if format != Format::Ndjson {
+        if a.resume {
+            return Err(Error::new(
+                Reason::InvalidArgument,
+                format!(
+                    "--resume needs -f ndjson (one record per line, which a resumed run can read back), not -f {}",
+                    format.as_str()
+                ),
+            )
+            .into());
+        }
+        let file = std::fs::File::create(path).map_err(|e| {
+            Error::new(
+                Reason::InvalidArgument,
+                format!("cannot write {}: {e}", path.display()),
+            )
+        })?;
+        return Ok(Some(OutputFile {
+            path: path.clone(),
+            held: Vec::new(),
+            file,
+            sidecar: None,
+        }));
+    }
+    let fingerprint = [
+        ("format", format.as_str().to_string()),
+        (
+            "input",
+            a.input.clone().unwrap_or_else(|| "arguments".into()),
+        ),
+    ];
+    let (held, file, mut sidecar) = resume::open::<()>(
+        path,
+        a.resume,
+        "fetch",
+        &fingerprint,
+        &resume::Lines::Ndjson,
+        resume::OnRetry::Truncate,
+    )?;
+    if held.cut {
+        ctx.note(&format!("{}: dropped a cut last line", path.display()));
+    }
+    if held.dropped > 0 {
+        ctx.note(&format!(
+            "{}: {} failed or followed a failure; fetching again",
+            path.display(),
+            held.dropped
+        ));
+    }
+    sidecar.complete = false;
+    resume::save(path, &sidecar).map_err(|e| {
+        Failure::Output(io::Error::new(
+            e.kind(),
+            format!("{}: {e}", resume::sidecar_path(path).display()),
+        ))
+    })?;
+    Ok(Some(OutputFile {
+        path: path.clone(),
+        held: held.keys,
+        file,
+        sidecar: Some(sidecar),
+    }))
+}
+
 pub(super) async fn run(a: FetchArgs, ctx: &Context) -> Result<Exit, Failure> {
     let format = choose_format(ctx)?;
     let bib = BibOptions {
@@ -106,6 +189,8 @@ pub(super) async fn run(a: FetchArgs, ctx: &Context) -> Result<Exit, Failure> {
         unicode: a.bib_unicode,
     };
     let input = choose_input("fetch", a.input.as_deref(), &a.pmids)?;
+    // FILE is checked (and read back) before anything is sent.
+    let mut output = open_output(&a, format, ctx)?;
     let client = ctx.client()?;
     let options = FetchOptions {
         mode: match format {
@@ -116,11 +201,33 @@ pub(super) async fn run(a: FetchArgs, ctx: &Context) -> Result<Exit, Failure> {
         },
         ..FetchOptions::default()
     };
-    let progress = ctx.progress(Counting::Ids(input.total(ctx)));
+    let progress = match &output {
+        Some(_) => ctx.progress_to_file(Counting::Ids(input.total(ctx))),
+        None => ctx.progress(Counting::Ids(input.total(ctx))),
+    };
+    let mut lines = input.lines();
+    let held = output.as_mut().map(|o| std::mem::take(&mut o.held));
+    if let (Some(held), Some(o)) = (&held, &output)
+        && !held.is_empty()
+    {
+        let passed = fetch::skip_written(&mut lines, held, &o.path.display().to_string()).await?;
+        (0..passed).for_each(|_| progress.inc());
+        ctx.note(&format!(
+            "{}: {} already there",
+            o.path.display(),
+            held.len()
+        ));
+    }
 
     let stdout = io::stdout();
-    let mut lock = io::BufWriter::new(stdout.lock());
-    let mut writer = output::fetch::Writer::begin_with(&mut lock, format, ctx.style, bib)?;
+    let (mut out, path_sidecar): (Box<dyn Write>, _) = match output {
+        Some(o) => (
+            Box::new(io::BufWriter::new(o.file)),
+            o.sidecar.map(|s| (o.path, s)),
+        ),
+        None => (Box::new(io::BufWriter::new(stdout.lock())), None),
+    };
+    let mut writer = output::fetch::Writer::begin_with(&mut out, format, ctx.style, bib)?;
     let mut sink = |item: Output<'_>| -> io::Result<()> {
         if let Output::Record(_) | Output::Skipped = item {
             progress.inc();
@@ -138,12 +245,20 @@ pub(super) async fn run(a: FetchArgs, ctx: &Context) -> Result<Exit, Failure> {
         }
         writer.item(item)
     };
-    let lines = input.lines();
     let run = fetch::fetch_stream(&client, lines, options, &mut sink);
     let totals = end_of_stream(interruptible(run).await, &progress, || writer.abandon())?;
     writer.finish(&totals)?;
     drop(writer);
-    lock.flush()?;
+    out.flush()?;
+    if let Some((path, mut sidecar)) = path_sidecar {
+        sidecar.complete = true;
+        resume::save(&path, &sidecar).map_err(|e| {
+            io::Error::new(
+                e.kind(),
+                format!("{}: {e}", resume::sidecar_path(&path).display()),
+            )
+        })?;
+    }
     ctx.note(&output::fetch::summary(&totals));
     Ok(totals.exit())
 }

@@ -118,6 +118,12 @@ impl Context {
         progress::Progress::new(self.progress && !self.quiet && !self.stdout_tty, counting)
     }
 
+    /// The progress bar of a run writing to a file (`--output`): shown on a
+    /// terminal's stderr whatever stdout is.
+    fn progress_to_file(&self, counting: progress::Counting) -> progress::Progress {
+        progress::Progress::new(self.progress && !self.quiet, counting)
+    }
+
     /// Builds the one NCBI client of the process from flags, environment
     /// and config file (resolved once; warnings about them on stderr).
     pub fn client(&self) -> Result<Arc<Client>, Error> {

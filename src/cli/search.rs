@@ -10,8 +10,9 @@ use crate::core::dates::DateRequest;
 use crate::core::query::Filters;
 use crate::core::text::count;
 use crate::error::{Exit, Failure};
+use crate::ops::resume::{self, OnRetry, sidecar_path};
 use crate::ops::search::{self, Detail, SearchRequest};
-use crate::ops::search_all::{self, Event};
+use crate::ops::search_all::{self, Checkpoint, Event};
 use crate::output::search_all::{self as search_all_out, Note};
 use crate::output::{self, Format};
 
@@ -88,7 +89,8 @@ pub(super) async fn run(a: SearchArgs, ctx: &Context) -> Result<Exit, Failure> {
     Ok(Exit::Success)
 }
 
-/// `search --all`: streams every PMID (or summary) as ranges complete.
+/// `search --all`: streams every PMID (or summary) as ranges complete, to
+/// stdout or (`--output FILE`) to a file kept resumable.
 async fn run_all(a: &SearchArgs, ctx: &Context) -> Result<Exit, Failure> {
     let format = ctx.format_for("search --all", &search_all_out::FORMATS, Format::Ids)?;
     let query = read_query(&a.query)?;
@@ -98,11 +100,76 @@ async fn run_all(a: &SearchArgs, ctx: &Context) -> Result<Exit, Failure> {
         req.detail = Detail::Ids;
     }
     let plan = search_all::prepare(&req, search::today_utc())?;
+    let mut fingerprint = plan.fingerprint();
+    fingerprint.push(("detail", req.detail.as_str().to_string()));
+    fingerprint.push(("format", format.as_str().to_string()));
+    // The output file is checked (and read back) before anything is sent.
+    let mut resumed = match &a.output {
+        None => None,
+        Some(path) => {
+            let lines = search_all_out::resume_lines(format, req.detail);
+            let (held, file, sidecar) = resume::open::<Checkpoint>(
+                path,
+                a.resume,
+                "search --all",
+                &fingerprint,
+                &lines,
+                OnRetry::DropLine,
+            )?;
+            Some((path.clone(), held, file, sidecar))
+        }
+    };
+    if let Some((path, held, _, sidecar)) = &resumed {
+        if held.cut {
+            ctx.note(&format!("{}: dropped a cut last line", path.display()));
+        }
+        if held.dropped > 0 {
+            ctx.note(&format!(
+                "{}: {} failed before; asking again",
+                path.display(),
+                count(held.dropped as u64, "record")
+            ));
+        }
+        if sidecar.complete && a.resume {
+            ctx.note(&format!(
+                "{} is complete ({}); nothing to resume",
+                path.display(),
+                count(held.keys.len() as u64, "PMID")
+            ));
+            return Ok(Exit::Success);
+        }
+    }
     let client = ctx.client()?;
 
-    let progress = ctx.progress(Counting::Pmids);
-    let mut out = io::BufWriter::new(io::stdout().lock());
+    let (start, header_written) = match &mut resumed {
+        Some((_, held, _, sidecar)) => (
+            search_all::Start {
+                written: std::mem::take(&mut held.keys),
+                checkpoint: sidecar.checkpoint.clone(),
+            },
+            held.header,
+        ),
+        None => (search_all::Start::default(), false),
+    };
+    let progress = if resumed.is_some() {
+        ctx.progress_to_file(Counting::Pmids)
+    } else {
+        ctx.progress(Counting::Pmids)
+    };
+    let stdout = io::stdout();
+    let (mut out, mut sidecar): (Box<dyn Write>, _) = match resumed {
+        Some((path, _, file, mut sidecar)) => {
+            sidecar.complete = false;
+            resume::save(&path, &sidecar)
+                .map_err(|e| Failure::Output(with_path(e, &sidecar_path(&path))))?;
+            (Box::new(io::BufWriter::new(file)), Some((path, sidecar)))
+        }
+        None => (Box::new(io::BufWriter::new(stdout.lock())), None),
+    };
     let mut writer = search_all_out::Writer::begin(&mut out, format, req.detail);
+    if header_written {
+        writer.header_written();
+    }
     let mut sink = |event: Event<'_>| -> io::Result<()> {
         if let Event::Progress {
             done,
@@ -119,9 +186,16 @@ async fn run_all(a: &SearchArgs, ctx: &Context) -> Result<Exit, Failure> {
                 Note::Error(e) => crate::diag!("pubmed: error: {e}"),
             }
         }
-        writer.event(&event)
+        writer.event(&event)?;
+        // What the output holds is written before the checkpoint says so.
+        if let (Event::Checkpoint(cp), Some((path, sidecar))) = (&event, &mut sidecar) {
+            writer.flush()?;
+            sidecar.checkpoint = Some((*cp).clone());
+            resume::save(path, sidecar).map_err(|e| with_path(e, &sidecar_path(path)))?;
+        }
+        Ok(())
     };
-    let result = interruptible(search_all::search_all(&client, plan, &mut sink)).await;
+    let result = interruptible(search_all::search_all(&client, plan, start, &mut sink)).await;
     progress.clear();
     let outcome = match result {
         Ok(o) => o,
@@ -131,14 +205,29 @@ async fn run_all(a: &SearchArgs, ctx: &Context) -> Result<Exit, Failure> {
         }
     };
     writer.finish(outcome.first_failure.is_some())?;
+    out.flush()?;
+    if let Some((path, mut sidecar)) = sidecar {
+        sidecar.complete = outcome.complete;
+        resume::save(&path, &sidecar).map_err(|e| with_path(e, &sidecar_path(&path)))?;
+    }
     for w in &outcome.warnings {
         ctx.note(&format!("warning: {}", w.message));
     }
+    let resumed_note = if outcome.resumed > 0 {
+        format!(", {} of them already in the file", outcome.resumed)
+    } else {
+        String::new()
+    };
     ctx.note(&format!(
-        "{} written; the query has {} ({})",
+        "{} written{resumed_note}; the query has {} ({})",
         count(outcome.written, "PMID"),
         count(outcome.total, "hit"),
         count(outcome.requests, "request")
     ));
     Ok(outcome.exit())
+}
+
+/// An I/O error that names the file it is about.
+fn with_path(e: io::Error, path: &std::path::Path) -> io::Error {
+    io::Error::new(e.kind(), format!("{}: {e}", path.display()))
 }

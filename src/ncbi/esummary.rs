@@ -1,17 +1,27 @@
-//! ESummary (`esummary.fcgi?db=pubmed&version=2.0`): document summaries in
-//! batches of at most 500, returned in the caller's order.
+//! ESummary (`esummary.fcgi?db=pubmed&version=2.0`, XML): document
+//! summaries in chunks of [`ESUMMARY_BATCH`] IDs sent by POST, halved when
+//! NCBI cannot answer a chunk whole, returned in the caller's order
+//! (docs/search.md "Batch sizes").
 
 use std::collections::HashMap;
 
-use futures::{StreamExt, TryStreamExt};
+use futures::StreamExt;
 
+use super::classify;
 use super::client::Client;
+use super::halving::{self, Part};
 use super::xml::Element;
 use crate::core::text::fold_whitespace;
-use crate::error::{Reason, Result};
+use crate::error::{Error, Reason, Result};
 
-/// The most IDs one ESummary request carries, whatever the caller asks.
-pub const ESUMMARY_BATCH: usize = 500;
+/// IDs per ESummary request: 1,000, as EDirect sends them. Only JSON
+/// output (`retmode=json`) is limited to 500 UIDs; this client asks for
+/// XML version 2.0, which carries the same fields (docs/search.md "Batch
+/// sizes"). A chunk of 1,000 real summaries is 2–5 MB of XML.
+pub const ESUMMARY_BATCH: usize = 1000;
+/// A chunk that timed out is halved while it holds more IDs than this.
+pub const MIN_TIMEOUT_SPLIT: usize = 100;
+const ENDPOINT: &str = "ESummary";
 
 /// One document summary, values trimmed and whitespace folded, as NCBI
 /// wrote them (no markup removal yet).
@@ -160,7 +170,9 @@ pub fn parse(root: &Element) -> Result<EsummaryAnswer, String> {
 }
 
 impl Client {
-    async fn esummary_batch(&self, ids: &[String]) -> Result<EsummaryAnswer> {
+    /// One ESummary request for `ids` (POST above 200 IDs). A top-level
+    /// "not found" answer gives every ID NCBI's text as missing.
+    async fn esummary_once(&self, ids: &[String]) -> Result<EsummaryAnswer, (Error, bool)> {
         let req = self.eutils_request(
             "esummary.fcgi",
             vec![
@@ -170,8 +182,13 @@ impl Client {
             ],
             ids.len(),
         );
-        match self.eutils_xml("ESummary", req, parse).await {
-            Err(e) if e.reason == Reason::NcbiResourceNotFound => Ok(EsummaryAnswer {
+        let answer = self
+            .execute_halvable(ENDPOINT, &req, ids.len(), MIN_TIMEOUT_SPLIT, |resp| {
+                classify::classify_xml(&resp, ENDPOINT, parse)
+            })
+            .await;
+        match answer {
+            Err((e, _)) if e.reason == Reason::NcbiResourceNotFound => Ok(EsummaryAnswer {
                 docs: Vec::new(),
                 missing: ids
                     .iter()
@@ -182,10 +199,22 @@ impl Client {
         }
     }
 
-    /// Summaries for `pmids`, in batches of at most 500 (POST above 200
-    /// IDs), kept flowing through the pacer, and returned in `pmids` order.
-    /// An ID NCBI answers with an error, or not at all, is in `missing` with
+    /// Summaries for one chunk of `pmids` (at most [`ESUMMARY_BATCH`] for
+    /// one request; more are sent in one request too), halved when NCBI
+    /// times out, the body is over the cap or NCBI refuses the number of
+    /// UIDs: the parts in `pmids` order, each with its answer (docs in the
+    /// answer's order) or its failure after retries.
+    pub async fn esummary_parts(&self, pmids: Vec<String>) -> Vec<Part<EsummaryAnswer>> {
+        halving::run(pmids, |ids| async move { self.esummary_once(&ids).await }).await
+    }
+
+    /// Summaries for `pmids`, in chunks of [`ESUMMARY_BATCH`] (by POST),
+    /// kept flowing through the pacer, halved as
+    /// [`Client::esummary_parts`] says, and returned in `pmids` order. An
+    /// ID NCBI answers with an error, or not at all, is in `missing` with
     /// NCBI's text; it is never dropped silently.
+    ///
+    /// Errors: the first part that failed after retries and halving.
     pub async fn esummary(&self, pmids: &[String]) -> Result<EsummaryAnswer> {
         // Owned chunks keep this future `Send` (borrowed ones trip rustc's
         // higher-ranked lifetime inference inside MCP handlers).
@@ -193,34 +222,45 @@ impl Client {
             .chunks(ESUMMARY_BATCH)
             .map(<[String]>::to_vec)
             .collect();
-        let batches: Vec<EsummaryAnswer> = futures::stream::iter(chunks)
-            .map(|chunk| async move { self.esummary_batch(&chunk).await })
-            .buffered(self.settings().policy.max_in_flight.max(1))
-            .try_collect()
-            .await?;
+        let mut batches = futures::stream::iter(chunks)
+            .map(|chunk| self.esummary_parts(chunk))
+            .buffered(self.settings().policy.max_in_flight.max(1));
         let mut by_uid: HashMap<String, DocSum> = HashMap::new();
         let mut errors: HashMap<String, String> = HashMap::new();
-        for b in batches {
-            for d in b.docs {
-                by_uid.insert(d.uid.clone(), d);
-            }
-            errors.extend(b.missing);
-        }
-        let mut answer = EsummaryAnswer::default();
-        for id in pmids {
-            match by_uid.remove(id) {
-                Some(d) => answer.docs.push(d),
-                None => answer.missing.push((
-                    id.clone(),
-                    errors
-                        .get(id)
-                        .cloned()
-                        .unwrap_or_else(|| "ESummary returned no summary for this PMID".into()),
-                )),
+        while let Some(parts) = batches.next().await {
+            for part in parts {
+                let b = part.result?;
+                for d in b.docs {
+                    by_uid.insert(d.uid.clone(), d);
+                }
+                errors.extend(b.missing);
             }
         }
-        Ok(answer)
+        Ok(in_order(pmids, by_uid, &errors))
     }
+}
+
+/// The answer for `pmids` in their order from summaries by PMID and NCBI's
+/// per-ID errors; a PMID with neither is missing with a note.
+pub fn in_order(
+    pmids: &[String],
+    mut by_uid: HashMap<String, DocSum>,
+    errors: &HashMap<String, String>,
+) -> EsummaryAnswer {
+    let mut answer = EsummaryAnswer::default();
+    for id in pmids {
+        match by_uid.remove(id) {
+            Some(d) => answer.docs.push(d),
+            None => answer.missing.push((
+                id.clone(),
+                errors
+                    .get(id)
+                    .cloned()
+                    .unwrap_or_else(|| "ESummary returned no summary for this PMID".into()),
+            )),
+        }
+    }
+    answer
 }
 
 #[cfg(test)]

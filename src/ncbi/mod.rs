@@ -9,6 +9,7 @@ pub mod elink;
 pub mod esearch;
 pub mod espell;
 pub mod esummary;
+pub mod halving;
 pub mod idconv;
 pub mod pacer;
 mod policy;

@@ -381,6 +381,14 @@ impl Pacer {
         }
     }
 
+    /// When a request of `lane` asking now could start, by this process's
+    /// gaps and 429 cooldown (ignoring calls already waiting). Batch work
+    /// that forms its chunk at the last moment waits for it
+    /// (docs/convert.md "Chunks").
+    pub fn free_at(&self, lane: Lane) -> Instant {
+        self.next_free(Instant::now(), lane)
+    }
+
     /// Calls waiting for a start right now.
     pub fn waiting(&self) -> usize {
         self.waiting.load(Ordering::SeqCst)

@@ -44,7 +44,7 @@ pub struct HttpResponse {
 }
 
 /// The largest body read; a larger one is not an E-utilities answer (the
-/// biggest, 500 ESummary records, is a few MB).
+/// biggest, 1,000 ESummary records, is a few MB).
 pub const MAX_BODY: usize = 64 * 1024 * 1024;
 
 /// A failure below HTTP semantics.

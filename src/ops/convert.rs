@@ -16,14 +16,16 @@ use crate::core::ids::{self, Canonical, IdType};
 use crate::error::{Error, Exit, Failure, Reason, Result, Term, Words};
 use crate::ncbi::Client;
 use crate::ncbi::idconv::{IDCONV_MAX_IDS, IdconvAnswer, IdconvRecord};
+use crate::ncbi::pacer::Lane;
 
 /// The longest ID Converter URL sent (docs/convert.md "Requests").
 const MAX_URL: usize = 8000;
-/// Input lines held while their answers are pending; bounds memory.
+/// Input lines held while their answers are pending; bounds memory. A
+/// full buffer only stops reading: it never seals a chunk.
 pub const MAX_PENDING: usize = 4000;
-/// With input idle this long, partial chunks are sent rather than held.
+/// With no new input line for this long, a partial chunk may be sent.
 const IDLE_FLUSH: Duration = Duration::from_millis(250);
-/// A partial chunk is sent at the latest this long after its first ID.
+/// A partial chunk may be sent once its first ID has waited this long.
 const MAX_CHUNK_AGE: Duration = Duration::from_secs(1);
 
 /// Why a record has no answer: its `error.reason` in JSON, one snake_case
@@ -470,6 +472,16 @@ fn record_from(
     }
 }
 
+/// What the input is doing, for the partial-chunk rules.
+struct InputState {
+    /// The input has ended.
+    eof: bool,
+    /// Reading is held because the reorder buffer is full.
+    held: bool,
+    /// When the last line arrived (moved on by the time reading was held).
+    last_line: tokio::time::Instant,
+}
+
 struct Engine<'c> {
     client: &'c Client,
     from: Option<IdType>,
@@ -490,14 +502,6 @@ impl Engine<'_> {
     fn close(&mut self, idtype: IdType) {
         if let Some(id) = self.open.remove(&idtype) {
             self.ready.push_back(id);
-        }
-    }
-
-    fn close_all(&mut self) {
-        let mut types: Vec<IdType> = self.open.keys().copied().collect();
-        types.sort();
-        for t in types {
-            self.close(t);
         }
     }
 
@@ -548,8 +552,90 @@ impl Engine<'_> {
         ch.keys.insert(c.key.clone(), ());
         ch.ids.push(c.sent.clone());
         ch.chars += len;
+        let full = ch.ids.len() >= IDCONV_MAX_IDS;
         self.carried.insert(carried_key, id);
+        // A full chunk can go as soon as a request can start.
+        if full {
+            self.close(c.idtype);
+        }
         id
+    }
+
+    /// When open (partial) chunk `id` may be sent (as of `now`, read once
+    /// per decision), or `None` while no rule
+    /// allows it yet (docs/convert.md "Chunks"): at once when the input has
+    /// ended; while reading is held by a full reorder buffer, only when the
+    /// oldest waiting line is in it (nothing else could free the buffer);
+    /// else once the input has been idle for [`IDLE_FLUSH`] or the chunk's
+    /// first ID has waited [`MAX_CHUNK_AGE`] for more input.
+    fn partial_due(
+        &self,
+        id: u64,
+        input: &InputState,
+        now: tokio::time::Instant,
+    ) -> Option<tokio::time::Instant> {
+        if input.eof {
+            return Some(now);
+        }
+        if input.held {
+            let head = self.pending.front().map(|s| &s.state);
+            return matches!(head, Some(SlotState::Waiting { chunk, .. }) if *chunk == id)
+                .then_some(now);
+        }
+        let aged = self.chunks[&id].opened.map_or(now, |t| t + MAX_CHUNK_AGE);
+        Some(aged.min(input.last_line + IDLE_FLUSH))
+    }
+
+    /// The chunk to send now that a request can start: the oldest of the
+    /// full chunks and the partial chunks that are due, so output order
+    /// is not held up. A partial chunk is sealed here, at its start, never
+    /// while it waits for one.
+    fn pick(&mut self, input: &InputState) -> Option<u64> {
+        let now = tokio::time::Instant::now();
+        let partial = self
+            .open
+            .iter()
+            .filter(|(_, id)| {
+                self.partial_due(**id, input, now)
+                    .is_some_and(|at| at <= now)
+            })
+            .map(|(t, id)| (*id, *t))
+            .min();
+        match (self.ready.front().copied(), partial) {
+            (Some(full), Some((p, _))) if full < p => self.ready.pop_front(),
+            (_, Some((p, t))) => {
+                self.open.remove(&t);
+                Some(p)
+            }
+            (Some(_), None) => self.ready.pop_front(),
+            (None, None) => None,
+        }
+    }
+
+    /// When [`Engine::pick`] will have something to send: now for a full
+    /// chunk, else when the first partial chunk is due; `None` when nothing
+    /// is or will be due without new input.
+    fn due(&self, input: &InputState) -> Option<tokio::time::Instant> {
+        let now = tokio::time::Instant::now();
+        if !self.ready.is_empty() {
+            return Some(now);
+        }
+        self.open
+            .values()
+            .filter_map(|id| self.partial_due(*id, input, now))
+            .min()
+    }
+
+    /// Moves the open chunks' clocks on by `d`, the time reading was held:
+    /// a chunk ages only while the input, not the buffer, keeps it waiting.
+    fn shift_open(&mut self, d: Duration) {
+        for id in self.open.values() {
+            if let Some(ch) = self.chunks.get_mut(id)
+                && let Some(t) = ch.opened.as_mut()
+            {
+                *t += d;
+            }
+        }
     }
 
     fn add(&mut self, line: InputLine) {
@@ -711,38 +797,77 @@ where
         totals: Totals::default(),
     };
     let limit = client.settings().policy.max_in_flight.max(1);
+    // The Converter is paced as keyless, whatever the E-utilities key.
+    let gap = client.settings().policy.gap(false);
     let mut running = FuturesUnordered::new();
-    let mut eof = false;
-    loop {
-        if eof || e.pending.len() >= MAX_PENDING {
-            e.close_all();
+    let mut input_state = InputState {
+        eof: false,
+        held: false,
+        last_line: tokio::time::Instant::now(),
+    };
+    let mut held_since: Option<tokio::time::Instant> = None;
+    let mut last_start: Option<tokio::time::Instant> = None;
+    // When the next request could start: the pacer's next free slot, one
+    // gap after the last chunk sent here, and a gap per call already waiting.
+    let start_at = |last_start: Option<tokio::time::Instant>| {
+        let pacer = client.pacer();
+        let mut at = pacer.free_at(Lane::Idconv);
+        if let Some(last) = last_start {
+            at = at.max(last + gap);
         }
-        let oldest_open = e.open.values().filter_map(|id| e.chunks[id].opened).min();
-        while running.len() < limit {
-            let Some(id) = e.ready.pop_front() else { break };
+        at + gap * pacer.waiting() as u32
+    };
+    loop {
+        e.drain(sink).map_err(Failure::Output)?;
+        let now = tokio::time::Instant::now();
+        // A full buffer holds reading; the time it holds does not count as
+        // the input being idle or a chunk waiting for input.
+        input_state.held = !input_state.eof && e.pending.len() >= MAX_PENDING;
+        match (input_state.held, held_since) {
+            (true, None) => held_since = Some(now),
+            (false, Some(since)) => {
+                let d = now - since;
+                input_state.last_line += d;
+                e.shift_open(d);
+                held_since = None;
+            }
+            _ => {}
+        }
+        // Chunks are sealed only when a request can start now.
+        while running.len() < limit && start_at(last_start) <= tokio::time::Instant::now() {
+            let Some(id) = e.pick(&input_state) else {
+                break;
+            };
             let ch = &e.chunks[&id];
             let idtype = ch.idtype.expect("chunks have a type");
             let ids_to_send = ch.ids.clone();
             let client = e.client;
+            last_start = Some(tokio::time::Instant::now());
             running.push(async move {
                 let answer = convert_chunk(client, idtype, ids_to_send).await;
                 (id, idtype, answer)
             });
         }
-        e.drain(sink).map_err(Failure::Output)?;
-        if eof && e.pending.is_empty() && running.is_empty() {
+        if input_state.eof && e.pending.is_empty() && running.is_empty() {
             break;
         }
-        let can_read = !eof && e.pending.len() < MAX_PENDING;
-        let partial = can_read && !e.open.is_empty();
-        let too_old = oldest_open.map_or_else(tokio::time::Instant::now, |t| t + MAX_CHUNK_AGE);
+        let can_read = !input_state.eof && !input_state.held;
+        // Wake when something is due and a request could start (a chunk
+        // finishing wakes the loop when every slot is taken).
+        let wake = e
+            .due(&input_state)
+            .filter(|_| running.len() < limit)
+            .map(|due| due.max(start_at(last_start)));
         tokio::select! {
             line = input.next(), if can_read => match line {
-                None => eof = true,
+                None => input_state.eof = true,
                 Some(Err(err)) => {
                     return Err(Error::new(Reason::InvalidArgument, err.to_string()).into());
                 }
-                Some(Ok(l)) => e.add(l),
+                Some(Ok(l)) => {
+                    input_state.last_line = tokio::time::Instant::now();
+                    e.add(l);
+                }
             },
             Some((id, idtype, answer)) = running.next(), if !running.is_empty() => {
                 let result = answer
@@ -756,12 +881,16 @@ where
                 e.drain(sink).map_err(Failure::Output)?;
                 sink(Output::Flush).map_err(Failure::Output)?;
             },
-            // Input is idle, or a partial chunk has waited long enough: send it.
-            _ = tokio::time::sleep(IDLE_FLUSH), if partial => {
-                e.close_all();
+            // A chunk is due and a request can start.
+            _ = tokio::time::sleep_until(wake.unwrap_or(now)), if wake.is_some() => {
                 sink(Output::Flush).map_err(Failure::Output)?;
             },
-            _ = tokio::time::sleep_until(too_old), if partial => e.close_all(),
+            // Every waiting line's chunk is open, ready or running, so one
+            // branch above is always live; never spin if that breaks.
+            else => {
+                debug_assert!(false, "convert engine has nothing to wait for");
+                tokio::time::sleep(IDLE_FLUSH).await;
+            }
         }
     }
     e.totals.requests = client.requests_sent() - sent_before;

@@ -8,7 +8,7 @@
 //! DOIs are searched [`DOI_BATCH`] at a time, OR-ed in one ESearch, and the
 //! PMIDs it finds are summarized in the same ESummary request as the PMIDs
 //! looked up, so a window of records costs at most one ESearch per
-//! [`DOI_BATCH`] DOIs plus one ESummary per 500 PMIDs, instead of one request
+//! [`DOI_BATCH`] DOIs plus one ESummary per 1,000 PMIDs, instead of one request
 //! per ID.
 
 use std::collections::HashMap;
@@ -38,7 +38,7 @@ choice! {
 /// DOIs per ESearch: 100 quoted `[doi]` terms OR-ed are ~3,500 characters,
 /// sent as one POST; `retmax` covers every hit.
 pub const DOI_BATCH: usize = 100;
-/// Records looked up per window (one ESummary request holds 500 IDs).
+/// Records looked up per window (one ESummary request holds 1,000 IDs).
 pub const WINDOW: usize = 200;
 /// Items (records and skipped lines) held in one window.
 pub const MAX_ITEMS: usize = 1000;

@@ -233,6 +233,66 @@ pub fn check_pmid(raw: &str) -> Result<String> {
     ids::validate(IdType::Pmid, t).map(|c| c.sent)
 }
 
+/// The `pmid` the record of input `line` carries (NCBI's form of a valid
+/// PMID, else the line as written); `None` for a skipped line, which has
+/// no record. A resumed run matches FILE's records to its input with it
+/// (docs/fetch.md "Resume").
+pub fn record_key(line: &InputLine) -> Option<String> {
+    match line {
+        InputLine::Skip => None,
+        InputLine::Undecodable(shown) => Some(shown.clone()),
+        InputLine::Id(raw) => Some(check_pmid(raw).unwrap_or_else(|_| raw.clone())),
+    }
+}
+
+/// Reads past the input lines whose records FILE already holds: `written`
+/// are those records' PMIDs, in file order, which must be the input's
+/// first records. Returns how many lines were passed.
+///
+/// Errors: `invalid_argument` when the input differs from what FILE was
+/// written from (another PMID at a place, or fewer records), naming the
+/// place; a line that cannot be read, as `invalid_argument`.
+pub async fn skip_written<S>(input: &mut S, written: &[String], file: &str) -> Result<u64>
+where
+    S: Stream<Item = io::Result<InputLine>> + Unpin,
+{
+    let changed = |why: String| {
+        Error::new(
+            Reason::InvalidArgument,
+            format!(
+                "the input is not the one {file} was written from ({why}): refusing to mix their output; use another --output, or run without --resume to start over"
+            ),
+        )
+    };
+    let mut lines = 0u64;
+    for (n, want) in written.iter().enumerate() {
+        loop {
+            let line = match input.next().await {
+                None => {
+                    return Err(changed(format!(
+                        "it has {n} records, {file} holds {}",
+                        written.len()
+                    )));
+                }
+                Some(Err(e)) => return Err(Error::new(Reason::InvalidArgument, e.to_string())),
+                Some(Ok(l)) => l,
+            };
+            lines += 1;
+            match record_key(&line) {
+                None => continue,
+                Some(k) if k == *want => break,
+                Some(k) => {
+                    return Err(changed(format!(
+                        "record {} is PMID {k}, in {file} it is {want}",
+                        n + 1
+                    )));
+                }
+            }
+        }
+    }
+    Ok(lines)
+}
+
 /// Validates every PMID of a list given at once (CLI arguments, MCP), no
 /// request. Errors: the first malformed one as `malformed_id`.
 pub fn check_pmids(input: &[String]) -> Result<()> {

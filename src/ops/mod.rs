@@ -6,6 +6,7 @@ pub mod convert;
 pub mod fallback;
 pub mod fetch;
 pub mod related;
+pub mod resume;
 pub mod search;
 pub mod search_all;
 pub mod spell;

@@ -758,8 +758,8 @@ pub fn missing_from(missing: Vec<(String, String)>) -> Vec<Missing> {
         .collect()
 }
 
-/// Records for `pmids` through ESummary (batches of at most
-/// 500, POST when long), in `pmids` order, and the PMIDs NCBI has no
+/// Records for `pmids` through ESummary (batches of 1,000 by POST, halved
+/// when NCBI cannot answer one whole: docs/search.md "Batch sizes"), in `pmids` order, and the PMIDs NCBI has no
 /// summary for, with its text. Shared by every operation that shows
 /// summaries (`search`, `related`).
 ///

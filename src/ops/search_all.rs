@@ -5,17 +5,20 @@
 //! concurrently under the client's pacer and their PMIDs stream out as each
 //! completes, each PMID once.
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::io;
 
 use futures::StreamExt;
 use futures::stream::FuturesUnordered;
+use serde::{Deserialize, Serialize};
 
 use super::search::{self, Detail, Missing, SearchRequest, Summary, Warning, WarningKind};
 use crate::core::dates::DateBound;
 use crate::error::{Error, Exit, Failure, Reason, Result};
 use crate::ncbi::Client;
 use crate::ncbi::esearch::{EsearchAnswer, EsearchParams};
+use crate::ncbi::esummary::{self, EsummaryAnswer};
+use crate::ncbi::halving::Part;
 
 /// Records one ESearch request can return for a query (PubMed's window).
 pub const WINDOW: u64 = 9999;
@@ -24,8 +27,9 @@ pub const TARGET: u64 = 8000;
 /// The upper end of the top range: above any PMID NCBI will assign soon,
 /// so hits newer than the first page are never lost.
 pub const TOP_BOUND: u64 = 999_999_999;
-/// IDs per ESummary request.
-const SUMMARY_BATCH: usize = 500;
+/// IDs per ESummary request; PMIDs are batched across ranges, so only the
+/// run's last batch is partial.
+const SUMMARY_BATCH: usize = crate::ncbi::esummary::ESUMMARY_BATCH;
 /// More hits than PubMed holds (about 40 million records): an ESearch count
 /// above this is not believed, so no plan of millions of ranges is made.
 pub const MAX_HITS: u64 = 100_000_000;
@@ -49,7 +53,7 @@ impl Seen {
 }
 
 /// An inclusive PMID range.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct PmidRange {
     /// Lowest PMID.
     pub lo: u64,
@@ -166,6 +170,9 @@ pub enum Event<'a> {
         /// The query that fetches the range again ([`range_query`]).
         rerun: &'a str,
     },
+    /// The ranges not complete changed (see [`Checkpoint`]); everything
+    /// written before this event is in the output.
+    Checkpoint(&'a Checkpoint),
     /// Progress: ranges done / planned, PMIDs so far / total.
     Progress {
         /// Range requests finished.
@@ -184,8 +191,13 @@ pub enum Event<'a> {
 pub struct AllOutcome {
     /// Hits of the query (first ESearch `Count`).
     pub total: u64,
-    /// Distinct PMIDs written.
+    /// Distinct PMIDs in the output (with those of the run resumed).
     pub written: u64,
+    /// PMIDs the output held before this run (resumed).
+    pub resumed: u64,
+    /// Every range is complete and nothing failed: a resumed run would
+    /// have nothing left to do.
+    pub complete: bool,
     /// HTTP requests sent (retries included).
     pub requests: u64,
     /// Warnings (query notes, count mismatch).
@@ -205,7 +217,9 @@ impl AllOutcome {
     pub fn exit(&self) -> Exit {
         match &self.first_failure {
             Some(e) => e.reason.exit(),
-            None if self.summarised == 0 && self.unsummarised > 0 => Exit::NotFound,
+            None if self.summarised == 0 && self.unsummarised > 0 && self.resumed == 0 => {
+                Exit::NotFound
+            }
             None => Exit::Success,
         }
     }
@@ -252,6 +266,23 @@ pub fn prepare(req: &SearchRequest, today: DateBound) -> Result<Plan> {
     })
 }
 
+impl Plan {
+    /// What makes two runs the same for `--resume`: the ESearch `term`
+    /// (query and filters), `field`, dates and `datetype`, and whether
+    /// summaries are fetched, as `(name, value)` pairs.
+    pub fn fingerprint(&self) -> Vec<(&'static str, String)> {
+        let b = &self.base;
+        let (min, max) = b.dates.clone().unwrap_or_default();
+        vec![
+            ("term", b.term.clone()),
+            ("field", b.field.clone().unwrap_or_default()),
+            ("mindate", min),
+            ("maxdate", max),
+            ("datetype", b.datetype.clone().unwrap_or_default()),
+        ]
+    }
+}
+
 /// The query that fetches range `r` of `query` again, as the user would
 /// type it: `(QUERY) AND LO:HI[uid]` (the filters and dates are the
 /// command's own options, given again).
@@ -263,24 +294,46 @@ pub fn range_query(query: &str, r: PmidRange) -> String {
     }
 }
 
+/// Where a run starts: from nothing, or from what an earlier run of the
+/// same command left in its output file (`--output FILE --resume`,
+/// docs/search.md "Resume").
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Start {
+    /// PMIDs the output already holds: never requested or written again.
+    pub written: Vec<String>,
+    /// The earlier run's last checkpoint, when it got past its first request.
+    pub checkpoint: Option<Checkpoint>,
+}
+
+/// How far a run got: the ranges whose PMIDs are not all written yet. A
+/// resumed run sends these ranges again and nothing else (the first
+/// window is covered by the top range).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Checkpoint {
+    /// Hits of the query at the first request.
+    pub total: u64,
+    /// Ranges not complete: queued, in flight, waiting for summaries, or
+    /// failed.
+    pub todo: Vec<PmidRange>,
+    /// Hits of the complete ranges (for the check that counts add up).
+    pub counted: u64,
+}
+
 enum Job {
-    Range(PmidRange, EsearchParams),
+    Range(u64, EsearchParams),
     Summaries(Vec<String>),
 }
 
 enum Done {
-    Range(PmidRange, Result<EsearchAnswer>),
-    Summaries(Vec<String>, Result<crate::ncbi::esummary::EsummaryAnswer>),
+    Range(u64, Result<EsearchAnswer>),
+    Summaries(Vec<Part<EsummaryAnswer>>),
 }
 
 impl Job {
     async fn send(self, client: &Client) -> Done {
         match self {
-            Job::Range(r, params) => Done::Range(r, client.esearch(&params).await),
-            Job::Summaries(ids) => {
-                let answer = client.esummary(&ids).await;
-                Done::Summaries(ids, answer)
-            }
+            Job::Range(id, params) => Done::Range(id, client.esearch(&params).await),
+            Job::Summaries(ids) => Done::Summaries(client.esummary_parts(ids).await),
         }
     }
 }
@@ -296,16 +349,48 @@ fn ranged(base: &EsearchParams, r: PmidRange) -> EsearchParams {
 
 type Sink<'s> = &'s mut dyn FnMut(Event<'_>) -> io::Result<()>;
 
+/// A range not complete yet.
+struct Open {
+    range: PmidRange,
+    /// Its count, once its answer came (a leaf: at most the window).
+    count: Option<u64>,
+    /// Its PMIDs still waiting for their summaries.
+    outstanding: usize,
+    /// It failed, or one of its PMIDs got no summary for a reason worth
+    /// retrying: it stays in the checkpoint.
+    failed: bool,
+}
+
 /// The state of one run: what was written, what is queued, and the
 /// bookkeeping that checks the counts at the end.
 struct AllRun<'s> {
     plan: Plan,
     sink: Sink<'s>,
     seen: Seen,
-    queue: VecDeque<Job>,
+    /// Ranges to send; they wait while summaries are due, so PMIDs found
+    /// are written before more are looked for (memory stays bounded).
+    ranges: VecDeque<Job>,
+    /// Full summary batches to send.
+    summaries: VecDeque<Job>,
+    /// PMIDs waiting for a full batch; sent partial only when no range is
+    /// left to add to it.
+    batch: Vec<String>,
+    /// Ranges queued or in flight.
+    ranges_open: usize,
+    /// Ranges not complete, by id.
+    open: std::collections::BTreeMap<u64, Open>,
+    next_id: u64,
+    /// PMIDs queued or in flight for summaries, with the ranges waiting on them.
+    pending: HashMap<String, Vec<u64>>,
+    /// PMIDs written with a failure worth retrying (`--resume` asks again).
+    failed: HashSet<String>,
     out: AllOutcome,
     /// Hits of the ranges that were not split (they must add up to the total).
     leaf_sum: u64,
+    /// Hits of the complete ranges.
+    counted: u64,
+    /// The run has a checkpoint (it got past the first window, or resumed one).
+    ranged: bool,
     /// Range requests planned and finished.
     planned: usize,
     done: usize,
@@ -315,19 +400,47 @@ struct AllRun<'s> {
 }
 
 impl<'s> AllRun<'s> {
-    /// A run after the first window's answer: its PMIDs are written and,
-    /// above the window, the ranges are planned.
-    fn start(checked: Plan, sink: Sink<'s>, first: &EsearchAnswer) -> Result<AllRun<'s>, Failure> {
-        if first.count > MAX_HITS {
-            return Err(Error::new(
-                Reason::NcbiInvalidResponse,
-                format!(
-                    "ESearch reports {} hits, more than PubMed holds; the answer cannot be right",
-                    first.count
-                ),
-            )
-            .into());
+    fn new(plan: Plan, sink: Sink<'s>, start: &Start) -> AllRun<'s> {
+        let mut seen = Seen::default();
+        for p in &start.written {
+            seen.insert(p);
         }
+        AllRun {
+            plan,
+            sink,
+            seen,
+            ranges: VecDeque::new(),
+            summaries: VecDeque::new(),
+            batch: Vec::new(),
+            ranges_open: 0,
+            open: Default::default(),
+            next_id: 0,
+            pending: HashMap::new(),
+            failed: HashSet::new(),
+            out: AllOutcome {
+                written: start.written.len() as u64,
+                resumed: start.written.len() as u64,
+                ..Default::default()
+            },
+            leaf_sum: 0,
+            counted: 0,
+            ranged: false,
+            planned: 0,
+            done: 0,
+            max_ranges: 0,
+            range_failed: false,
+        }
+    }
+
+    /// A run after the first window's answer: its new PMIDs are written
+    /// and, above the window, the ranges are planned.
+    fn start(
+        checked: Plan,
+        sink: Sink<'s>,
+        from: &Start,
+        first: &EsearchAnswer,
+    ) -> Result<AllRun<'s>, Failure> {
+        check_total(first.count)?;
         let mut warnings: Vec<_> = search::translated_warning(&first.translations)
             .into_iter()
             .collect();
@@ -336,29 +449,18 @@ impl<'s> AllRun<'s> {
         if first.count == 0 {
             warnings.push(search::zero_hits_warning());
         }
-        let mut run = AllRun {
-            plan: checked,
-            sink,
-            seen: Seen::default(),
-            queue: VecDeque::new(),
-            out: AllOutcome {
-                total: first.count,
-                warnings,
-                ..Default::default()
-            },
-            leaf_sum: 0,
-            planned: 0,
-            done: 0,
-            max_ranges: 0,
-            range_failed: false,
-        };
-        run.emit(&first.ids)?;
+        let mut run = AllRun::new(checked, sink, from);
+        run.out.total = first.count;
+        run.out.warnings = warnings;
+        run.absorb(None, &first.ids)?;
         if first.count > WINDOW {
             let sample: Vec<u64> = first.ids.iter().filter_map(|p| p.parse().ok()).collect();
             run.max_ranges = 16 + 4 * first.count.div_ceil(WINDOW) as usize;
+            run.ranged = true;
             for r in plan(first.count, &sample) {
                 run.queue_range(r);
             }
+            run.checkpoint()?;
         } else {
             run.leaf_sum = first.count;
         }
@@ -366,30 +468,153 @@ impl<'s> AllRun<'s> {
         Ok(run)
     }
 
-    fn queue_range(&mut self, r: PmidRange) {
-        self.queue
-            .push_back(Job::Range(r, ranged(&self.plan.base, r)));
-        self.planned += 1;
+    /// A run that continues an earlier one from its checkpoint: only the
+    /// ranges not complete are sent, no first window.
+    fn resume(
+        checked: Plan,
+        sink: Sink<'s>,
+        from: &Start,
+        cp: &Checkpoint,
+    ) -> Result<AllRun<'s>, Failure> {
+        check_total(cp.total)?;
+        let mut run = AllRun::new(checked, sink, from);
+        run.out.total = cp.total;
+        run.out.warnings = run.plan.warnings.clone();
+        run.counted = cp.counted;
+        run.leaf_sum = cp.counted;
+        run.ranged = true;
+        run.max_ranges = cp.todo.len() + 16 + 4 * cp.total.div_ceil(WINDOW) as usize;
+        for r in &cp.todo {
+            run.queue_range(*r);
+        }
+        run.checkpoint()?;
+        run.progress()?;
+        Ok(run)
     }
 
-    /// Writes the PMIDs not seen before, or queues their summaries.
-    fn emit(&mut self, ids: &[String]) -> Result<(), Failure> {
-        let fresh: Vec<String> = ids
-            .iter()
-            .filter(|p| self.seen.insert(p))
-            .cloned()
-            .collect();
-        if fresh.is_empty() {
-            return Ok(());
+    fn queue_range(&mut self, r: PmidRange) {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.open.insert(
+            id,
+            Open {
+                range: r,
+                count: None,
+                outstanding: 0,
+                failed: false,
+            },
+        );
+        self.ranges
+            .push_back(Job::Range(id, ranged(&self.plan.base, r)));
+        self.planned += 1;
+        self.ranges_open += 1;
+    }
+
+    /// The next request to send: a full summary batch, else a range, else
+    /// (no range left) the last, partial batch.
+    fn next_job(&mut self) -> Option<Job> {
+        if let Some(job) = self.summaries.pop_front() {
+            return Some(job);
+        }
+        if let Some(job) = self.ranges.pop_front() {
+            return Some(job);
+        }
+        if self.ranges_open == 0 && !self.batch.is_empty() {
+            return Some(Job::Summaries(std::mem::take(&mut self.batch)));
+        }
+        None
+    }
+
+    /// Takes in the PMIDs of an answer (of range `owner`, or the first
+    /// window): new ones are written, or queued for summaries; the range
+    /// waits for those whose summaries are still to come.
+    fn absorb(&mut self, owner: Option<u64>, ids: &[String]) -> Result<(), Failure> {
+        let mut fresh: Vec<String> = Vec::new();
+        let mut waits = 0;
+        let mut failed = false;
+        for p in ids {
+            if self.failed.contains(p) {
+                failed = true;
+            } else if let Some(w) = self.pending.get_mut(p) {
+                w.extend(owner);
+                waits += 1;
+            } else if self.seen.insert(p) {
+                if self.plan.want_summaries {
+                    self.pending.insert(p.clone(), owner.into_iter().collect());
+                    waits += 1;
+                }
+                fresh.push(p.clone());
+            }
+        }
+        if let Some(o) = owner.and_then(|id| self.open.get_mut(&id)) {
+            o.outstanding += waits;
+            o.failed |= failed;
         }
         self.out.written += fresh.len() as u64;
         if self.plan.want_summaries {
-            for c in fresh.chunks(SUMMARY_BATCH) {
-                self.queue.push_back(Job::Summaries(c.to_vec()));
+            for p in fresh {
+                self.batch.push(p);
+                if self.batch.len() == SUMMARY_BATCH {
+                    let full =
+                        std::mem::replace(&mut self.batch, Vec::with_capacity(SUMMARY_BATCH));
+                    self.summaries.push_back(Job::Summaries(full));
+                }
             }
+        } else if !fresh.is_empty() {
+            self.send(Event::Pmids(&fresh))?;
+        }
+        Ok(())
+    }
+
+    /// Range `id` is complete when its answer came and every one of its
+    /// PMIDs is written; a complete range leaves the checkpoint, unless it
+    /// failed.
+    fn settle(&mut self, id: u64) -> Result<(), Failure> {
+        let Some(o) = self.open.get(&id) else {
+            return Ok(());
+        };
+        let (Some(count), 0, false) = (o.count, o.outstanding, o.failed) else {
+            return Ok(());
+        };
+        self.open.remove(&id);
+        self.counted += count;
+        self.checkpoint()
+    }
+
+    /// Summaries for `ids` were written (or failed, `failed`): the ranges
+    /// waiting on them may be complete.
+    fn written(&mut self, ids: &[String], failed: bool) -> Result<(), Failure> {
+        let mut owners: Vec<u64> = Vec::new();
+        for p in ids {
+            if failed {
+                self.failed.insert(p.clone());
+            }
+            for w in self.pending.remove(p).unwrap_or_default() {
+                if let Some(o) = self.open.get_mut(&w) {
+                    o.outstanding = o.outstanding.saturating_sub(1);
+                    o.failed |= failed;
+                }
+                owners.push(w);
+            }
+        }
+        owners.sort_unstable();
+        owners.dedup();
+        for id in owners {
+            self.settle(id)?;
+        }
+        Ok(())
+    }
+
+    fn checkpoint(&mut self) -> Result<(), Failure> {
+        if !self.ranged {
             return Ok(());
         }
-        self.send(Event::Pmids(&fresh))
+        let cp = Checkpoint {
+            total: self.out.total,
+            todo: self.open.values().map(|o| o.range).collect(),
+            counted: self.counted,
+        };
+        self.send(Event::Checkpoint(&cp))
     }
 
     fn send(&mut self, event: Event<'_>) -> Result<(), Failure> {
@@ -407,9 +632,15 @@ impl<'s> AllRun<'s> {
     }
 
     /// A range that failed (after retries, or because it cannot be split):
-    /// reported with the query that fetches it again; the run goes on.
-    fn range_failed(&mut self, range: PmidRange, error: Error) -> Result<(), Failure> {
+    /// reported with the query that fetches it again; the run goes on, and
+    /// the range stays in the checkpoint.
+    fn range_failed(&mut self, id: u64, error: Error) -> Result<(), Failure> {
         self.range_failed = true;
+        let Some(o) = self.open.get_mut(&id) else {
+            return Ok(());
+        };
+        o.failed = true;
+        let range = o.range;
         let rerun = range_query(&self.plan.query, range);
         self.send(Event::RangeFailed {
             range,
@@ -422,13 +653,19 @@ impl<'s> AllRun<'s> {
 
     fn on_done(&mut self, done: Done) -> Result<(), Failure> {
         match done {
-            Done::Range(r, Ok(a)) if a.count > WINDOW => {
+            Done::Range(id, Ok(a)) if a.count > WINDOW => {
                 self.done += 1;
+                self.ranges_open -= 1;
+                let r = self.open.get(&id).map(|o| o.range).expect("open range");
                 let ids: Vec<u64> = a.ids.iter().filter_map(|p| p.parse().ok()).collect();
                 // A range that cannot shrink, or too many splits, means the
                 // counts are not what PubMed gives: stop splitting.
                 match split(r, &ids).filter(|_| self.planned + 2 <= self.max_ranges) {
-                    Some(parts) => parts.into_iter().for_each(|p| self.queue_range(p)),
+                    Some(parts) => {
+                        self.open.remove(&id);
+                        parts.into_iter().for_each(|p| self.queue_range(p));
+                        self.checkpoint()?;
+                    }
                     None => {
                         let e = Error::new(
                             Reason::NcbiInvalidResponse,
@@ -437,29 +674,47 @@ impl<'s> AllRun<'s> {
                                 a.count, self.planned
                             ),
                         );
-                        self.range_failed(r, e)?;
+                        self.range_failed(id, e)?;
                     }
                 }
             }
-            Done::Range(_, Ok(a)) => {
+            Done::Range(id, Ok(a)) => {
                 self.done += 1;
+                self.ranges_open -= 1;
                 self.leaf_sum += a.count;
-                self.emit(&a.ids)?;
+                if let Some(o) = self.open.get_mut(&id) {
+                    o.count = Some(a.count);
+                }
+                self.absorb(Some(id), &a.ids)?;
+                self.settle(id)?;
             }
-            Done::Range(r, Err(e)) => {
+            Done::Range(id, Err(e)) => {
                 self.done += 1;
-                self.range_failed(r, e)?;
+                self.ranges_open -= 1;
+                self.range_failed(id, e)?;
             }
-            Done::Summaries(_, Ok(a)) => {
-                let summaries: Vec<Summary> = a.docs.iter().map(Summary::from_docsum).collect();
-                let missing = search::missing_from(a.missing);
-                self.out.summarised += summaries.len() as u64;
-                self.out.unsummarised += missing.len() as u64;
-                self.send(Event::Summaries(&summaries, &missing))?;
-            }
-            Done::Summaries(ids, Err(e)) => {
-                self.send(Event::SummariesFailed(&ids, &e))?;
-                self.out.first_failure.get_or_insert(e);
+            Done::Summaries(parts) => {
+                for part in parts {
+                    match part.result {
+                        Ok(a) => {
+                            let by_uid = a.docs.into_iter().map(|d| (d.uid.clone(), d)).collect();
+                            let errors = a.missing.into_iter().collect();
+                            let a = esummary::in_order(&part.ids, by_uid, &errors);
+                            let summaries: Vec<Summary> =
+                                a.docs.iter().map(Summary::from_docsum).collect();
+                            let missing = search::missing_from(a.missing);
+                            self.out.summarised += summaries.len() as u64;
+                            self.out.unsummarised += missing.len() as u64;
+                            self.send(Event::Summaries(&summaries, &missing))?;
+                            self.written(&part.ids, false)?;
+                        }
+                        Err(e) => {
+                            self.send(Event::SummariesFailed(&part.ids, &e))?;
+                            self.written(&part.ids, e.reason.retryable())?;
+                            self.out.first_failure.get_or_insert(e);
+                        }
+                    }
+                }
             }
         }
         self.progress()
@@ -485,29 +740,52 @@ impl<'s> AllRun<'s> {
                 ),
             ));
         }
+        self.out.complete = self.open.is_empty() && self.out.first_failure.is_none();
         self.out
     }
 }
 
-/// Runs `search --all` for a [`prepare`]d plan, calling `sink` with each
-/// event as it happens. Failures of single ranges are reported and the run
-/// goes on; the first one is in [`AllOutcome::first_failure`].
+/// An ESearch count above [`MAX_HITS`] cannot be right.
+fn check_total(count: u64) -> Result<(), Failure> {
+    if count > MAX_HITS {
+        return Err(Error::new(
+            Reason::NcbiInvalidResponse,
+            format!(
+                "ESearch reports {count} hits, more than PubMed holds; the answer cannot be right"
+            ),
+        )
+        .into());
+    }
+    Ok(())
+}
+
+/// Runs `search --all` for a [`prepare`]d plan from `start` (nothing, or
+/// an earlier run's output and checkpoint), calling `sink` with each event
+/// as it happens. Failures of single ranges are reported and the run goes
+/// on; the first one is in [`AllOutcome::first_failure`].
 ///
 /// Errors: the first request's failure, an impossible count, or the sink's
 /// (output) error.
 pub async fn search_all(
     client: &Client,
     plan: Plan,
+    start: Start,
     sink: &mut dyn FnMut(Event<'_>) -> io::Result<()>,
 ) -> Result<AllOutcome, Failure> {
     let sent_before = client.requests_sent();
-    let first = client.esearch(&plan.base).await?;
-    let mut run = AllRun::start(plan, sink, &first)?;
+    let mut run = match &start.checkpoint {
+        Some(cp) => AllRun::resume(plan, sink, &start, cp)?,
+        None => {
+            let first = client.esearch(&plan.base).await?;
+            AllRun::start(plan, sink, &start, &first)?
+        }
+    };
+    drop(start);
     let limit = client.settings().policy.max_in_flight.max(1);
     let mut running = FuturesUnordered::new();
     loop {
         while running.len() < limit {
-            let Some(job) = run.queue.pop_front() else {
+            let Some(job) = run.next_job() else {
                 break;
             };
             running.push(job.send(client));

@@ -9,6 +9,7 @@ use super::search::{
     header, missing_json, missing_note, missing_row, row, write_ids, write_ndjson,
 };
 use super::{Format, write_json_line};
+use crate::ops::resume::Lines;
 use crate::ops::search::{Detail, Missing};
 use crate::ops::search_all::Event;
 
@@ -36,6 +37,11 @@ impl<'a> Writer<'a> {
             detail,
             header_due: matches!(format, Format::Csv | Format::Tsv),
         }
+    }
+
+    /// The output already holds the CSV/TSV header (a resumed file).
+    pub fn header_written(&mut self) {
+        self.header_due = false;
     }
 
     fn header(&mut self) -> io::Result<()> {
@@ -107,7 +113,9 @@ impl<'a> Writer<'a> {
                     self.missing(&m, e.reason.as_str())?;
                 }
             }
-            Event::RangeFailed { .. } | Event::Progress { .. } => return Ok(()),
+            Event::RangeFailed { .. } | Event::Progress { .. } | Event::Checkpoint(_) => {
+                return Ok(());
+            }
         }
         self.out.flush()
     }
@@ -124,6 +132,24 @@ impl<'a> Writer<'a> {
     /// Flushes what was written so far (an interrupted run).
     pub fn flush(&mut self) -> io::Result<()> {
         self.out.flush()
+    }
+}
+
+/// How this writer's lines read back, for `--resume`: the PMID of each
+/// line, the CSV/TSV header, and which lines record a failed request.
+pub fn resume_lines(format: Format, detail: Detail) -> Lines {
+    match format {
+        Format::Ndjson => Lines::Ndjson,
+        Format::Csv | Format::Tsv => {
+            let mut buf = Vec::new();
+            write_header(&mut buf, format, &header(detail)).expect("writing to memory");
+            let line = String::from_utf8_lossy(&buf).trim_end().to_string();
+            Lines::Delimited {
+                header: line,
+                delimiter: if format == Format::Csv { b',' } else { b'\t' },
+            }
+        }
+        _ => Lines::Ids,
     }
 }
 
@@ -160,7 +186,7 @@ pub fn notes(event: &Event<'_>) -> Vec<Note> {
             error.reason,
             shell_quoted(rerun)
         ))],
-        Event::Pmids(_) | Event::Progress { .. } => Vec::new(),
+        Event::Pmids(_) | Event::Progress { .. } | Event::Checkpoint(_) => Vec::new(),
     }
 }
 

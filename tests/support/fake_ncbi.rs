@@ -25,11 +25,11 @@ pub struct Corpus {
 
 impl Corpus {
     /// `hits0`, `hits1`, `hits9999`, `hits10000`, `hits30000`,
-    /// `hits250000`: uniform over PMIDs 1,000,000–41,000,000; and
-    /// `skewed60000`: density growing towards recent PMIDs, as in PubMed.
+    /// `hits250000`, `hits200000`: uniform over PMIDs 1,000,000–41,000,000;
+    /// and `skewed60000`: density growing towards recent PMIDs, as in PubMed.
     pub fn synthetic() -> Corpus {
         let mut c = Corpus::default();
-        for (i, n) in [0usize, 1, 9999, 10_000, 30_000, 250_000]
+        for (i, n) in [0usize, 1, 9999, 10_000, 30_000, 250_000, 200_000]
             .into_iter()
             .enumerate()
         {
@@ -94,6 +94,32 @@ pub fn split_uid_range(term: &str) -> (&str, Option<(u64, u64)>) {
     }
 }
 
+/// NCBI's limits on one ESummary request, as the fake enforces them.
+/// JSON output (`retmode=json`) takes at most 500 UIDs, NCBI's documented
+/// limit. XML takes up to 10,000 UIDs, the most ESummary returns for one
+/// request (its documented `retmax` cap); NCBI states no lower limit for
+/// XML, so the fake lets a client use what the service allows and catches
+/// one that sends more. A GET carries at most 200 IDs (NCBI asks for POST
+/// above that; longer URLs fail), answered HTTP 414.
+pub const ESUMMARY_JSON_MAX: usize = 500;
+/// See [`ESUMMARY_JSON_MAX`].
+pub const ESUMMARY_XML_MAX: usize = 10_000;
+/// See [`ESUMMARY_JSON_MAX`].
+pub const GET_MAX_IDS: usize = 200;
+
+/// One ESummary request as the fake saw it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SummaryCall {
+    /// `GET` or `POST`.
+    pub method: String,
+    /// `retmode=json` was asked.
+    pub json: bool,
+    /// `version` sent.
+    pub version: Option<String>,
+    /// The IDs sent.
+    pub ids: usize,
+}
+
 /// Counts of what the fake saw and answered.
 #[derive(Debug, Default)]
 pub struct Counters {
@@ -143,6 +169,11 @@ pub struct FakeNcbi {
     /// ELink similar-article lists carry `<Score>`s (the shape of
     /// `elink_pubmed_neighbor_with_scores_2008.xml`).
     pub elink_scored: bool,
+    /// Every ESummary request, in arrival order.
+    pub esummary_calls: Mutex<Vec<SummaryCall>>,
+    /// ESummary requests carrying more IDs than this are answered with
+    /// NCBI's backend timeout (HTTP 400, `Status: Timeout`).
+    pub esummary_timeout_above: Mutex<Option<usize>>,
 }
 
 /// One ELink request as the fake received it.
@@ -405,27 +436,7 @@ impl FakeNcbi {
         }
         if req.is("esummary.fcgi") {
             self.counters.esummary.fetch_add(1, Ordering::SeqCst);
-            let ids: Vec<u64> = req
-                .param("id")
-                .unwrap_or_default()
-                .split(',')
-                .filter_map(|s| s.parse::<u64>().ok())
-                .collect();
-            let docs: Vec<Doc> = ids
-                .iter()
-                .filter(|p| **p < UNKNOWN_FROM)
-                .map(|p| synthetic_doc(*p))
-                .collect();
-            let unknown: Vec<String> = ids
-                .iter()
-                .filter(|p| **p >= UNKNOWN_FROM)
-                .map(u64::to_string)
-                .collect();
-            let errors: Vec<(&str, &str)> = unknown
-                .iter()
-                .map(|u| (u.as_str(), "cannot get document summary"))
-                .collect();
-            return Reply::xml(ncbi::esummary(&docs, &errors));
+            return self.esummary(req);
         }
         if req.is("elink.fcgi") {
             self.counters.elink.fetch_add(1, Ordering::SeqCst);
@@ -489,6 +500,77 @@ impl FakeNcbi {
             );
         }
         Reply::xml(ncbi::efetch_set(&articles, &gone))
+    }
+
+    /// ESummary under NCBI's limits ([`ESUMMARY_JSON_MAX`]).
+    fn esummary(&self, req: &Request) -> Reply {
+        let ids: Vec<&str> = req
+            .param("id")
+            .unwrap_or_default()
+            .split(',')
+            .filter(|s| !s.is_empty())
+            .collect();
+        let json = req.param("retmode") == Some("json");
+        self.esummary_calls.lock().unwrap().push(SummaryCall {
+            method: req.method.clone(),
+            json,
+            version: req.param("version").map(str::to_string),
+            ids: ids.len(),
+        });
+        if req.method == "GET" && ids.len() > GET_MAX_IDS {
+            return Reply::status(
+                414,
+                "text/html",
+                "<html><body>Request-URI Too Long</body></html>",
+            );
+        }
+        if json && ids.len() > ESUMMARY_JSON_MAX {
+            return Reply::json(
+                200,
+                r#"{"header":{"type":"esummary","version":"0.3"},"error":"Too many UIDs in request. Maximum number of UIDs is 500 for JSON format output."}"#,
+            );
+        }
+        if !json && ids.len() > ESUMMARY_XML_MAX {
+            return Reply::xml(ncbi::eutils_error(
+                "eSummaryResult",
+                "Too many UIDs in request. Maximum number of UIDs is 10000 for XML format output.",
+            ));
+        }
+        if self
+            .esummary_timeout_above
+            .lock()
+            .unwrap()
+            .is_some_and(|n| ids.len() > n)
+        {
+            // The text of the real EFetch backend-timeout capture.
+            return Reply::status(
+                400,
+                "text/xml; charset=UTF-8",
+                ncbi::eutils_error(
+                    "eSummaryResult",
+                    " Error: External viewer error: Empty Response. Bytes read: 0 Status: Timeout",
+                ),
+            );
+        }
+        let ids: Vec<u64> = ids.iter().filter_map(|s| s.parse::<u64>().ok()).collect();
+        let docs: Vec<Doc> = ids
+            .iter()
+            .filter(|p| **p < UNKNOWN_FROM)
+            .map(|p| synthetic_doc(*p))
+            .collect();
+        if json {
+            return Reply::json(200, ncbi::esummary_json(&docs));
+        }
+        let unknown: Vec<String> = ids
+            .iter()
+            .filter(|p| **p >= UNKNOWN_FROM)
+            .map(u64::to_string)
+            .collect();
+        let errors: Vec<(&str, &str)> = unknown
+            .iter()
+            .map(|u| (u.as_str(), "cannot get document summary"))
+            .collect();
+        Reply::xml(ncbi::esummary(&docs, &errors))
     }
 
     fn esearch(&self, req: &Request) -> Reply {

@@ -1,6 +1,7 @@
 //! NCBI bodies built in code, byte for byte in the structure of the real
 //! captures: ESearch like `esearch_pubmed_biopython.xml`, ESummary 2.0 like
-//! `esummary_v2_pubmed_2012.xml`.
+//! `esummary_v2_pubmed_2012.xml`, ESummary JSON like
+//! `esummary_json_pubmed_27933103.json`.
 
 #![allow(dead_code)]
 
@@ -603,4 +604,68 @@ pub fn medline_record(a: &Article) -> String {
 pub fn medline_set(articles: &[Article]) -> String {
     let records: Vec<String> = articles.iter().map(medline_record).collect();
     format!("\n{}", records.join("\n"))
+}
+
+fn json_str(s: &str) -> String {
+    serde_json::to_string(s).unwrap()
+}
+
+/// An ESummary JSON answer (`retmode=json`) for `docs`, in the key order of
+/// `esummary_json_pubmed_27933103.json`: `header`, then `result` with
+/// `uids` and one object per UID.
+pub fn esummary_json(docs: &[Doc]) -> String {
+    let uids: Vec<String> = docs.iter().map(|d| json_str(&d.uid)).collect();
+    let mut s = format!(
+        "{{\"header\":{{\"type\":\"esummary\",\"version\":\"0.3\"}},\"result\":{{\"uids\":[{}]",
+        uids.join(",")
+    );
+    for d in docs {
+        let authors: Vec<String> = d
+            .authors
+            .iter()
+            .map(|a| {
+                format!(
+                    "{{\"name\":{},\"authtype\":\"Author\",\"clusterid\":\"\"}}",
+                    json_str(a)
+                )
+            })
+            .collect();
+        let mut ids = vec![format!(
+            "{{\"idtype\":\"pubmed\",\"idtypen\":1,\"value\":{}}}",
+            json_str(&d.uid)
+        )];
+        if let Some(pmc) = &d.pmc {
+            ids.push(format!(
+                "{{\"idtype\":\"pmc\",\"idtypen\":8,\"value\":{}}}",
+                json_str(pmc)
+            ));
+            ids.push(format!(
+                "{{\"idtype\":\"pmcid\",\"idtypen\":5,\"value\":{}}}",
+                json_str(&format!("pmc-id: {pmc};"))
+            ));
+        }
+        if let Some(doi) = &d.doi {
+            ids.push(format!(
+                "{{\"idtype\":\"doi\",\"idtypen\":3,\"value\":{}}}",
+                json_str(doi)
+            ));
+        }
+        let pubtypes: Vec<String> = d.pub_types.iter().map(|p| json_str(p)).collect();
+        s.push_str(&format!(
+            ",{}:{{\"uid\":{},\"pubdate\":{},\"epubdate\":\"\",\"source\":{},\"authors\":[{}],\"lastauthor\":{},\"title\":{},\"volume\":\"1\",\"issue\":\"1\",\"pages\":\"1-2\",\"lang\":[\"eng\"],\"pubtype\":[{}],\"recordstatus\":\"PubMed\",\"articleids\":[{}],\"fulljournalname\":{},\"elocationid\":{},\"sortpubdate\":\"2020/01/15 00:00\"}}",
+            json_str(&d.uid),
+            json_str(&d.uid),
+            json_str(&d.pub_date),
+            json_str(&d.source),
+            authors.join(","),
+            json_str(d.authors.last().map_or("", String::as_str)),
+            json_str(&d.title),
+            pubtypes.join(","),
+            ids.join(","),
+            json_str(&d.full_journal),
+            json_str(&d.elocation),
+        ));
+    }
+    s.push_str("}}");
+    s
 }
