@@ -1,6 +1,10 @@
 //! A small element tree over quick-xml, enough for E-utilities documents.
 //! Elements are followed by name, never by DTD: an unknown DOCTYPE or an
 //! extra element parses the same, and no DTD is fetched.
+//!
+//! The tree is walked (and dropped) recursively, so [`parse`] refuses a
+//! document nested deeper than [`MAX_DEPTH`]: every walk stays bounded
+//! (docs/network.md, "Classifying an answer").
 
 use quick_xml::Reader;
 use quick_xml::escape::resolve_predefined_entity;
@@ -25,6 +29,12 @@ pub enum Node {
     /// Character data, entities resolved (unknown entities kept as `&name;`).
     Text(String),
 }
+
+/// The deepest element nesting [`parse`] accepts. NCBI's documents go about
+/// 15 levels deep (a MathML formula inside an `ArticleTitle`); a body
+/// nested deeper is not an E-utilities answer, and refusing it keeps every
+/// recursive walk of the tree, its drop included, far from the stack's end.
+pub const MAX_DEPTH: usize = 256;
 
 /// Why a body is not a usable XML document.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -123,8 +133,9 @@ fn push_text(stack: &mut [Element], text: &str) {
 /// Parses a whole document into its root element.
 ///
 /// Errors: [`XmlError::NoRoot`] when there is no root element,
-/// [`XmlError::Malformed`] when the document is not well-formed or is cut
-/// short (an element still open at the end).
+/// [`XmlError::Malformed`] when the document is not well-formed, is cut
+/// short (an element still open at the end) or nests elements deeper than
+/// [`MAX_DEPTH`].
 pub fn parse(body: &str) -> Result<Element, XmlError> {
     let mut reader = Reader::from_str(body);
     reader.config_mut().check_end_names = true;
@@ -139,9 +150,19 @@ pub fn parse(body: &str) -> Result<Element, XmlError> {
                 if root.is_some() {
                     return Err(XmlError::Malformed("content after the root element".into()));
                 }
+                if stack.len() >= MAX_DEPTH {
+                    return Err(XmlError::Malformed(format!(
+                        "elements nested more than {MAX_DEPTH} levels deep"
+                    )));
+                }
                 stack.push(start_element(&e)?);
             }
             Event::Empty(e) => {
+                if stack.len() >= MAX_DEPTH {
+                    return Err(XmlError::Malformed(format!(
+                        "elements nested more than {MAX_DEPTH} levels deep"
+                    )));
+                }
                 let el = start_element(&e)?;
                 match stack.last_mut() {
                     Some(top) => top.children.push(Node::Element(el)),
@@ -233,5 +254,31 @@ mod tests {
         ));
         assert!(matches!(parse("not xml"), Err(XmlError::Malformed(_))));
         assert!(matches!(parse("<a/><b/>"), Err(XmlError::Malformed(_))));
+    }
+
+    fn nested(depth: usize, leaf: &str) -> String {
+        format!("{}{leaf}{}", "<i>".repeat(depth), "</i>".repeat(depth))
+    }
+
+    #[test]
+    fn nesting_is_capped_at_max_depth() {
+        // MAX_DEPTH levels (the leaf an empty element one deeper is refused).
+        let ok = parse(&nested(MAX_DEPTH, "x")).unwrap();
+        assert_eq!(ok.text(), "x");
+        assert_eq!(
+            parse(&nested(MAX_DEPTH + 1, "x")),
+            Err(XmlError::Malformed(format!(
+                "elements nested more than {MAX_DEPTH} levels deep"
+            )))
+        );
+        assert!(matches!(
+            parse(&nested(MAX_DEPTH, "<b/>")),
+            Err(XmlError::Malformed(m)) if m.contains("nested more than")
+        ));
+        // Far deeper than any stack holds: refused, never a stack overflow.
+        assert!(matches!(
+            parse(&nested(200_000, "x")),
+            Err(XmlError::Malformed(m)) if m.contains("nested more than")
+        ));
     }
 }

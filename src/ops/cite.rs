@@ -29,6 +29,11 @@ pub const DEFAULT_STYLE: &str = "vancouver";
 
 /// The largest `.csl` file read (real styles are under 200 KB).
 pub const MAX_STYLE_BYTES: u64 = 4 * 1024 * 1024;
+/// The deepest element nesting a `.csl` file may have: real styles nest
+/// about 10 levels (`style/bibliography/layout/group/choose/if/group/…`);
+/// the CSL reader and processor recurse per level, so a deeper file is
+/// refused before it reaches them.
+pub const MAX_STYLE_DEPTH: usize = 64;
 
 /// The short style names, each with the bundled CSL style it stands for.
 /// `vancouver` and `nlm` are the same style: NLM's *Citing Medicine*, which
@@ -585,9 +590,22 @@ fn push_child(out: &mut Vec<Span>, child: &ElemChild, base: Span) {
 pub fn parse_style_xml(xml: &str) -> std::result::Result<CslStyle, (Option<usize>, String)> {
     let line_at = |pos: usize| xml[..pos.min(xml.len())].matches('\n').count() + 1;
     let mut reader = quick_xml::Reader::from_str(xml);
+    let mut depth = 0usize;
     loop {
         match reader.read_event() {
             Ok(quick_xml::events::Event::Eof) => break,
+            Ok(quick_xml::events::Event::Start(_)) => {
+                depth += 1;
+                // The CSL reader and processor recurse per level.
+                if depth > MAX_STYLE_DEPTH {
+                    let at = usize::try_from(reader.buffer_position()).unwrap_or(0);
+                    return Err((
+                        Some(line_at(at)),
+                        format!("elements nested more than {MAX_STYLE_DEPTH} levels deep"),
+                    ));
+                }
+            }
+            Ok(quick_xml::events::Event::End(_)) => depth = depth.saturating_sub(1),
             Ok(_) => {}
             Err(e) => {
                 let at = usize::try_from(reader.error_position()).unwrap_or(0);

@@ -1,0 +1,134 @@
+//! Regression tests for the faults a QA pass found on main: hostile or
+//! broken answers and inputs (deep XML, devices as files, generic upstream
+//! errors, contradicting pages, control characters, …). Each test sends
+//! the input that broke the tool and asserts the documented outcome: the
+//! exact reason, exit code and, where there is one, the right value.
+
+mod support;
+
+use pubmed::ncbi::efetch;
+use pubmed::ops::cite::{CiteStyle, MAX_STYLE_DEPTH};
+use support::cli::pubmed;
+use support::ncbi::{self, Article};
+use support::server::{Reply, TestServer, fixture};
+
+fn text(name: &str) -> String {
+    String::from_utf8(fixture(name)).unwrap()
+}
+
+fn nested(tag: &str, depth: usize, leaf: &str) -> String {
+    format!(
+        "{}{leaf}{}",
+        format!("<{tag}>").repeat(depth),
+        format!("</{tag}>").repeat(depth)
+    )
+}
+
+// ---------------------------------------------------------------------------
+// 1. Deeply nested XML never overflows the stack
+
+#[test]
+fn an_esearch_body_nested_60000_deep_is_an_invalid_response() {
+    // The modern ESearch layout with 60,000 nested <x> inside <IdList>.
+    let body = ncbi::esearch(1, 0, &["1".to_string()], "cancer[All Fields]", &[], &[]).replace(
+        "<Id>1</Id>",
+        &format!("<Id>1</Id>{}", nested("x", 60_000, "")),
+    );
+    let server = TestServer::start(move |_| Reply::xml(body.clone()));
+    let run = pubmed(&["search", "-f", "json", "cancer"])
+        .server(&server)
+        .run();
+    assert_eq!(run.code, 69, "{}", run.stderr);
+    let e = run.error_json();
+    assert_eq!(e["reason"], "ncbi_invalid_response");
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap()
+            .contains("nested more than 256 levels deep"),
+        "{e}"
+    );
+    assert_eq!(run.stdout, "");
+}
+
+#[test]
+fn an_efetch_title_nested_200000_deep_is_an_invalid_record() {
+    let mut deep = Article::new("31000001");
+    deep.title = nested("i", 200_000, "Deep.");
+    let body = ncbi::efetch_set(&[deep, Article::new("31000002")], &[]);
+    let server = TestServer::start(move |_| Reply::xml(body.clone()));
+    let run = pubmed(&["fetch", "-f", "ndjson", "31000001", "31000002"])
+        .server(&server)
+        .run();
+    assert!(!run.stderr.contains("overflow"), "{}", run.stderr);
+    let lines: Vec<serde_json::Value> = run
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2, "{}", run.stdout);
+    assert_eq!(lines[0]["pmid"], "31000001");
+    assert_eq!(lines[0]["error"]["reason"], "ncbi_invalid_response");
+    // The other article of the same answer is read as usual.
+    assert_eq!(lines[1]["pmid"], "31000002");
+    assert_eq!(lines[1]["title"], "Article 31000002.");
+    assert_eq!(run.code, 69, "{}", run.stderr);
+}
+
+fn mini_style(layout: &str) -> String {
+    format!(
+        r#"<?xml version="1.0" encoding="utf-8"?>
+<style xmlns="http://purl.org/net/xbiblio/csl" class="in-text" version="1.0">
+<info><title>Deep</title><id>deep</id><updated>2024-01-01T00:00:00+00:00</updated></info>
+<citation><layout><text variable="title"/></layout></citation>
+<bibliography><layout>{layout}</layout></bibliography>
+</style>
+"#
+    )
+}
+
+#[test]
+fn a_csl_style_nested_1000_deep_is_refused_naming_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let deep = dir.path().join("deep.csl");
+    std::fs::write(
+        &deep,
+        mini_style(&nested("group", 1000, r#"<text variable="title"/>"#)),
+    )
+    .unwrap();
+    let server = TestServer::start(|_| Reply::status(404, "text/plain", "no"));
+    let run = pubmed(&["cite", "21860499", "--style", deep.to_str().unwrap()])
+        .server(&server)
+        .run();
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains(&format!(
+            "style {}:5: elements nested more than 64 levels deep",
+            deep.display()
+        )),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(server.count(), 0);
+    // At the cap (style, bibliography, layout and 61 groups: 64 levels) a
+    // style still parses and formats, on a test thread's 2 MiB stack.
+    let at_cap = dir.path().join("cap.csl");
+    std::fs::write(
+        &at_cap,
+        mini_style(&nested(
+            "group",
+            MAX_STYLE_DEPTH - 3,
+            r#"<text variable="title"/>"#,
+        )),
+    )
+    .unwrap();
+    let style = CiteStyle::resolve(at_cap.to_str().unwrap()).unwrap();
+    let record = efetch::parse_set(&text("efetch_pubmed_collective_author_2024.xml"), false)
+        .unwrap()
+        .articles
+        .into_iter()
+        .map(|(_, r, _)| r.unwrap())
+        .find(|r| r.pmid == "21860499")
+        .unwrap();
+    assert_eq!(style.format(&record, 1).unwrap().text(), "Nitrofen");
+}
