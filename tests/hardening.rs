@@ -132,3 +132,42 @@ fn a_csl_style_nested_1000_deep_is_refused_naming_the_file() {
         .unwrap();
     assert_eq!(style.format(&record, 1).unwrap().text(), "Nitrofen");
 }
+
+// ---------------------------------------------------------------------------
+// 2. A style "file" that is a device or a FIFO
+
+#[test]
+fn a_style_that_is_not_a_regular_file_is_refused_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("style.csl");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    for path in ["/dev/zero".to_string(), fifo.display().to_string()] {
+        let run = pubmed(&["cite", "21860499", "--style", &path]).run();
+        assert_eq!(run.code, 2, "{path}: {}", run.stderr);
+        assert!(
+            run.stderr.contains(&format!(
+                "style {path} is not a regular file (a directory, device or pipe)"
+            )),
+            "{path}: {}",
+            run.stderr
+        );
+    }
+    // A regular file one byte over the limit.
+    let big = dir.path().join("big.csl");
+    let f = std::fs::File::create(&big).unwrap();
+    f.set_len(pubmed::ops::cite::MAX_STYLE_BYTES + 1).unwrap();
+    let run = pubmed(&["cite", "21860499", "--style", big.to_str().unwrap()]).run();
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains(&format!(
+            "style {} is over the limit of 4194304 bytes",
+            big.display()
+        )),
+        "{}",
+        run.stderr
+    );
+}

@@ -5,7 +5,7 @@
 //! `hayagriva` with the chosen style, numbered by its input position. A
 //! retracted article gets a `RETRACTED:` prefix and its retraction note.
 
-use std::io;
+use std::io::{self, Read};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
 use std::sync::OnceLock;
@@ -254,16 +254,32 @@ impl CiteStyle {
     pub fn from_file(path: &Path) -> Result<CiteStyle> {
         let shown = path.display().to_string();
         let fail = |m: String| Error::new(Reason::InvalidArgument, m);
-        let meta =
-            std::fs::metadata(path).map_err(|e| fail(format!("cannot read style {shown}: {e}")))?;
-        if meta.len() > MAX_STYLE_BYTES {
+        let cannot = |e: std::io::Error| fail(format!("cannot read style {shown}: {e}"));
+        // A device (`/dev/zero`) or FIFO reports no length and may never
+        // end: only a regular file is read, and never past the limit.
+        let meta = std::fs::metadata(path).map_err(cannot)?;
+        if !meta.is_file() {
             return Err(fail(format!(
-                "style {shown} is {} bytes, over the limit of {MAX_STYLE_BYTES}",
-                meta.len()
+                "style {shown} is not a regular file (a directory, device or pipe): give the path of a .csl file"
             )));
         }
-        let bytes =
-            std::fs::read(path).map_err(|e| fail(format!("cannot read style {shown}: {e}")))?;
+        let over = || {
+            fail(format!(
+                "style {shown} is over the limit of {MAX_STYLE_BYTES} bytes"
+            ))
+        };
+        if meta.len() > MAX_STYLE_BYTES {
+            return Err(over());
+        }
+        let mut bytes = Vec::new();
+        std::fs::File::open(path)
+            .map_err(cannot)?
+            .take(MAX_STYLE_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(cannot)?;
+        if bytes.len() as u64 > MAX_STYLE_BYTES {
+            return Err(over());
+        }
         let xml = String::from_utf8(bytes).map_err(|e| {
             fail(format!(
                 "style {shown} is not UTF-8 text (byte {})",
