@@ -171,3 +171,62 @@ fn a_style_that_is_not_a_regular_file_is_refused_at_once() {
         run.stderr
     );
 }
+
+// ---------------------------------------------------------------------------
+// 3. A generic ID Converter error is the service's fault, not the IDs'
+
+fn ndjson(stdout: &str) -> Vec<serde_json::Value> {
+    stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect()
+}
+
+#[test]
+fn a_converter_error_naming_no_id_is_an_invalid_response_not_malformed_ids() {
+    let server = TestServer::start(|_| {
+        Reply::json(200, r#"{"status":"error","message":"something broke"}"#)
+    });
+    let run = pubmed(&[
+        "convert", "-f", "ndjson", "--from", "pmid", "23193287", "20495566", "1", "2",
+    ])
+    .server(&server)
+    .run();
+    assert_eq!(run.code, 69, "{}", run.stderr);
+    let recs = ndjson(&run.stdout);
+    assert_eq!(recs.len(), 4);
+    for (r, id) in recs.iter().zip(["23193287", "20495566", "1", "2"]) {
+        assert_eq!(r["requested"], id);
+        assert_eq!(r["error"]["reason"], "ncbi_invalid_response", "{r}");
+    }
+    // One request: nothing is halved to find an ID the message never named.
+    assert_eq!(server.count(), 1);
+    // A rejection that says the IDs are invalid is still split to find
+    // them (tests/convert.rs, a_rejected_chunk_is_split_to_find_the_rejected_ids).
+}
+
+#[test]
+fn a_converter_record_carrying_another_pmid_than_requested_is_an_invalid_response() {
+    // The current service's record shape, echoing 23193287 but for 99999999.
+    let server = TestServer::start(|_| {
+        Reply::json(
+            200,
+            r#"{"status":"ok","responseDate":"2026-12-01 00:00:00","request":"ids=23193287;idtype=pmid;format=json","records":[{"requested-id":"23193287","pmcid":"PMC3531190","pmid":99999999,"doi":"10.5555/example.23193287"}]}"#,
+        )
+    });
+    let run = pubmed(&["convert", "-f", "ndjson", "--from", "pmid", "23193287"])
+        .server(&server)
+        .run();
+    assert_eq!(run.code, 69, "{}", run.stderr);
+    let recs = ndjson(&run.stdout);
+    assert_eq!(recs.len(), 1);
+    assert_eq!(recs[0]["error"]["reason"], "ncbi_invalid_response");
+    assert!(
+        recs[0]["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("the record for 23193287 carries PMID 99999999"),
+        "{}",
+        recs[0]
+    );
+}

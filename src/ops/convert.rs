@@ -15,7 +15,7 @@ use serde::Serialize;
 use crate::core::ids::{self, Canonical, IdType};
 use crate::error::{Error, Exit, Failure, Reason, Result, Term, Words};
 use crate::ncbi::Client;
-use crate::ncbi::idconv::{IDCONV_MAX_IDS, IdconvAnswer, IdconvRecord};
+use crate::ncbi::idconv::{IDCONV_MAX_IDS, IdconvAnswer, IdconvRecord, message_names as names};
 
 /// The longest ID Converter URL sent (docs/convert.md "Requests").
 const MAX_URL: usize = 8000;
@@ -310,14 +310,6 @@ enum Answer {
 struct ChunkAnswer {
     records: Vec<IdconvRecord>,
     rejected: Vec<(String, String)>,
-}
-
-/// True when the Converter's message names `id` in quotes, as in `ID type
-/// 'doi' mismatch for '28371833'`.
-fn names(message: &str, id: &str) -> bool {
-    let m = message.to_lowercase();
-    let id = id.to_lowercase();
-    m.contains(&format!("'{id}'")) || m.contains(&format!("\"{id}\""))
 }
 
 /// Converts one chunk. When the Converter rejects the whole request, the
