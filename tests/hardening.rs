@@ -230,3 +230,47 @@ fn a_converter_record_carrying_another_pmid_than_requested_is_an_invalid_respons
         recs[0]
     );
 }
+
+// ---------------------------------------------------------------------------
+// 4. ESearch pages longer than asked for, or for another page
+
+#[test]
+fn esearch_pages_that_hold_too_much_or_another_page_are_retried_then_invalid() {
+    let ids = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let cases = [
+        // Count 2, three IDs.
+        (
+            ncbi::esearch(2, 0, &ids(&["3", "2", "1"]), "x[All Fields]", &[], &[]),
+            "promises 2 IDs on this page, but it holds 3",
+        ),
+        // RetStart 40 for a request of retstart 0.
+        (
+            ncbi::esearch(100, 40, &ids(&["3", "2"]), "x[All Fields]", &[], &[]),
+            "it answers RetStart 40 to a request for retstart 0",
+        ),
+        // A zero where a PMID belongs.
+        (
+            ncbi::esearch(2, 0, &ids(&["5", "0"]), "x[All Fields]", &[], &[]),
+            "<Id>0</Id> is not a PMID",
+        ),
+    ];
+    for (body, why) in cases {
+        let server = TestServer::start(move |req| {
+            if req.is("esearch.fcgi") {
+                Reply::xml(body.clone())
+            } else {
+                Reply::status(404, "text/plain", "no")
+            }
+        });
+        let run = pubmed(&["search", "-f", "json", "--detail", "ids", "x"])
+            .server(&server)
+            .run();
+        assert_eq!(run.code, 69, "{why}: {}", run.stderr);
+        let e = run.error_json();
+        assert_eq!(e["reason"], "ncbi_invalid_response", "{why}");
+        assert!(e["message"].as_str().unwrap().contains(why), "{e}");
+        // The first attempt and PUBMED_MAX_RETRIES=2 retries.
+        assert_eq!(server.count(), 3, "{why}");
+        assert_eq!(run.stdout, "");
+    }
+}
