@@ -274,3 +274,103 @@ fn esearch_pages_that_hold_too_much_or_another_page_are_retried_then_invalid() {
         assert_eq!(run.stdout, "");
     }
 }
+
+// ---------------------------------------------------------------------------
+// 5. Control characters from input lines, and NCBI's bytes on a terminal
+
+/// No C0 control but line feed, tab and (RIS's CRLF) carriage return.
+fn has_raw_controls(s: &str) -> bool {
+    s.chars()
+        .any(|c| c.is_control() && !matches!(c, '\n' | '\t' | '\r'))
+}
+
+#[test]
+fn input_lines_with_escapes_and_nul_never_reach_ris_bibtex_or_html_raw() {
+    let server = TestServer::start(|_| Reply::xml(ncbi::efetch_set(&[], &[])));
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("ids.txt");
+    std::fs::write(&input, b"12\x1b]0;owned\x07\x1b[2J\n\x009\n").unwrap();
+    let path = input.to_str().unwrap();
+    for args in [
+        vec!["fetch", "-f", "ris", "--input", path],
+        vec!["fetch", "-f", "bibtex", "--input", path],
+        vec!["cite", "-f", "html", "--input", path],
+        vec!["cite", "-f", "text", "--input", path],
+    ] {
+        let run = pubmed(&args).server(&server).run();
+        assert_eq!(run.code, 1, "{args:?}: {}", run.stderr);
+        assert!(!has_raw_controls(&run.stdout), "{args:?}: {:?}", run.stdout);
+        assert!(!has_raw_controls(&run.stderr), "{args:?}: {:?}", run.stderr);
+        // One entry per input line, each saying malformed_id.
+        assert_eq!(
+            run.stdout.matches("malformed_id").count(),
+            2,
+            "{args:?}: {}",
+            run.stdout
+        );
+    }
+    let run = pubmed(&["cite", "-f", "html", "--input", path])
+        .server(&server)
+        .run();
+    assert!(
+        run.stdout.contains("data-pmid=\"12 ]0;owned  [2J\""),
+        "{}",
+        run.stdout
+    );
+}
+
+/// Runs `pubmed ARGS…` with stdout on a pseudo-terminal (util-linux
+/// `script`), in the scrubbed environment of `support::cli`.
+fn on_a_terminal(server: &TestServer, args: &[&str]) -> String {
+    let p = pubmed(args).server(server);
+    let mut line = String::from("exec");
+    for a in std::iter::once(p.cmd.get_program()).chain(p.cmd.get_args()) {
+        line.push_str(&format!(
+            " '{}'",
+            a.to_str().unwrap().replace('\'', "'\\''")
+        ));
+    }
+    line.push_str(" 2>/dev/null");
+    let mut cmd = std::process::Command::new("script");
+    cmd.args(["-qec", &line, "/dev/null"]).env_clear();
+    for (k, v) in p.cmd.get_envs() {
+        if let Some(v) = v {
+            cmd.env(k, v);
+        }
+    }
+    let out = cmd.stdin(std::process::Stdio::null()).output().unwrap();
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn medline_and_xml_keep_ncbis_bytes_in_a_pipe_and_are_made_safe_on_a_terminal() {
+    let mut a = Article::new("31000003");
+    // A title holding ESC and BEL: NCBI's bytes, as they would arrive.
+    a.title = "Evil \u{1b}]0;owned\u{7} title.".into();
+    let medline = ncbi::medline_set(std::slice::from_ref(&a));
+    let xml = ncbi::efetch_set(&[a], &[]);
+    let server = TestServer::start(move |req| {
+        if req.param("rettype") == Some("medline") {
+            Reply::status(200, "text/plain", medline.clone())
+        } else {
+            Reply::xml(xml.clone())
+        }
+    });
+    for format in ["medline", "xml"] {
+        let piped = pubmed(&["fetch", "-f", format, "31000003"])
+            .server(&server)
+            .run();
+        assert_eq!(piped.code, 0, "{format}: {}", piped.stderr);
+        assert!(
+            piped.stdout.contains("Evil \u{1b}]0;owned\u{7} title."),
+            "{format} in a pipe is NCBI's bytes: {:?}",
+            piped.stdout
+        );
+        let tty = on_a_terminal(&server, &["fetch", "-f", format, "31000003"]);
+        assert!(
+            tty.contains("Evil \u{FFFD}]0;owned\u{FFFD} title."),
+            "{format} on a terminal: {tty:?}"
+        );
+        assert!(!tty.contains('\u{1b}'), "{format}: {tty:?}");
+    }
+}

@@ -121,6 +121,7 @@ pub(super) async fn run(a: FetchArgs, ctx: &Context) -> Result<Exit, Failure> {
     let stdout = io::stdout();
     let mut lock = io::BufWriter::new(stdout.lock());
     let mut writer = output::fetch::Writer::begin_with(&mut lock, format, ctx.style, bib)?;
+    writer.on_terminal(ctx.stdout_tty);
     let mut sink = |item: Output<'_>| -> io::Result<()> {
         if let Output::Record(_) | Output::Skipped = item {
             progress.inc();
