@@ -374,3 +374,38 @@ fn medline_and_xml_keep_ncbis_bytes_in_a_pipe_and_are_made_safe_on_a_terminal() 
         assert!(!tty.contains('\u{1b}'), "{format}: {tty:?}");
     }
 }
+
+// ---------------------------------------------------------------------------
+// 6. An ELink refusal naming its uid is that input's alone
+
+#[test]
+fn an_elink_error_naming_a_uid_not_sent_is_an_invalid_response_not_every_input_not_found() {
+    // As the QA fake: every answer is the top-level refusal of uid 5.
+    let body = ncbi::eutils_error("eLinkResult", "Invalid uid 5 at position 1");
+    let server = TestServer::start(move |_| Reply::xml(body.clone()));
+    let run = pubmed(&["related", "-f", "ndjson", "4", "5", "6", "7"])
+        .server(&server)
+        .run();
+    let recs = ndjson(&run.stdout);
+    let reasons: Vec<&str> = recs
+        .iter()
+        .map(|r| r["error"]["reason"].as_str().unwrap())
+        .collect();
+    // 5 is named; the others, sent again without it, are refused for a uid
+    // they do not hold: ELink contradicts the request, and the chunk fails
+    // as ncbi_invalid_response (never every input not_found). An answer
+    // naming only what was sent narrows to that input: tests/related.rs,
+    // an_error_naming_an_id_is_narrowed_down_to_that_input.
+    assert_eq!(reasons, ["ncbi_invalid_response"; 4]);
+    assert!(
+        recs[1]["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("ELink refused uid 5, which was not sent"),
+        "{}",
+        recs[1]
+    );
+    assert_eq!(run.code, 69, "{}", run.stderr);
+    // Two requests, not 2n − 1.
+    assert_eq!(server.count(), 2);
+}
