@@ -409,3 +409,25 @@ fn an_elink_error_naming_a_uid_not_sent_is_an_invalid_response_not_every_input_n
     // Two requests, not 2n − 1.
     assert_eq!(server.count(), 2);
 }
+
+// ---------------------------------------------------------------------------
+// 7. config show never prints a URL's password or api_key
+
+#[test]
+fn config_show_redacts_url_passwords_and_api_keys_as_verbose_does() {
+    let url = "http://user:s3cret@127.0.0.1:9/entrez/eutils/?api_key=K3Y";
+    for format in ["text", "json"] {
+        let run = pubmed(&["config", "show", "-f", format])
+            .env("PUBMED_EUTILS_URL", url)
+            .run();
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        assert!(!run.stdout.contains("s3cret"), "{format}: {}", run.stdout);
+        assert!(!run.stdout.contains("K3Y"), "{format}: {}", run.stdout);
+        assert!(
+            run.stdout
+                .contains("http://user:REDACTED@127.0.0.1:9/entrez/eutils/?api_key=REDACTED"),
+            "{format}: {}",
+            run.stdout
+        );
+    }
+}

@@ -119,9 +119,9 @@ fn is_key_param(name: &str) -> bool {
     name.eq_ignore_ascii_case("api_key")
 }
 
-/// `url` as `-v` shows it: `api_key` values in its query and any password
-/// replaced by `REDACTED`.
-fn redact_url(url: &str) -> String {
+/// `url` as `-v` and `pubmed config show` show it: `api_key` values in its
+/// query and any password replaced by `REDACTED` (docs/network.md).
+pub fn redact_url(url: &str) -> String {
     let Ok(mut u) = url::Url::parse(url) else {
         // Not a URL: cut everything after a key parameter.
         let lower = url.to_ascii_lowercase();
