@@ -431,3 +431,73 @@ fn config_show_redacts_url_passwords_and_api_keys_as_verbose_does() {
         );
     }
 }
+
+// ---------------------------------------------------------------------------
+// 8. Exit statuses the README documents
+
+#[test]
+fn help_and_version_into_a_full_disk_are_exit_74() {
+    for arg in ["--help", "--version"] {
+        let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+            return; // no /dev/full on this system
+        };
+        let run = pubmed(&[arg]).stdout_to(full).run();
+        assert_eq!(run.code, 74, "{arg}: {}", run.stderr);
+        assert!(
+            run.stderr
+                .contains("pubmed: error: cannot write the output: No space left on device"),
+            "{arg}: {}",
+            run.stderr
+        );
+    }
+    let run = pubmed(&["--version"]).run();
+    assert_eq!(run.code, 0);
+    assert!(run.stdout.starts_with("pubmed "), "{}", run.stdout);
+}
+
+#[test]
+fn an_input_with_no_id_line_is_a_usage_error_for_every_batch_command() {
+    let server = TestServer::start(|_| Reply::status(404, "text/plain", "no"));
+    let dir = tempfile::tempdir().unwrap();
+    let comments = dir.path().join("comments-only.txt");
+    std::fs::write(&comments, "# only a comment\n\n   \n").unwrap();
+    let path = comments.to_str().unwrap();
+    for (cmd, what) in [
+        ("convert", "IDs"),
+        ("related", "PMIDs"),
+        ("fetch", "PMIDs"),
+        ("cite", "PMIDs"),
+    ] {
+        let run = pubmed(&[cmd, "--input", path]).server(&server).run();
+        assert_eq!(run.code, 2, "{cmd} --input: {}", run.stderr);
+        assert!(
+            run.stderr.contains(&format!(
+                "pubmed: error: the input holds no {what} (only blank or # comment lines, or nothing) [invalid_argument]"
+            )),
+            "{cmd}: {}",
+            run.stderr
+        );
+        if cmd != "cite" {
+            let run = pubmed(&[cmd, "-f", "json", "--input", path])
+                .server(&server)
+                .run();
+            assert_eq!(run.code, 2, "{cmd} -f json: {}", run.stderr);
+            assert_eq!(run.error_json()["reason"], "invalid_argument", "{cmd}");
+        }
+        // An empty stdin, read as `-`.
+        let run = pubmed(&[cmd, "--input", "-"])
+            .server(&server)
+            .stdin("")
+            .run();
+        assert_eq!(run.code, 2, "{cmd} on empty stdin: {}", run.stderr);
+    }
+    // fetch and cite read a piped stdin without `-`: empty is the same error.
+    for cmd in ["fetch", "cite"] {
+        let run = pubmed(&[cmd, "-f", if cmd == "fetch" { "json" } else { "text" }])
+            .server(&server)
+            .stdin("")
+            .run();
+        assert_eq!(run.code, 2, "{cmd} </dev/null: {}", run.stderr);
+    }
+    assert_eq!(server.count(), 0);
+}

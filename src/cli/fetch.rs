@@ -146,5 +146,6 @@ pub(super) async fn run(a: FetchArgs, ctx: &Context) -> Result<Exit, Failure> {
     drop(writer);
     lock.flush()?;
     ctx.note(&output::fetch::summary(&totals));
+    super::require_input(totals.submitted, "PMIDs")?;
     Ok(totals.exit())
 }
