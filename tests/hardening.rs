@@ -501,3 +501,72 @@ fn an_input_with_no_id_line_is_a_usage_error_for_every_batch_command() {
     }
     assert_eq!(server.count(), 0);
 }
+
+// ---------------------------------------------------------------------------
+// 10. A complete HTTP answer whose XML ends inside an open element
+
+#[test]
+fn an_efetch_body_cut_after_the_first_article_is_retried_then_invalid() {
+    let full = ncbi::efetch_set(&[Article::new("31000011"), Article::new("31000012")], &[]);
+    let end = full.find("</PubmedArticle>").unwrap() + "</PubmedArticle>".len();
+    let cut = full[..end].to_string();
+    // Cut once, then whole: the retry gives both records.
+    let calls = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let (c, f, k) = (calls.clone(), full.clone(), cut.clone());
+    let server = TestServer::start(move |_| {
+        if c.fetch_add(1, std::sync::atomic::Ordering::SeqCst) == 0 {
+            Reply::xml(k.clone())
+        } else {
+            Reply::xml(f.clone())
+        }
+    });
+    let run = pubmed(&["fetch", "-f", "ndjson", "31000011", "31000012"])
+        .server(&server)
+        .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let recs = ndjson(&run.stdout);
+    assert_eq!(recs[0]["title"], "Article 31000011.");
+    assert_eq!(recs[1]["title"], "Article 31000012.");
+    assert_eq!(server.count(), 2);
+    // Always cut: retried (1 + 2 attempts), then ncbi_invalid_response for
+    // both PMIDs, never a not_found for the one cut off.
+    let server = TestServer::start(move |_| Reply::xml(cut.clone()));
+    let run = pubmed(&["fetch", "-f", "ndjson", "31000011", "31000012"])
+        .server(&server)
+        .run();
+    assert_eq!(run.code, 69, "{}", run.stderr);
+    let recs = ndjson(&run.stdout);
+    assert_eq!(recs.len(), 2);
+    for r in &recs {
+        assert_eq!(r["error"]["reason"], "ncbi_invalid_response", "{r}");
+        assert!(
+            r["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("EFetch sent a body cut short (it ends inside <PubmedArticleSet>)"),
+            "{r}"
+        );
+    }
+    assert_eq!(server.count(), 3);
+}
+
+#[test]
+fn an_esearch_body_ending_inside_an_element_is_retried_then_invalid() {
+    let body = ncbi::esearch(2, 0, &["2".into(), "1".into()], "x[All Fields]", &[], &[]);
+    let cut = body[..body.find("</IdList>").unwrap()].to_string();
+    let server = TestServer::start(move |_| Reply::xml(cut.clone()));
+    let run = pubmed(&["search", "-f", "json", "--detail", "ids", "x"])
+        .server(&server)
+        .run();
+    assert_eq!(run.code, 69, "{}", run.stderr);
+    let e = run.error_json();
+    assert_eq!(e["reason"], "ncbi_invalid_response");
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap()
+            .contains("ESearch sent a body cut short (it ends inside <IdList>)"),
+        "{e}"
+    );
+    assert_eq!(server.count(), 3);
+}

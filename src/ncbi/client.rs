@@ -196,10 +196,13 @@ fn give_up(r: &Retry, attempt: u32, cooldown: Duration, past_deadline: bool) -> 
             ),
         );
     }
-    let e = Error::new(
-        Reason::NcbiUnreachable,
-        format!("gave up after {tried}: {}", r.text),
-    );
+    // A body that stays cut short is a bad answer, not silence.
+    let reason = if r.text.contains(super::classify::CUT_SHORT) {
+        Reason::NcbiInvalidResponse
+    } else {
+        Reason::NcbiUnreachable
+    };
+    let e = Error::new(reason, format!("gave up after {tried}: {}", r.text));
     if r.hopeless {
         e.with_hint(UNREACHABLE_HINT)
     } else {

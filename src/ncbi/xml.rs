@@ -41,8 +41,11 @@ pub const MAX_DEPTH: usize = 256;
 pub enum XmlError {
     /// Only a prolog, DOCTYPE or comments: no root element (transient at NCBI).
     NoRoot,
-    /// Not well-formed: truncated, mismatched tags, bad syntax.
+    /// Not well-formed: mismatched tags, bad syntax, too deep.
     Malformed(String),
+    /// Well-formed so far but ending inside an open element: the body was
+    /// cut short (transient at NCBI). Holds the innermost open element.
+    Truncated(String),
 }
 
 impl Element {
@@ -133,9 +136,9 @@ fn push_text(stack: &mut [Element], text: &str) {
 /// Parses a whole document into its root element.
 ///
 /// Errors: [`XmlError::NoRoot`] when there is no root element,
-/// [`XmlError::Malformed`] when the document is not well-formed, is cut
-/// short (an element still open at the end) or nests elements deeper than
-/// [`MAX_DEPTH`].
+/// [`XmlError::Truncated`] when it ends with an element still open,
+/// [`XmlError::Malformed`] when the document is not well-formed or nests
+/// elements deeper than [`MAX_DEPTH`].
 pub fn parse(body: &str) -> Result<Element, XmlError> {
     let mut reader = Reader::from_str(body);
     reader.config_mut().check_end_names = true;
@@ -211,11 +214,8 @@ pub fn parse(body: &str) -> Result<Element, XmlError> {
             Event::Decl(_) | Event::PI(_) | Event::DocType(_) | Event::Comment(_) => {}
         }
     }
-    if !stack.is_empty() {
-        return Err(XmlError::Malformed(format!(
-            "document ends inside <{}>",
-            stack.last().map_or("", |e| e.name.as_str())
-        )));
+    if let Some(open) = stack.last() {
+        return Err(XmlError::Truncated(open.name.clone()));
     }
     root.ok_or(XmlError::NoRoot)
 }
@@ -247,7 +247,8 @@ mod tests {
 
     #[test]
     fn truncated_and_mismatched_are_malformed() {
-        assert!(matches!(parse("<a><b>x</b>"), Err(XmlError::Malformed(_))));
+        assert_eq!(parse("<a><b>x</b>"), Err(XmlError::Truncated("a".into())));
+        assert_eq!(parse("<a><b>x"), Err(XmlError::Truncated("b".into())));
         assert!(matches!(
             parse("<a><b>x</c></a>"),
             Err(XmlError::Malformed(_))
