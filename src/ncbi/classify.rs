@@ -201,7 +201,7 @@ pub fn verdict_for_error_texts<T>(texts: &[String], endpoint: &str) -> Verdict<T
 
 /// The words of a transient verdict for a complete HTTP answer whose body
 /// ends inside an open element: retried, and `ncbi_invalid_response` when
-/// the last attempt is still cut short (docs/network.md).
+/// the last attempt is still cut short (docs/client.md).
 pub const CUT_SHORT: &str = "sent a body cut short";
 
 /// Why a parser refused a document.

@@ -120,7 +120,7 @@ fn is_key_param(name: &str) -> bool {
 }
 
 /// `url` as `-v` and `pubmed config show` show it: `api_key` values in its
-/// query and any password replaced by `REDACTED` (docs/network.md).
+/// query and any password replaced by `REDACTED` (docs/client.md).
 pub fn redact_url(url: &str) -> String {
     let Ok(mut u) = url::Url::parse(url) else {
         // Not a URL: cut everything after a key parameter.

@@ -4,7 +4,7 @@
 //!
 //! The tree is walked (and dropped) recursively, so [`parse`] refuses a
 //! document nested deeper than [`MAX_DEPTH`]: every walk stays bounded
-//! (docs/network.md, "Classifying an answer").
+//! (docs/client.md, "Classifying an answer").
 
 use quick_xml::Reader;
 use quick_xml::escape::resolve_predefined_entity;
