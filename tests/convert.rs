@@ -433,7 +433,8 @@ fn batch_exit_status() {
     for (text, code) in [
         ("0\nPMC0\n23193287\n", 0),
         ("0\nabc\n14\n", 1),
-        ("# only a comment\n", 0),
+        // no ID line at all: the usage error of giving no IDs
+        ("# only a comment\n", 2),
     ] {
         let run = pubmed(&["convert", "--input", "-", "-f", "ndjson"])
             .server(&server)

@@ -100,12 +100,19 @@ fn the_exit_status_table_lists_every_status_and_reason() {
 #[test]
 fn the_first_console_block_is_what_the_commands_print() {
     use support::cli::pubmed;
+    use support::ncbi;
     use support::server::{Reply, TestServer, fixture};
     let server = TestServer::start(|r| {
         if r.is("espell.fcgi") {
             Reply::xml(fixture("espell_asthmaa_alergies.xml"))
         } else if r.is("esearch.fcgi") {
-            Reply::xml(fixture("esearch_pubmed_biopython.xml"))
+            // The capture as the page asked for (`--count`: no IDs).
+            let num = |k: &str, d: u64| r.param(k).and_then(|v| v.parse().ok()).unwrap_or(d);
+            Reply::xml(ncbi::esearch_page(
+                &String::from_utf8(fixture("esearch_pubmed_biopython.xml")).unwrap(),
+                num("retstart", 0),
+                num("retmax", 20),
+            ))
         } else {
             Reply::json(200, fixture("idconv_json_doi_with_versions.json"))
         }

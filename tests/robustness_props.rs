@@ -46,7 +46,7 @@ fn parse_everything(body: &[u8], status: u16) {
     let _ = classify_xml(&r, "ESearch", esearch::parse);
     let _ = classify_xml(&r, "ESummary", esummary::parse);
     let _ = classify_xml(&r, "ESpell", espell::parse);
-    let _ = idconv::classify(&r);
+    let _ = idconv::classify(&r, pubmed::core::ids::IdType::Pmid, &["1".into()]);
     if let Ok(root) = xml::parse(&String::from_utf8_lossy(body)) {
         let _ = esearch::parse(&root);
         let _ = esummary::parse(&root);

@@ -47,7 +47,12 @@ impl Fake {
                 .unwrap_or_else(|| {
                     ncbi::esearch(3, 0, &ids(&["31", "32", "33"]), "x[All Fields]", &[], &[])
                 });
-            return Reply::xml(body);
+            let num = |k: &str, d: u64| req.param(k).and_then(|v| v.parse().ok()).unwrap_or(d);
+            return Reply::xml(ncbi::esearch_page(
+                &body,
+                num("retstart", 0),
+                num("retmax", 20),
+            ));
         }
         if req.is("esummary.fcgi") {
             let docs = self.docs.lock().unwrap();

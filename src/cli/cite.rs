@@ -57,5 +57,6 @@ pub(super) async fn run(a: CiteArgs, ctx: &Context) -> Result<Exit, Failure> {
     writer.flush().map_err(Failure::Output)?;
     lock.flush().map_err(Failure::Output)?;
     ctx.note(&output::cite::summary(&totals));
+    super::require_input(totals.fetch.submitted, "PMIDs")?;
     Ok(totals.exit())
 }

@@ -50,12 +50,17 @@ fn show(ctx: &Context, out: &mut dyn Write) -> Result<(), Failure> {
     for w in &settings.warnings {
         ctx.note(w);
     }
+    // A URL may carry a password or an api_key: shown as -v logs it.
+    let shown = |key: ConfigKey, v: &Option<String>| match key {
+        ConfigKey::EutilsUrl | ConfigKey::IdconvUrl => v.as_deref().map(crate::ncbi::redact_url),
+        _ => v.clone(),
+    };
     if json {
         let mut map = serde_json::Map::new();
         for e in &settings.entries {
             map.insert(
                 e.key.name().into(),
-                serde_json::json!({"value": e.value, "source": e.source.to_string()}),
+                serde_json::json!({"value": shown(e.key, &e.value), "source": e.source.to_string()}),
             );
         }
         let v = serde_json::json!({
@@ -77,7 +82,7 @@ fn show(ctx: &Context, out: &mut dyn Write) -> Result<(), Failure> {
     }
     for e in &settings.entries {
         let key = e.key.name();
-        match (&e.value, &e.unset) {
+        match (&shown(e.key, &e.value), &e.unset) {
             (Some(v), _) if e.key.knob().kind.quoted() => {
                 writeln!(out, "{key} = {v:?}  # {}", e.source)?
             }

@@ -235,5 +235,6 @@ pub(super) async fn run(a: ConvertArgs, ctx: &Context) -> Result<Exit, Failure> 
     drop(writer);
     lock.flush()?;
     ctx.note(&output::convert::summary(&totals));
+    super::require_input(totals.submitted, "IDs")?;
     Ok(totals.exit())
 }

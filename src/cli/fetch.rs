@@ -207,11 +207,13 @@ pub(super) async fn run(a: FetchArgs, ctx: &Context) -> Result<Exit, Failure> {
     };
     let mut lines = input.lines();
     let held = output.as_mut().map(|o| std::mem::take(&mut o.held));
+    let mut already = 0;
     if let (Some(held), Some(o)) = (&held, &output)
         && !held.is_empty()
     {
         let passed = fetch::skip_written(&mut lines, held, &o.path.display().to_string()).await?;
         (0..passed).for_each(|_| progress.inc());
+        already = passed;
         ctx.note(&format!(
             "{}: {} already there",
             o.path.display(),
@@ -220,6 +222,8 @@ pub(super) async fn run(a: FetchArgs, ctx: &Context) -> Result<Exit, Failure> {
     }
 
     let stdout = io::stdout();
+    // NCBI's own bytes are made terminal-safe only on a terminal
+    let on_terminal = output.is_none() && ctx.stdout_tty;
     let (mut out, path_sidecar): (Box<dyn Write>, _) = match output {
         Some(o) => (
             Box::new(io::BufWriter::new(o.file)),
@@ -228,6 +232,7 @@ pub(super) async fn run(a: FetchArgs, ctx: &Context) -> Result<Exit, Failure> {
         None => (Box::new(io::BufWriter::new(stdout.lock())), None),
     };
     let mut writer = output::fetch::Writer::begin_with(&mut out, format, ctx.style, bib)?;
+    writer.on_terminal(on_terminal);
     let mut sink = |item: Output<'_>| -> io::Result<()> {
         if let Output::Record(_) | Output::Skipped = item {
             progress.inc();
@@ -260,5 +265,7 @@ pub(super) async fn run(a: FetchArgs, ctx: &Context) -> Result<Exit, Failure> {
         })?;
     }
     ctx.note(&output::fetch::summary(&totals));
+    // a resumed run over a finished FILE had its input, all of it in FILE
+    super::require_input(totals.submitted + already, "PMIDs")?;
     Ok(totals.exit())
 }

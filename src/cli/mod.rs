@@ -213,6 +213,20 @@ pub fn report(e: &Error, json: bool) {
     }
 }
 
+/// The batch commands' rule for an input with no ID line at all (an empty
+/// stdin, a file of blank and `#` lines): the usage error of giving no IDs,
+/// `invalid_argument` (exit 2), as for no arguments (docs/convert.md).
+pub(crate) fn require_input(submitted: u64, what: &str) -> Result<(), Failure> {
+    if submitted > 0 {
+        return Ok(());
+    }
+    Err(Error::new(
+        Reason::InvalidArgument,
+        format!("the input holds no {what} (only blank or # comment lines, or nothing)"),
+    )
+    .into())
+}
+
 /// Prints why a command stopped (nothing for a closed pipe or Ctrl-C) and
 /// returns its exit status.
 fn report_failure(f: &Failure, json: bool) -> Exit {

@@ -83,5 +83,6 @@ pub(super) async fn run(a: RelatedArgs, ctx: &Context) -> Result<Exit, Failure> 
     if let Some(e) = &totals.first_chunk_failure {
         ctx.note(&format!("error: {} [{}]", e.message, e.reason));
     }
+    super::require_input(totals.submitted, "PMIDs")?;
     Ok(totals.exit())
 }

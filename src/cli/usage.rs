@@ -36,9 +36,20 @@ pub fn parse(args: &[OsString]) -> Result<Cli, Exit> {
 
 fn clap_error(e: &clap::Error, args: &[OsString]) -> Exit {
     if !e.use_stderr() {
-        // --help and --version: clap prints them on stdout.
-        let _ = e.print();
-        return Exit::Success;
+        // --help and --version go to stdout; a failed write is exit 74 like
+        // any output (a closed pipe is 0).
+        use std::io::Write;
+        let text = e.render().to_string();
+        let mut out = std::io::stdout().lock();
+        return match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+            Ok(()) => Exit::Success,
+            Err(err) if err.kind() == std::io::ErrorKind::BrokenPipe => Exit::Success,
+            Err(err) => {
+                crate::diag!("pubmed: error: cannot write the output: {err}");
+                crate::diag!("pubmed: hint: check the disk or the file that stdout goes to");
+                Exit::Output
+            }
+        };
     }
     if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
         // `pubmed` or `pubmed config` alone: the help, on stderr, exit 2.

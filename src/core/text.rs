@@ -98,6 +98,22 @@ pub fn printable(s: &str) -> std::borrow::Cow<'_, str> {
     )
 }
 
+/// NCBI's own bytes (MEDLINE text, article XML) as they may go to a
+/// terminal: every [`is_unsafe_for_output`] character but line feed and
+/// tab becomes U+FFFD, so a record cannot drive the terminal while its
+/// lines stay as NCBI wrote them. Borrowed when nothing changes.
+pub fn terminal_safe(s: &str) -> std::borrow::Cow<'_, str> {
+    let unsafe_here = |c: char| c != '\n' && c != '\t' && is_unsafe_for_output(c);
+    if !s.chars().any(unsafe_here) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    std::borrow::Cow::Owned(
+        s.chars()
+            .map(|c| if unsafe_here(c) { '\u{FFFD}' } else { c })
+            .collect(),
+    )
+}
+
 /// `n` and a noun, plural unless `n` is 1: `1 attempt`, `7 attempts`.
 pub fn count(n: impl Into<u64>, noun: &str) -> String {
     let n = n.into();

@@ -199,6 +199,11 @@ pub fn verdict_for_error_texts<T>(texts: &[String], endpoint: &str) -> Verdict<T
     }
 }
 
+/// The words of a transient verdict for a complete HTTP answer whose body
+/// ends inside an open element: retried, and `ncbi_invalid_response` when
+/// the last attempt is still cut short (docs/client.md).
+pub const CUT_SHORT: &str = "sent a body cut short";
+
 /// Why a parser refused a document.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Refusal {
@@ -262,6 +267,10 @@ pub fn classify_xml_with<T>(
     match doc {
         Err(XmlError::NoRoot) if status_ok || resp.status == 400 => Verdict::Transient {
             text: format!("{endpoint} answered with no document (XML prolog only)"),
+            retry_after: None,
+        },
+        Err(XmlError::Truncated(open)) if status_ok => Verdict::Transient {
+            text: format!("{endpoint} {CUT_SHORT} (it ends inside <{open}>)"),
             retry_after: None,
         },
         Err(XmlError::Malformed(why)) if status_ok => Verdict::Fatal(Error::new(

@@ -119,9 +119,9 @@ fn is_key_param(name: &str) -> bool {
     name.eq_ignore_ascii_case("api_key")
 }
 
-/// `url` as `-v` shows it: `api_key` values in its query and any password
-/// replaced by `REDACTED`.
-fn redact_url(url: &str) -> String {
+/// `url` as `-v` and `pubmed config show` show it: `api_key` values in its
+/// query and any password replaced by `REDACTED` (docs/client.md).
+pub fn redact_url(url: &str) -> String {
     let Ok(mut u) = url::Url::parse(url) else {
         // Not a URL: cut everything after a key parameter.
         let lower = url.to_ascii_lowercase();
@@ -196,10 +196,13 @@ fn give_up(r: &Retry, attempt: u32, cooldown: Duration, past_deadline: bool) -> 
             ),
         );
     }
-    let e = Error::new(
-        Reason::NcbiUnreachable,
-        format!("gave up after {tried}: {}", r.text),
-    );
+    // A body that stays cut short is a bad answer, not silence.
+    let reason = if r.text.contains(super::classify::CUT_SHORT) {
+        Reason::NcbiInvalidResponse
+    } else {
+        Reason::NcbiUnreachable
+    };
+    let e = Error::new(reason, format!("gave up after {tried}: {}", r.text));
     if r.hopeless {
         e.with_hint(UNREACHABLE_HINT)
     } else {

@@ -118,6 +118,8 @@ pub enum SplitError {
     OtherRoot(String),
     /// Not well-formed.
     Malformed(String),
+    /// Ends inside an open element: the body was cut short.
+    Truncated(String),
 }
 
 /// The articles of a `PubmedArticleSet` body, found with a streaming
@@ -156,7 +158,14 @@ pub fn split_set(body: &str) -> std::result::Result<(usize, Vec<ArticleSpan>), S
                 let end_name = e.name().as_ref().to_string();
                 reader
                     .read_to_end(quick_xml::name::QName(&end_name))
-                    .map_err(|e| malformed(&e))?;
+                    .map_err(|e| match e {
+                        quick_xml::Error::Syntax(_) | quick_xml::Error::IllFormed(_)
+                            if reader.buffer_position() as usize >= body.len() =>
+                        {
+                            SplitError::Truncated(name.clone())
+                        }
+                        e => malformed(&e),
+                    })?;
                 spans.push(ArticleSpan {
                     name,
                     range: before..reader.buffer_position() as usize,
@@ -193,9 +202,7 @@ pub fn split_set(body: &str) -> std::result::Result<(usize, Vec<ArticleSpan>), S
     }
     match root_at {
         None => Err(SplitError::NoRoot),
-        Some(_) if !closed => Err(SplitError::Malformed(
-            "the document ends inside <PubmedArticleSet>".into(),
-        )),
+        Some(_) if !closed => Err(SplitError::Truncated("PubmedArticleSet".into())),
         Some(at) => Ok((at, spans)),
     }
 }
@@ -810,6 +817,13 @@ fn classify_body(resp: &HttpResponse, mode: Mode) -> Verdict<ChunkBody> {
                     text: format!("{ENDPOINT} answered with no document (XML prolog only)"),
                     retry_after: None,
                 },
+                Err(SplitError::Truncated(open)) => Verdict::Transient {
+                    text: format!(
+                        "{ENDPOINT} {} (it ends inside <{open}>)",
+                        classify::CUT_SHORT
+                    ),
+                    retry_after: None,
+                },
                 Err(SplitError::Malformed(why)) => Verdict::Fatal(Error::new(
                     Reason::NcbiInvalidResponse,
                     format!("{ENDPOINT} sent a body that does not parse: {why}"),
@@ -823,7 +837,9 @@ fn classify_body(resp: &HttpResponse, mode: Mode) -> Verdict<ChunkBody> {
 /// Timeout`, HTTP 504): a smaller chunk is the better retry.
 fn is_timeout(text: &str, status: u16) -> bool {
     let t = text.to_ascii_lowercase();
+    // A body cut short is as likely a chunk too slow to send whole.
     status == 504
+        || text.contains(classify::CUT_SHORT)
         || t.contains("timeout")
         || t.contains("timed out")
         || t.contains("no answer within")
@@ -1042,8 +1058,16 @@ mod tests {
             split_set("<eFetchResult><ERROR>x</ERROR></eFetchResult>"),
             Err(SplitError::OtherRoot("eFetchResult".into()))
         );
+        // Cut short inside an article, or after one: transient, not malformed.
+        assert_eq!(
+            split_set("<PubmedArticleSet><PubmedArticle>"),
+            Err(SplitError::Truncated("PubmedArticle".into()))
+        );
+        assert_eq!(
+            split_set("<PubmedArticleSet><PubmedArticle></PubmedArticle>"),
+            Err(SplitError::Truncated("PubmedArticleSet".into()))
+        );
         for bad in [
-            "<PubmedArticleSet><PubmedArticle>",
             "<PubmedArticleSet><PubmedArticle></PubmedBookArticle></PubmedArticleSet>",
             "<PubmedArticleSet></PubmedArticleSet><PubmedArticleSet/>",
             "<PubmedArticleSet></PubmedArticleSet>tail",

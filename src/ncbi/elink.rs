@@ -227,6 +227,32 @@ fn names_an_id(text: &str) -> bool {
         || t.contains("invalid id")
 }
 
+/// The UIDs an error text names (`Invalid uid 5 at position 1`, `Invalid
+/// uid 123 at position=1`): the word after each `invalid uid`, canonical
+/// (leading zeros dropped) when it is a PMID, as written otherwise.
+pub fn named_uids(text: &str) -> Vec<String> {
+    let lower = text.to_lowercase();
+    let mut out = Vec::new();
+    let mut rest = lower.as_str();
+    while let Some(at) = rest.find("invalid uid") {
+        rest = &rest[at + "invalid uid".len()..];
+        let word: String = rest
+            .trim_start_matches([' ', ':', '='])
+            .chars()
+            .take_while(|c| !c.is_whitespace() && *c != ',' && *c != ';')
+            .collect();
+        if !word.is_empty() {
+            let pmid = word.trim_start_matches('0');
+            out.push(if is_pmid(&word) && !pmid.is_empty() {
+                pmid.to_string()
+            } else {
+                word
+            });
+        }
+    }
+    out
+}
+
 /// Why an answer cannot be matched to the inputs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum MatchError {
@@ -600,6 +626,21 @@ mod tests {
         )
         .unwrap();
         assert_eq!(top_level_errors(&root), vec!["top"]);
+    }
+
+    #[test]
+    fn uids_named_by_error_texts() {
+        assert_eq!(named_uids("Invalid uid 5 at position 1"), vec!["5"]);
+        assert_eq!(named_uids("Invalid uid 0123 at position=1"), vec!["123"]);
+        assert_eq!(
+            named_uids("Invalid uid gwa2_scaffold_1731_16S_1 at position= 0"),
+            vec!["gwa2_scaffold_1731_16s_1"]
+        );
+        assert_eq!(
+            named_uids("Invalid uid 7 at position 0; Invalid uid 9 at position 2"),
+            vec!["7", "9"]
+        );
+        assert!(named_uids("cannot get document summary").is_empty());
     }
 
     #[test]

@@ -121,17 +121,27 @@ pub fn parse(root: &Element) -> Result<EsearchAnswer, String> {
     })
 }
 
-/// Checks that an answer agrees with itself for the page asked for: no
-/// PMID twice, and as many IDs as `Count` promises on this page,
-/// `min(retmax, Count − retstart)` (PubMed never serves a short page;
-/// `docs/search.md`).
+/// Checks that an answer agrees with itself for the page asked for: the
+/// `RetStart` sent echoed, no PMID twice, no `0` (PMIDs start at 1), and
+/// exactly as many IDs as `Count` promises on this page,
+/// `min(retmax, Count − retstart)`: PubMed never serves a short page, nor
+/// one longer than asked for (`docs/search.md`).
 pub fn check_consistent(a: &EsearchAnswer, retstart: u32, retmax: u32) -> Result<(), String> {
+    if a.retstart != u64::from(retstart) {
+        return Err(format!(
+            "it answers RetStart {} to a request for retstart {retstart}",
+            a.retstart
+        ));
+    }
     let mut seen = std::collections::HashSet::new();
     if let Some(dup) = a.ids.iter().find(|id| !seen.insert(id.as_str())) {
         return Err(format!("PMID {dup} is listed twice on one page"));
     }
+    if let Some(zero) = a.ids.iter().find(|id| id.bytes().all(|b| b == b'0')) {
+        return Err(format!("<Id>{zero}</Id> is not a PMID"));
+    }
     let due = u64::from(retmax).min(a.count.saturating_sub(u64::from(retstart)));
-    if (a.ids.len() as u64) < due {
+    if (a.ids.len() as u64) != due {
         return Err(format!(
             "Count {} with retstart {retstart} and retmax {retmax} promises {due} IDs on this page, but it holds {}",
             a.count,
@@ -294,12 +304,41 @@ mod tests {
                 .unwrap_err()
                 .contains("promises 10 IDs")
         );
-        // near the end of the hits fewer are due
-        assert_eq!(check_consistent(&a, 2645, 6), Ok(()));
+        // near the end of the hits fewer are due: 2651 − 2648 = 3
+        let mut end = a.clone();
+        end.retstart = 2648;
+        end.ids.truncate(3);
+        assert_eq!(check_consistent(&end, 2648, 6), Ok(()));
+        end.ids = a.ids.clone();
+        assert_eq!(
+            check_consistent(&end, 2648, 6),
+            Err("Count 2651 with retstart 2648 and retmax 6 promises 3 IDs on this page, but it holds 6".into())
+        );
+        // more IDs than retmax, or another page than the one asked for
+        assert!(
+            check_consistent(&a, 6, 5)
+                .unwrap_err()
+                .contains("promises 5 IDs on this page, but it holds 6")
+        );
+        assert_eq!(
+            check_consistent(&a, 0, 6),
+            Err("it answers RetStart 6 to a request for retstart 0".into())
+        );
         let b = capture("esearch_pubmed_biopython.xml");
         assert_eq!(check_consistent(&b, 0, 20), Ok(()));
-        assert_eq!(check_consistent(&b, 0, 0), Ok(()), "count only");
-        assert_eq!(check_consistent(&b, 63, 20), Ok(()), "past the hits");
+        let mut count_only = b.clone();
+        count_only.ids.clear();
+        assert_eq!(check_consistent(&count_only, 0, 0), Ok(()), "count only");
+        assert!(check_consistent(&b, 0, 0).is_err(), "IDs for retmax 0");
+        let mut past = count_only.clone();
+        past.retstart = 63;
+        assert_eq!(check_consistent(&past, 63, 20), Ok(()), "past the hits");
+        let mut zero_id = b.clone();
+        zero_id.ids[3] = "0".into();
+        assert_eq!(
+            check_consistent(&zero_id, 0, 20),
+            Err("<Id>0</Id> is not a PMID".into())
+        );
         let mut dup = b.clone();
         dup.ids[5] = dup.ids[0].clone();
         assert_eq!(

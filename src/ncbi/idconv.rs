@@ -111,16 +111,72 @@ pub fn parse_records(v: &Value) -> Result<Vec<IdconvRecord>, String> {
 pub enum IdconvAnswer {
     /// `{"status":"ok","records":[…]}`.
     Records(Vec<IdconvRecord>),
-    /// A top-level error rejecting the whole request (HTTP 400 `errors`, or
-    /// the 404 `message` of an ID type mismatch), with its decoded message:
-    /// some ID of the request is not what `idtype` says.
+    /// A top-level error rejecting the whole request for its IDs (HTTP 400
+    /// `errors` saying the IDs are invalid, or the 404 `message` of an ID
+    /// type mismatch naming one), with its decoded message: some ID of the
+    /// request is not what `idtype` says.
     Rejected(String),
 }
 
-/// Classifies an ID Converter answer: HTTP trouble first, then a
-/// top-level error object (the request rejected: [`IdconvAnswer::Rejected`]),
-/// an E-utilities style `error` text, then the records.
-pub fn classify(resp: &HttpResponse) -> Verdict<IdconvAnswer> {
+/// True when the Converter's message names `id` in quotes, as in `ID type
+/// 'doi' mismatch for '28371833'`.
+pub fn message_names(message: &str, id: &str) -> bool {
+    let m = message.to_lowercase();
+    let id = id.to_lowercase();
+    m.contains(&format!("'{id}'")) || m.contains(&format!("\"{id}\""))
+}
+
+/// True when a top-level error is about the IDs sent: it names one of them
+/// (`ID type 'doi' mismatch for '28371833'`), or says the IDs are invalid
+/// or of another type (`Invalid value for ids`). Any other top-level error
+/// (`something broke`, no message) is the service's fault, not the input's.
+fn is_rejection(message: &str, requested: &[String]) -> bool {
+    let m = message.to_lowercase();
+    requested.iter().any(|id| message_names(message, id))
+        || m.contains("mismatch")
+        || (m.contains("invalid") && m.contains("id"))
+}
+
+/// A record that contradicts the request: it answers an ID not asked for,
+/// or (for PMIDs and PMCIDs) it echoes the requested ID but carries another
+/// one of that type.
+fn contradiction(idtype: IdType, records: &[IdconvRecord], requested: &[String]) -> Option<String> {
+    use crate::core::ids::answer_key;
+    let asked: std::collections::HashSet<String> =
+        requested.iter().map(|i| answer_key(idtype, i)).collect();
+    records.iter().find_map(|r| {
+        let req = r.requested_id.as_deref()?;
+        let key = answer_key(idtype, req);
+        if !asked.is_empty() && !asked.contains(&key) {
+            return Some(format!("a record answers {req}, which was not asked for"));
+        }
+        let own = match idtype {
+            IdType::Pmid => r.pmid.as_deref(),
+            IdType::Pmcid => r.pmcid.as_deref(),
+            IdType::Doi => None,
+        };
+        match own {
+            Some(o) if r.error.is_none() && answer_key(idtype, o) != key => Some(format!(
+                "the record for {req} carries {} {o}",
+                idtype.as_str().to_uppercase()
+            )),
+            _ => None,
+        }
+    })
+}
+
+/// Classifies an ID Converter answer to a request for `requested` (IDs of
+/// type `idtype`, as sent): HTTP trouble first, then a top-level error
+/// object, an E-utilities style `error` text, then the records.
+///
+/// A top-level error that is about the IDs ([`is_rejection`]) is
+/// [`IdconvAnswer::Rejected`]; any other is `ncbi_invalid_response`, as is
+/// a record that contradicts the request (docs/convert.md).
+pub fn classify(
+    resp: &HttpResponse,
+    idtype: IdType,
+    requested: &[String],
+) -> Verdict<IdconvAnswer> {
     const ENDPOINT: &str = "ID Converter";
     if let Some(v) = classify::classify_http(resp, ENDPOINT) {
         return v;
@@ -137,7 +193,16 @@ pub fn classify(resp: &HttpResponse) -> Verdict<IdconvAnswer> {
         Err(_) => return classify::other_status(resp, ENDPOINT),
     };
     if let Some(msg) = top_level_error_or_bare(&v) {
-        return Verdict::Done(IdconvAnswer::Rejected(msg));
+        if is_rejection(&msg, requested) {
+            return Verdict::Done(IdconvAnswer::Rejected(msg));
+        }
+        return Verdict::Fatal(Error::new(
+            Reason::NcbiInvalidResponse,
+            format!(
+                "the ID Converter reported an error that names no ID (HTTP {}): {msg}",
+                resp.status
+            ),
+        ));
     }
     if let Some(text) = v.get("error").and_then(Value::as_str) {
         return classify::verdict_for_error_texts(&[text.to_string()], ENDPOINT);
@@ -146,7 +211,13 @@ pub fn classify(resp: &HttpResponse) -> Verdict<IdconvAnswer> {
         return classify::other_status(resp, ENDPOINT);
     }
     match parse_records(&v) {
-        Ok(r) => Verdict::Done(IdconvAnswer::Records(r)),
+        Ok(r) => match contradiction(idtype, &r, requested) {
+            None => Verdict::Done(IdconvAnswer::Records(r)),
+            Some(why) => Verdict::Fatal(Error::new(
+                Reason::NcbiInvalidResponse,
+                format!("the ID Converter sent an answer that contradicts the request: {why}"),
+            )),
+        },
         Err(why) => Verdict::Fatal(Error::new(
             Reason::NcbiInvalidResponse,
             format!("the ID Converter sent an unexpected answer: {why}"),
@@ -176,7 +247,7 @@ impl Client {
             params,
         };
         self.execute("ID Converter", super::pacer::Lane::Idconv, &req, |resp| {
-            classify(&resp)
+            classify(&resp, idtype, ids)
         })
         .await
     }
@@ -206,6 +277,10 @@ mod tests {
         }
     }
 
+    fn classify_any(resp: &HttpResponse) -> Verdict<IdconvAnswer> {
+        classify(resp, IdType::Doi, &[])
+    }
+
     fn capture(name: &str) -> Vec<u8> {
         std::fs::read(format!(
             "{}/tests/fixtures/{name}",
@@ -217,7 +292,7 @@ mod tests {
     #[test]
     fn legacy_success_capture() {
         let Verdict::Done(IdconvAnswer::Records(r)) =
-            classify(&resp(200, &capture("idconv_json_doi_with_versions.json")))
+            classify_any(&resp(200, &capture("idconv_json_doi_with_versions.json")))
         else {
             panic!()
         };
@@ -235,7 +310,7 @@ mod tests {
 
     #[test]
     fn per_record_error_capture() {
-        let Verdict::Done(IdconvAnswer::Records(r)) = classify(&resp(
+        let Verdict::Done(IdconvAnswer::Records(r)) = classify_any(&resp(
             200,
             &capture("idconv_json_doi_invalid_article_id.json"),
         )) else {
@@ -247,7 +322,7 @@ mod tests {
 
     #[test]
     fn top_level_error_capture_is_a_rejection() {
-        let v = classify(&resp(
+        let v = classify_any(&resp(
             404,
             &capture("idconv_json_error_idtype_mismatch_404.json"),
         ));
@@ -260,7 +335,7 @@ mod tests {
     #[test]
     fn current_service_shapes() {
         let body = br#"{"status":"ok","responseDate":"2025-01-01 00:00:00","request":"x","records":[{"requested-id":"PMC3531190","pmcid":"PMC3531190","pmid":23193287,"doi":"10.5555/example.23193287"},{"requested-id":"PMC1","status":"error","errmsg":"Identifier not found in PMC"}]}"#;
-        let Verdict::Done(IdconvAnswer::Records(r)) = classify(&resp(200, body)) else {
+        let Verdict::Done(IdconvAnswer::Records(r)) = classify_any(&resp(200, body)) else {
             panic!()
         };
         assert_eq!(r[0].pmid.as_deref(), Some("23193287"));
@@ -268,30 +343,38 @@ mod tests {
         assert_eq!(r[1].error.as_deref(), Some("Identifier not found in PMC"));
         let body = br#"{"status":"error","errors":[{"message":"Invalid value for ids","code":"bad_ids"}]}"#;
         assert_eq!(
-            classify(&resp(400, body)).done(),
+            classify_any(&resp(400, body)).done(),
             Some(IdconvAnswer::Rejected("Invalid value for ids".into()))
         );
-        assert_eq!(
-            classify(&resp(200, br#"{"status":"error"}"#)).done(),
-            Some(IdconvAnswer::Rejected("no message".into()))
-        );
+        // No message, or one about the service rather than the IDs: an
+        // upstream fault, never the input's.
+        for body in [
+            &br#"{"status":"error"}"#[..],
+            br#"{"status":"error","message":"something broke"}"#,
+        ] {
+            let Verdict::Fatal(e) = classify(&resp(200, body), IdType::Pmid, &["23193287".into()])
+            else {
+                panic!()
+            };
+            assert_eq!(e.reason, Reason::NcbiInvalidResponse);
+        }
         let body = br#"{"status":"ok","records":[{"pmid":23193287.0,"pmcid":"PMC1"},{"pmid":"20495566.0"},{"pmid":"x1"}]}"#;
-        let Verdict::Done(IdconvAnswer::Records(r)) = classify(&resp(200, body)) else {
+        let Verdict::Done(IdconvAnswer::Records(r)) = classify_any(&resp(200, body)) else {
             panic!()
         };
         assert_eq!(r[0].pmid.as_deref(), Some("23193287"));
         assert_eq!(r[1].pmid.as_deref(), Some("20495566"));
         assert_eq!(r[2].pmid, None);
-        let Verdict::Fatal(e) = classify(&resp(200, b"{\"status\":\"ok\",\"rec")) else {
+        let Verdict::Fatal(e) = classify_any(&resp(200, b"{\"status\":\"ok\",\"rec")) else {
             panic!()
         };
         assert_eq!(e.reason, Reason::NcbiInvalidResponse);
         assert!(matches!(
-            classify(&resp(503, b"{}")),
+            classify_any(&resp(503, b"{}")),
             Verdict::Transient { .. }
         ));
         assert!(matches!(
-            classify(&resp(429, b"{}")),
+            classify_any(&resp(429, b"{}")),
             Verdict::RateLimited { .. }
         ));
     }

@@ -16,5 +16,7 @@ mod policy;
 pub mod transport;
 pub mod xml;
 
-pub use client::{Client, ClientSettings, DEFAULT_EUTILS_URL, DEFAULT_IDCONV_URL, DEFAULT_TOOL};
+pub use client::{
+    Client, ClientSettings, DEFAULT_EUTILS_URL, DEFAULT_IDCONV_URL, DEFAULT_TOOL, redact_url,
+};
 pub use policy::{Backoff, Policy};

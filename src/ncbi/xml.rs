@@ -1,6 +1,10 @@
 //! A small element tree over quick-xml, enough for E-utilities documents.
 //! Elements are followed by name, never by DTD: an unknown DOCTYPE or an
 //! extra element parses the same, and no DTD is fetched.
+//!
+//! The tree is walked (and dropped) recursively, so [`parse`] refuses a
+//! document nested deeper than [`MAX_DEPTH`]: every walk stays bounded
+//! (docs/client.md, "Classifying an answer").
 
 use quick_xml::Reader;
 use quick_xml::escape::resolve_predefined_entity;
@@ -26,13 +30,22 @@ pub enum Node {
     Text(String),
 }
 
+/// The deepest element nesting [`parse`] accepts. NCBI's documents go about
+/// 15 levels deep (a MathML formula inside an `ArticleTitle`); a body
+/// nested deeper is not an E-utilities answer, and refusing it keeps every
+/// recursive walk of the tree, its drop included, far from the stack's end.
+pub const MAX_DEPTH: usize = 256;
+
 /// Why a body is not a usable XML document.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum XmlError {
     /// Only a prolog, DOCTYPE or comments: no root element (transient at NCBI).
     NoRoot,
-    /// Not well-formed: truncated, mismatched tags, bad syntax.
+    /// Not well-formed: mismatched tags, bad syntax, too deep.
     Malformed(String),
+    /// Well-formed so far but ending inside an open element: the body was
+    /// cut short (transient at NCBI). Holds the innermost open element.
+    Truncated(String),
 }
 
 impl Element {
@@ -123,8 +136,9 @@ fn push_text(stack: &mut [Element], text: &str) {
 /// Parses a whole document into its root element.
 ///
 /// Errors: [`XmlError::NoRoot`] when there is no root element,
-/// [`XmlError::Malformed`] when the document is not well-formed or is cut
-/// short (an element still open at the end).
+/// [`XmlError::Truncated`] when it ends with an element still open,
+/// [`XmlError::Malformed`] when the document is not well-formed or nests
+/// elements deeper than [`MAX_DEPTH`].
 pub fn parse(body: &str) -> Result<Element, XmlError> {
     let mut reader = Reader::from_str(body);
     reader.config_mut().check_end_names = true;
@@ -139,9 +153,19 @@ pub fn parse(body: &str) -> Result<Element, XmlError> {
                 if root.is_some() {
                     return Err(XmlError::Malformed("content after the root element".into()));
                 }
+                if stack.len() >= MAX_DEPTH {
+                    return Err(XmlError::Malformed(format!(
+                        "elements nested more than {MAX_DEPTH} levels deep"
+                    )));
+                }
                 stack.push(start_element(&e)?);
             }
             Event::Empty(e) => {
+                if stack.len() >= MAX_DEPTH {
+                    return Err(XmlError::Malformed(format!(
+                        "elements nested more than {MAX_DEPTH} levels deep"
+                    )));
+                }
                 let el = start_element(&e)?;
                 match stack.last_mut() {
                     Some(top) => top.children.push(Node::Element(el)),
@@ -190,11 +214,8 @@ pub fn parse(body: &str) -> Result<Element, XmlError> {
             Event::Decl(_) | Event::PI(_) | Event::DocType(_) | Event::Comment(_) => {}
         }
     }
-    if !stack.is_empty() {
-        return Err(XmlError::Malformed(format!(
-            "document ends inside <{}>",
-            stack.last().map_or("", |e| e.name.as_str())
-        )));
+    if let Some(open) = stack.last() {
+        return Err(XmlError::Truncated(open.name.clone()));
     }
     root.ok_or(XmlError::NoRoot)
 }
@@ -226,12 +247,39 @@ mod tests {
 
     #[test]
     fn truncated_and_mismatched_are_malformed() {
-        assert!(matches!(parse("<a><b>x</b>"), Err(XmlError::Malformed(_))));
+        assert_eq!(parse("<a><b>x</b>"), Err(XmlError::Truncated("a".into())));
+        assert_eq!(parse("<a><b>x"), Err(XmlError::Truncated("b".into())));
         assert!(matches!(
             parse("<a><b>x</c></a>"),
             Err(XmlError::Malformed(_))
         ));
         assert!(matches!(parse("not xml"), Err(XmlError::Malformed(_))));
         assert!(matches!(parse("<a/><b/>"), Err(XmlError::Malformed(_))));
+    }
+
+    fn nested(depth: usize, leaf: &str) -> String {
+        format!("{}{leaf}{}", "<i>".repeat(depth), "</i>".repeat(depth))
+    }
+
+    #[test]
+    fn nesting_is_capped_at_max_depth() {
+        // MAX_DEPTH levels (the leaf an empty element one deeper is refused).
+        let ok = parse(&nested(MAX_DEPTH, "x")).unwrap();
+        assert_eq!(ok.text(), "x");
+        assert_eq!(
+            parse(&nested(MAX_DEPTH + 1, "x")),
+            Err(XmlError::Malformed(format!(
+                "elements nested more than {MAX_DEPTH} levels deep"
+            )))
+        );
+        assert!(matches!(
+            parse(&nested(MAX_DEPTH, "<b/>")),
+            Err(XmlError::Malformed(m)) if m.contains("nested more than")
+        ));
+        // Far deeper than any stack holds: refused, never a stack overflow.
+        assert!(matches!(
+            parse(&nested(200_000, "x")),
+            Err(XmlError::Malformed(m)) if m.contains("nested more than")
+        ));
     }
 }

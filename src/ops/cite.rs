@@ -5,7 +5,7 @@
 //! `hayagriva` with the chosen style, numbered by its input position. A
 //! retracted article gets a `RETRACTED:` prefix and its retraction note.
 
-use std::io;
+use std::io::{self, Read};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
 use std::sync::OnceLock;
@@ -29,6 +29,11 @@ pub const DEFAULT_STYLE: &str = "vancouver";
 
 /// The largest `.csl` file read (real styles are under 200 KB).
 pub const MAX_STYLE_BYTES: u64 = 4 * 1024 * 1024;
+/// The deepest element nesting a `.csl` file may have: real styles nest
+/// about 10 levels (`style/bibliography/layout/group/choose/if/group/…`);
+/// the CSL reader and processor recurse per level, so a deeper file is
+/// refused before it reaches them.
+pub const MAX_STYLE_DEPTH: usize = 64;
 
 /// The short style names, each with the bundled CSL style it stands for.
 /// `vancouver` and `nlm` are the same style: NLM's *Citing Medicine*, which
@@ -249,16 +254,32 @@ impl CiteStyle {
     pub fn from_file(path: &Path) -> Result<CiteStyle> {
         let shown = path.display().to_string();
         let fail = |m: String| Error::new(Reason::InvalidArgument, m);
-        let meta =
-            std::fs::metadata(path).map_err(|e| fail(format!("cannot read style {shown}: {e}")))?;
-        if meta.len() > MAX_STYLE_BYTES {
+        let cannot = |e: std::io::Error| fail(format!("cannot read style {shown}: {e}"));
+        // A device (`/dev/zero`) or FIFO reports no length and may never
+        // end: only a regular file is read, and never past the limit.
+        let meta = std::fs::metadata(path).map_err(cannot)?;
+        if !meta.is_file() {
             return Err(fail(format!(
-                "style {shown} is {} bytes, over the limit of {MAX_STYLE_BYTES}",
-                meta.len()
+                "style {shown} is not a regular file (a directory, device or pipe): give the path of a .csl file"
             )));
         }
-        let bytes =
-            std::fs::read(path).map_err(|e| fail(format!("cannot read style {shown}: {e}")))?;
+        let over = || {
+            fail(format!(
+                "style {shown} is over the limit of {MAX_STYLE_BYTES} bytes"
+            ))
+        };
+        if meta.len() > MAX_STYLE_BYTES {
+            return Err(over());
+        }
+        let mut bytes = Vec::new();
+        std::fs::File::open(path)
+            .map_err(cannot)?
+            .take(MAX_STYLE_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(cannot)?;
+        if bytes.len() as u64 > MAX_STYLE_BYTES {
+            return Err(over());
+        }
         let xml = String::from_utf8(bytes).map_err(|e| {
             fail(format!(
                 "style {shown} is not UTF-8 text (byte {})",
@@ -585,9 +606,22 @@ fn push_child(out: &mut Vec<Span>, child: &ElemChild, base: Span) {
 pub fn parse_style_xml(xml: &str) -> std::result::Result<CslStyle, (Option<usize>, String)> {
     let line_at = |pos: usize| xml[..pos.min(xml.len())].matches('\n').count() + 1;
     let mut reader = quick_xml::Reader::from_str(xml);
+    let mut depth = 0usize;
     loop {
         match reader.read_event() {
             Ok(quick_xml::events::Event::Eof) => break,
+            Ok(quick_xml::events::Event::Start(_)) => {
+                depth += 1;
+                // The CSL reader and processor recurse per level.
+                if depth > MAX_STYLE_DEPTH {
+                    let at = usize::try_from(reader.buffer_position()).unwrap_or(0);
+                    return Err((
+                        Some(line_at(at)),
+                        format!("elements nested more than {MAX_STYLE_DEPTH} levels deep"),
+                    ));
+                }
+            }
+            Ok(quick_xml::events::Event::End(_)) => depth = depth.saturating_sub(1),
             Ok(_) => {}
             Err(e) => {
                 let at = usize::try_from(reader.error_position()).unwrap_or(0);

@@ -15,7 +15,7 @@ use serde::Serialize;
 use crate::core::ids::{self, Canonical, IdType};
 use crate::error::{Error, Exit, Failure, Reason, Result, Term, Words};
 use crate::ncbi::Client;
-use crate::ncbi::idconv::{IDCONV_MAX_IDS, IdconvAnswer, IdconvRecord};
+use crate::ncbi::idconv::{IDCONV_MAX_IDS, IdconvAnswer, IdconvRecord, message_names as names};
 use crate::ncbi::pacer::Lane;
 
 /// The longest ID Converter URL sent (docs/convert.md "Requests").
@@ -312,14 +312,6 @@ enum Answer {
 struct ChunkAnswer {
     records: Vec<IdconvRecord>,
     rejected: Vec<(String, String)>,
-}
-
-/// True when the Converter's message names `id` in quotes, as in `ID type
-/// 'doi' mismatch for '28371833'`.
-fn names(message: &str, id: &str) -> bool {
-    let m = message.to_lowercase();
-    let id = id.to_lowercase();
-    m.contains(&format!("'{id}'")) || m.contains(&format!("\"{id}\""))
 }
 
 /// Converts one chunk. When the Converter rejects the whole request, the

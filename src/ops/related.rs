@@ -243,8 +243,12 @@ enum Answer {
     Failed(Error),
 }
 
-/// ELink for `pmids`; a refusal that names no input splits the list in two
-/// until each refused PMID stands alone (one bad PMID never costs the others).
+/// ELink for `pmids`. A refusal naming its UIDs (`Invalid uid 5 at
+/// position 1`) gives those PMIDs the error and sends the others again
+/// without them; one naming a UID not sent contradicts the request
+/// (`ncbi_invalid_response`). A refusal that names no input splits the
+/// list in two until each refused PMID stands alone (one bad PMID never
+/// costs the others).
 fn fetch_links<'a>(
     client: &'a Client,
     kind: LinkKind,
@@ -253,6 +257,38 @@ fn fetch_links<'a>(
     Box::pin(async move {
         match client.elink(kind, pmids).await? {
             ElinkChunk::Inputs(v) => Ok(v),
+            ElinkChunk::PerIdError(text) if !crate::ncbi::elink::named_uids(&text).is_empty() => {
+                let named = crate::ncbi::elink::named_uids(&text);
+                if let Some(stray) = named.iter().find(|u| !pmids.contains(u)) {
+                    return Err(Error::new(
+                        Reason::NcbiInvalidResponse,
+                        format!(
+                            "ELink refused uid {stray}, which was not sent (it answered: {text})"
+                        ),
+                    ));
+                }
+                let rest: Vec<String> = pmids
+                    .iter()
+                    .filter(|p| !named.contains(p))
+                    .cloned()
+                    .collect();
+                let mut others = if rest.is_empty() {
+                    Vec::new()
+                } else {
+                    fetch_links(client, kind, &rest).await?
+                }
+                .into_iter();
+                Ok(pmids
+                    .iter()
+                    .map(|p| {
+                        if named.contains(p) {
+                            InputLinks::Error(text.clone())
+                        } else {
+                            others.next().unwrap_or(InputLinks::Nothing)
+                        }
+                    })
+                    .collect())
+            }
             ElinkChunk::PerIdError(text) if pmids.len() == 1 => Ok(vec![InputLinks::Error(text)]),
             ElinkChunk::PerIdError(_) => {
                 let (a, b) = pmids.split_at(pmids.len() / 2);

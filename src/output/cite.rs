@@ -125,7 +125,7 @@ impl<'a> CiteWriter<'a> {
                 Format::Html => writeln!(
                     self.out,
                     "<div class=\"csl-entry pubmed-error\" data-pmid=\"{}\">{}</div>",
-                    encode_double_quoted_attribute(&c.pmid),
+                    encode_double_quoted_attribute(&printable(&c.pmid)),
                     encode_text(&e)
                 ),
                 Format::Markdown => self.paragraph(&format!("*{}*", md_escape(&e))),
@@ -143,7 +143,7 @@ impl<'a> CiteWriter<'a> {
                 writeln!(
                     self.out,
                     "<div class=\"{class}\" data-pmid=\"{}\">{body}</div>",
-                    encode_double_quoted_attribute(&c.pmid)
+                    encode_double_quoted_attribute(&printable(&c.pmid))
                 )
             }
             Format::Markdown => {

@@ -10,7 +10,7 @@ use super::citation::{BibOptions, CitationWriter, Export};
 use super::delimited::{write_header, write_rows};
 use super::{Format, Style, cell, write_json_line, write_table};
 use crate::core::record::{DateParts, Record, RecordKind};
-use crate::core::text::{count, printable};
+use crate::core::text::{count, printable, terminal_safe};
 use crate::ops::fetch::{Fetched, Output, Totals};
 
 /// Rows per table block, so a huge input never builds one huge table.
@@ -42,6 +42,8 @@ pub struct Writer<'a> {
     xml_open: bool,
     table: Vec<Fetched>,
     citation: Option<CitationWriter>,
+    /// stdout is a terminal: NCBI's raw bytes go out [`terminal_safe`].
+    terminal: bool,
 }
 
 /// The journal (or book) name for one-line views: ISO abbreviation,
@@ -391,6 +393,7 @@ impl<'a> Writer<'a> {
             style,
             records: 0,
             xml_open: false,
+            terminal: false,
             table: Vec::new(),
             citation: export.map(|e| CitationWriter::new(e, bib)),
         };
@@ -405,14 +408,27 @@ impl<'a> Writer<'a> {
         Ok(w)
     }
 
+    /// Marks stdout as a terminal: `-f medline` and `-f xml` then replace
+    /// control characters (but line feed and tab) in NCBI's bytes with
+    /// U+FFFD; in a pipe or file they stay byte for byte (docs/fetch.md).
+    pub fn on_terminal(&mut self, yes: bool) {
+        self.terminal = yes;
+    }
+
+    /// NCBI's bytes as they may be written here.
+    fn raw<'s>(&self, s: &'s str) -> std::borrow::Cow<'s, str> {
+        if self.terminal {
+            terminal_safe(s)
+        } else {
+            std::borrow::Cow::Borrowed(s)
+        }
+    }
+
     fn open_xml(&mut self, prolog: Option<&str>) -> io::Result<()> {
         if !self.xml_open {
             self.xml_open = true;
-            writeln!(
-                self.out,
-                "{}<PubmedArticleSet>",
-                prolog.unwrap_or(DEFAULT_PROLOG)
-            )?;
+            let prolog = self.raw(prolog.unwrap_or(DEFAULT_PROLOG)).into_owned();
+            writeln!(self.out, "{prolog}<PubmedArticleSet>")?;
         }
         Ok(())
     }
@@ -440,13 +456,13 @@ impl<'a> Writer<'a> {
             Format::Csv | Format::Tsv => write_rows(self.out, self.format, &[cells(f)])?,
             Format::Medline => {
                 if let (Some(raw), None) = (&f.raw, &f.error) {
-                    write!(self.out, "\n{raw}")?;
+                    write!(self.out, "\n{}", self.raw(raw))?;
                 }
             }
             Format::Xml => {
                 self.open_xml(f.prolog.as_deref())?;
                 match (&f.raw, &f.error) {
-                    (Some(raw), None) => writeln!(self.out, "{raw}")?,
+                    (Some(raw), None) => writeln!(self.out, "{}", self.raw(raw))?,
                     _ => writeln!(self.out, "{}", xml_comment(f))?,
                 }
             }

@@ -121,6 +121,45 @@ pub fn esearch_translated(
     s
 }
 
+/// A canned ESearch body (a capture or [`esearch`]) as the page a request
+/// for `retstart`/`retmax` gets, as
+/// ESearch pages: `<RetStart>` echoes `retstart`, and `<IdList>` keeps the
+/// first `min(retmax, Count − retstart)` of its IDs (their bytes unchanged).
+/// A body holds only one page of IDs; the tests ask for it or for fewer.
+pub fn esearch_page(body: &str, retstart: u64, retmax: u64) -> String {
+    let count: u64 = body
+        .split_once("<Count>")
+        .and_then(|(_, r)| r.split_once("</Count>"))
+        .and_then(|(c, _)| c.trim().parse().ok())
+        .unwrap_or(0);
+    let due = retmax.min(count.saturating_sub(retstart)) as usize;
+    let mut out = body.to_string();
+    if let Some(at) = out.find("<RetStart>")
+        && let Some(len) = out[at..].find("</RetStart>")
+    {
+        out.replace_range(at..at + len, &format!("<RetStart>{retstart}"));
+    }
+    if let Some(open) = out.find("<IdList>")
+        && let Some(close) = out.find("</IdList>")
+    {
+        let inner = &out[open + "<IdList>".len()..close];
+        let mut keep = 0;
+        for _ in 0..due {
+            match inner[keep..].find("</Id>") {
+                Some(i) => keep += i + "</Id>".len(),
+                None => break,
+            }
+        }
+        // Whatever followed the last ID (a line break and indent) stays.
+        let tail = inner
+            .rfind("</Id>")
+            .map_or("", |i| &inner[i + "</Id>".len()..]);
+        let kept = format!("{}{tail}", &inner[..keep]);
+        out.replace_range(open + "<IdList>".len()..close, &kept);
+    }
+    out
+}
+
 /// A top-level E-utilities error body: `<ROOT><ERROR>text</ERROR></ROOT>`.
 pub fn eutils_error(root: &str, text: &str) -> String {
     format!(

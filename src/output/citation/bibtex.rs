@@ -11,6 +11,7 @@ use icu_normalizer::DecomposingNormalizerBorrowed;
 
 use crate::core::citation::{NameParts, full_pages, item_id, name_parts, retraction_note};
 use crate::core::record::{Author, Record, RecordKind};
+use crate::core::text::printable;
 
 crate::core::choice::choice! {
     /// How entry keys are made (`--bib-key`).
@@ -497,7 +498,9 @@ fn keywords(r: &Record, unicode: bool) -> Vec<String> {
 /// entries is ignored by BibTeX and biber; `@` is left out so it never
 /// starts one), so entry N of the output is still input N.
 pub fn write_error(out: &mut dyn Write, pmid: &str, reason: &str, message: &str) -> io::Result<()> {
-    let text = format!("% pubmed: PMID {pmid}: {reason}: {message}")
+    // The PMID and message may quote an input line: no control character
+    // (ESC, NUL) leaves raw.
+    let text = printable(&format!("% pubmed: PMID {pmid}: {reason}: {message}"))
         .replace(['@', '{', '}'], " ")
         .split_whitespace()
         .collect::<Vec<_>>()

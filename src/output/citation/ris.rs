@@ -7,6 +7,7 @@ use std::io::{self, Write};
 
 use crate::core::citation::{NameParts, name_parts, retraction_note};
 use crate::core::record::{Author, Record, RecordKind};
+use crate::core::text::printable;
 
 /// The line end the RIS specification requires.
 pub const CRLF: &str = "\r\n";
@@ -186,7 +187,9 @@ pub fn write_record(out: &mut dyn Write, r: &Record) -> io::Result<()> {
 /// The line standing in for a PMID without a record: not a tag line, so
 /// readers skip it, and record N of the output is still input N.
 pub fn write_error(out: &mut dyn Write, pmid: &str, reason: &str, message: &str) -> io::Result<()> {
-    let text = format!("# pubmed: PMID {pmid}: {reason}: {message}");
+    // The PMID and message may quote an input line: no control character
+    // (ESC, NUL) leaves raw.
+    let text = printable(&format!("# pubmed: PMID {pmid}: {reason}: {message}")).into_owned();
     write!(
         out,
         "{}{CRLF}",
