@@ -38,6 +38,8 @@ impl Http {
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
+            // a failing test must not leave the server running
+            .kill_on_drop(true)
             .spawn()
             .unwrap();
         let log = Arc::new(Mutex::new(Vec::new()));
@@ -415,4 +417,21 @@ async fn a_token_is_required_off_loopback_and_sigterm_ends_the_server() {
         sent.elapsed()
     );
     drop(c);
+}
+
+/// A port already in use is the user's address to change (exit 2,
+/// `invalid_argument`), not an NCBI outage (69).
+#[test]
+fn a_busy_port_is_a_usage_error_not_an_ncbi_outage() {
+    let busy = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = busy.local_addr().unwrap().to_string();
+    let run = support::cli::pubmed(&["mcp", "--http", &addr]).run();
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains(&format!("cannot listen on {addr}"))
+            && run.stderr.contains("[invalid_argument]"),
+        "{}",
+        run.stderr
+    );
+    drop(busy);
 }

@@ -23,8 +23,10 @@ impl IdType {
     /// What a valid ID of this type looks like, for messages.
     pub fn expected_form(self) -> &'static str {
         match self {
-            IdType::Pmid => "digits, e.g. 23193287",
-            IdType::Pmcid => "PMC followed by digits (PMC optional, any case), e.g. PMC3531190",
+            IdType::Pmid => "digits, not 0, e.g. 23193287",
+            IdType::Pmcid => {
+                "PMC followed by digits, not 0 (PMC optional, any case), e.g. PMC3531190"
+            }
             IdType::Doi => "10.<registrant>/<suffix> with no spaces or commas, e.g. 10.1038/ng.590",
         }
     }

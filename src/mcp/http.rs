@@ -217,8 +217,9 @@ pub async fn serve(client: Arc<Client>, opts: HttpOptions) -> Result<(), Error> 
         super::interrupt_listener().map_err(|e| Error::new(Reason::NcbiUnreachable, e))?;
     tokio::pin!(interrupted);
     let listener = TcpListener::bind(addr).await.map_err(|e| {
+        // the address is the user's to change, not an NCBI outage
         Error::new(
-            Reason::NcbiUnreachable,
+            Reason::InvalidArgument,
             format!("cannot listen on {addr}: {e}"),
         )
         .with_hint("is another server using that port? choose another with --http HOST:PORT")

@@ -41,7 +41,7 @@ impl ServerHandler for PubmedServer {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
             .with_server_info(
                 Implementation::new("pubmed", env!("CARGO_PKG_VERSION"))
-                    .with_title("pubmed — PubMed search, spelling, ID conversion and full records"),
+                    .with_title("pubmed — PubMed search, spelling, ID conversion, records, citations and related articles"),
             )
             .with_instructions(INSTRUCTIONS)
     }

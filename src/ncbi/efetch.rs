@@ -760,7 +760,12 @@ fn is_empty_result(texts: &[String]) -> bool {
 
 /// Classifies an error-shaped body (anything but the expected data) per
 /// docs/client.md "Classifying an answer"; NCBI's "Empty result" is an answer with no records.
-fn classify_other(resp: &HttpResponse, empty: impl Fn() -> ChunkBody) -> Verdict<ChunkBody> {
+/// `expected` names what the mode asked for (`<PubmedArticleSet>` or MEDLINE text).
+fn classify_other(
+    resp: &HttpResponse,
+    expected: &str,
+    empty: impl Fn() -> ChunkBody,
+) -> Verdict<ChunkBody> {
     if let Ok(root) = xml::parse(&String::from_utf8_lossy(&resp.body))
         && is_empty_result(&classify::error_texts(&root))
         && (resp.status == 200 || resp.status == 400)
@@ -768,10 +773,7 @@ fn classify_other(resp: &HttpResponse, empty: impl Fn() -> ChunkBody) -> Verdict
         return Verdict::Done(empty());
     }
     classify::classify_xml(resp, ENDPOINT, |root| {
-        Err(format!(
-            "expected <PubmedArticleSet>, found <{}>",
-            root.name
-        ))
+        Err(format!("expected {expected}, found <{}>", root.name))
     })
 }
 
@@ -783,15 +785,19 @@ fn classify_body(resp: &HttpResponse, mode: Mode) -> Verdict<ChunkBody> {
         Mode::Xml { .. } => ChunkBody::Xml(ParsedSet::default(), Arc::from("")),
         Mode::Medline => ChunkBody::Medline(Vec::new()),
     };
+    let expected = match mode {
+        Mode::Xml { .. } => "<PubmedArticleSet>",
+        Mode::Medline => "MEDLINE text",
+    };
     if resp.status != 200 {
-        return classify_other(resp, empty);
+        return classify_other(resp, expected, empty);
     }
     let body = String::from_utf8_lossy(&resp.body);
     let head = body.trim_start();
     match mode {
         Mode::Medline => {
             if head.starts_with('<') || head.starts_with('{') {
-                return classify_other(resp, empty);
+                return classify_other(resp, expected, empty);
             }
             match split_medline(&body) {
                 Ok(records) => Verdict::Done(ChunkBody::Medline(records)),
@@ -812,7 +818,7 @@ fn classify_body(resp: &HttpResponse, mode: Mode) -> Verdict<ChunkBody> {
                     let prolog = Arc::from(&body[..set.prolog_len]);
                     Verdict::Done(ChunkBody::Xml(set, prolog))
                 }
-                Err(SplitError::OtherRoot(_)) => classify_other(resp, empty),
+                Err(SplitError::OtherRoot(_)) => classify_other(resp, expected, empty),
                 Err(SplitError::NoRoot) => Verdict::Transient {
                     text: format!("{ENDPOINT} answered with no document (XML prolog only)"),
                     retry_after: None,
@@ -1030,6 +1036,30 @@ fn merge(answer: &mut EfetchAnswer, ids: &[String], body: ChunkBody) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// In MEDLINE mode an XML answer is named as not being MEDLINE text
+    /// (it used to read "expected <PubmedArticleSet>, found <PubmedArticleSet>").
+    #[test]
+    fn an_xml_answer_in_medline_mode_says_medline_was_expected() {
+        let resp = HttpResponse {
+            url: String::new(),
+            status: 200,
+            retry_after: None,
+            content_type: Some("text/xml".into()),
+            body: bytes::Bytes::from_static(
+                b"<?xml version=\"1.0\" ?>\n<PubmedArticleSet>\n</PubmedArticleSet>\n",
+            ),
+        };
+        let text = match classify_body(&resp, Mode::Medline) {
+            Verdict::Fatal(e) => e.to_string(),
+            Verdict::Transient { text, .. } => text,
+            _ => panic!("an XML body is not MEDLINE records"),
+        };
+        assert!(
+            text.contains("expected MEDLINE text, found <PubmedArticleSet>"),
+            "{text}"
+        );
+    }
 
     #[test]
     fn split_finds_each_article_and_the_prolog() {
