@@ -119,25 +119,10 @@ async fn run_all(a: &SearchArgs, ctx: &Context) -> Result<Exit, Failure> {
             Some((path.clone(), held, file, sidecar))
         }
     };
-    if let Some((path, held, _, sidecar)) = &resumed {
-        if held.cut {
-            ctx.note(&format!("{}: dropped a cut last line", path.display()));
-        }
-        if held.dropped > 0 {
-            ctx.note(&format!(
-                "{}: {} failed before; asking again",
-                path.display(),
-                count(held.dropped as u64, "record")
-            ));
-        }
-        if sidecar.complete && a.resume {
-            ctx.note(&format!(
-                "{} is complete ({}); nothing to resume",
-                path.display(),
-                count(held.keys.len() as u64, "PMID")
-            ));
-            return Ok(Exit::Success);
-        }
+    if let Some((path, held, _, sidecar)) = &resumed
+        && note_held(ctx, path, held, sidecar, a.resume)
+    {
+        return Ok(Exit::Success);
     }
     let client = ctx.client()?;
 
@@ -210,6 +195,42 @@ async fn run_all(a: &SearchArgs, ctx: &Context) -> Result<Exit, Failure> {
         sidecar.complete = outcome.complete;
         resume::save(&path, &sidecar).map_err(|e| with_path(e, &sidecar_path(&path)))?;
     }
+    note_outcome(ctx, &outcome);
+    Ok(outcome.exit())
+}
+
+/// Says what `--output FILE` already holds; true when a `--resume` finds
+/// FILE complete (nothing left to ask NCBI).
+fn note_held(
+    ctx: &Context,
+    path: &std::path::Path,
+    held: &resume::Reopened,
+    sidecar: &resume::Sidecar<Checkpoint>,
+    resuming: bool,
+) -> bool {
+    if held.cut {
+        ctx.note(&format!("{}: dropped a cut last line", path.display()));
+    }
+    if held.dropped > 0 {
+        ctx.note(&format!(
+            "{}: {} failed before; asking again",
+            path.display(),
+            count(held.dropped as u64, "record")
+        ));
+    }
+    let complete = sidecar.complete && resuming;
+    if complete {
+        ctx.note(&format!(
+            "{} is complete ({}); nothing to resume",
+            path.display(),
+            count(held.keys.len() as u64, "PMID")
+        ));
+    }
+    complete
+}
+
+/// The run's closing notes: its warnings and what was written.
+fn note_outcome(ctx: &Context, outcome: &search_all::AllOutcome) {
     for w in &outcome.warnings {
         ctx.note(&format!("warning: {}", w.message));
     }
@@ -224,7 +245,6 @@ async fn run_all(a: &SearchArgs, ctx: &Context) -> Result<Exit, Failure> {
         count(outcome.total, "hit"),
         count(outcome.requests, "request")
     ));
-    Ok(outcome.exit())
 }
 
 /// An I/O error that names the file it is about.
