@@ -8,7 +8,6 @@
 mod support;
 
 use pubmed::core::choice::Choice;
-use pubmed::ops::convert::RecordReason;
 use pubmed::ops::search::WarningKind;
 
 fn readme() -> String {
@@ -44,7 +43,7 @@ fn every_warning_kind_is_documented() {
 #[test]
 fn every_per_record_reason_is_documented() {
     let listed = listed_after(&readme(), "failures are per record:");
-    for reason in RecordReason::PER_RECORD {
+    for reason in pubmed::ops::convert::PER_RECORD_REASONS {
         assert!(
             listed.iter().any(|w| w == reason.as_str()),
             "README's per-record reasons lack `{reason}`: {listed:?}"
@@ -250,14 +249,17 @@ fn docs_errors_gives_every_reason_its_exit_and_mcp_code() {
 #[test]
 fn docs_errors_lists_every_per_record_reason() {
     use pubmed::ops::cite::CiteReason;
-    use pubmed::ops::fetch::RecordReason as FetchReason;
     let rows = table_after(&doc("errors.md"), "Reasons of one record");
     let listed: Vec<String> = rows.iter().map(|r| first_name(r)).collect();
-    let mut want: Vec<&str> = RecordReason::PER_RECORD
+    let mut want: Vec<&str> = pubmed::ops::convert::PER_RECORD_REASONS
         .iter()
         .map(|r| r.as_str())
         .collect();
-    want.extend(FetchReason::PER_RECORD.iter().map(|r| r.as_str()));
+    want.extend(
+        pubmed::ops::fetch::PER_RECORD_REASONS
+            .iter()
+            .map(|r| r.as_str()),
+    );
     want.push(CiteReason::CitationFailed.as_str());
     for reason in &want {
         assert!(

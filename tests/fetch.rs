@@ -1254,7 +1254,7 @@ fn the_readme_shows_what_fetch_prints() {
     let at = readme.find("fetch's per-record reasons:").unwrap();
     let paragraph = readme[at..].split("\n\n").next().unwrap();
     let listed: Vec<&str> = paragraph.split('`').skip(1).step_by(2).collect();
-    for r in pubmed::ops::fetch::RecordReason::PER_RECORD {
+    for r in pubmed::ops::fetch::PER_RECORD_REASONS {
         assert!(listed.contains(&r.as_str()), "{r}: {listed:?}");
     }
 }

@@ -28,82 +28,16 @@ const IDLE_FLUSH: Duration = Duration::from_millis(250);
 /// A partial chunk may be sent once its first ID has waited this long.
 const MAX_CHUNK_AGE: Duration = Duration::from_secs(1);
 
-/// Why a record has no answer: its `error.reason` in JSON, one snake_case
-/// name. The per-record reasons leave the exit status at 0; a failed
-/// request's reason decides it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum RecordReason {
-    /// The input is not an ID of its type (`malformed_id`).
-    MalformedId,
-    /// The Converter knows no PMC copy of the article (`not_in_pmc`); it
-    /// may still be in PubMed.
-    NotInPmc,
-    /// The Converter's answer has no record for the ID (`no_record_returned`).
-    NoRecordReturned,
-    /// PubMed has no record of the ID either (`not_found`): `convert
-    /// --fallback pubmed` (docs/convert-fallback.md) and `related`
-    /// (docs/related.md).
-    NotFound,
-    /// The request for the record's chunk failed after retries, or the
-    /// Converter answered the ID with another error: that failure's reason
-    /// (`ncbi_unreachable`, `invalid_argument`, …).
-    Request(Reason),
-}
+pub use super::record::{RecordError, RecordReason};
 
-impl RecordReason {
-    /// The reasons that belong to one record, not to a request.
-    pub const PER_RECORD: [RecordReason; 4] = [
-        RecordReason::MalformedId,
-        RecordReason::NotInPmc,
-        RecordReason::NoRecordReturned,
-        RecordReason::NotFound,
-    ];
-
-    /// The name written in JSON, CSV/TSV and the summary line.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RecordReason::MalformedId => "malformed_id",
-            RecordReason::NotInPmc => "not_in_pmc",
-            RecordReason::NoRecordReturned => "no_record_returned",
-            RecordReason::NotFound => "not_found",
-            RecordReason::Request(r) => r.as_str(),
-        }
-    }
-
-    /// The failed request's reason, which decides the exit status; `None`
-    /// for a per-record reason.
-    pub fn request_failure(self) -> Option<Reason> {
-        match self {
-            RecordReason::Request(r) => Some(r),
-            _ => None,
-        }
-    }
-}
-
-impl std::fmt::Display for RecordReason {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl Serialize for RecordReason {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
-        s.serialize_str(self.as_str())
-    }
-}
-
-/// A per-record failure.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct RecordError {
-    /// Machine-readable reason.
-    pub reason: RecordReason,
-    /// A sentence for people, as the CLI prints it.
-    pub message: String,
-    /// `message` in parts when it names a CLI command, so other surfaces
-    /// can word it their own way.
-    #[serde(skip)]
-    pub words: Option<Words>,
-}
+/// The reasons a convert record can have that belong to the record, not to
+/// a request (docs/convert.md "Records").
+pub const PER_RECORD_REASONS: [RecordReason; 4] = [
+    RecordReason::MalformedId,
+    RecordReason::NotInPmc,
+    RecordReason::NoRecordReturned,
+    RecordReason::NotFound,
+];
 
 /// Where a record's answer came from (`source`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -30,64 +30,12 @@ const IDLE_FLUSH: Duration = Duration::from_millis(250);
 /// a request could start.
 const MAX_CHUNK_AGE: Duration = Duration::from_secs(1);
 
-/// Why a record has no article: its `error.reason` in JSON (docs/fetch.md
-/// "What each PMID gets"). The per-record reasons leave the exit status at
-/// 0; any other decides it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum RecordReason {
-    /// The input line is not a PMID (`malformed_id`).
-    MalformedId,
-    /// PubMed has no record under this PMID, or lists it as deleted
-    /// (`not_found`).
-    NotFound,
-    /// The request for its chunk failed after retries (`ncbi_unreachable`,
-    /// …), or NCBI sent something for it that cannot be read
-    /// (`ncbi_invalid_response`).
-    Request(Reason),
-}
+pub use super::record::{RecordError, RecordReason};
 
-impl RecordReason {
-    /// The reasons that belong to one record, not to a request.
-    pub const PER_RECORD: [RecordReason; 2] = [RecordReason::MalformedId, RecordReason::NotFound];
-
-    /// The name written in JSON, CSV/TSV and the summary line.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RecordReason::MalformedId => "malformed_id",
-            RecordReason::NotFound => "not_found",
-            RecordReason::Request(r) => r.as_str(),
-        }
-    }
-
-    /// The reason that decides the exit status; `None` for a per-record one.
-    pub fn request_failure(self) -> Option<Reason> {
-        match self {
-            RecordReason::Request(r) => Some(r),
-            _ => None,
-        }
-    }
-}
-
-impl std::fmt::Display for RecordReason {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl Serialize for RecordReason {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
-        s.serialize_str(self.as_str())
-    }
-}
-
-/// Why a PMID has no record, as written in its place.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct RecordError {
-    /// Machine-readable reason.
-    pub reason: RecordReason,
-    /// A sentence for people.
-    pub message: String,
-}
+/// The reasons a fetched PMID can have that belong to the record, not to a
+/// request (docs/fetch.md "What each PMID gets").
+pub const PER_RECORD_REASONS: [RecordReason; 2] =
+    [RecordReason::MalformedId, RecordReason::NotFound];
 
 /// What to fetch: the EFetch mode and the chunk size.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -142,6 +90,7 @@ impl Fetched {
             error: Some(RecordError {
                 reason,
                 message: message.into(),
+                words: None,
             }),
         }
     }
@@ -325,7 +274,11 @@ fn fetched_from(requested: &str, pmid: &str, entry: Entry, prolog: Option<Arc<st
                 MissingReason::Invalid => RecordReason::Request(Reason::NcbiInvalidResponse),
                 MissingReason::Failed(r) => RecordReason::Request(r),
             };
-            f.error = Some(RecordError { reason, message });
+            f.error = Some(RecordError {
+                reason,
+                message,
+                words: None,
+            });
         }
     }
     f

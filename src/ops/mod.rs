@@ -5,6 +5,7 @@ pub mod cite;
 pub mod convert;
 pub mod fallback;
 pub mod fetch;
+pub mod record;
 pub mod related;
 pub mod resume;
 pub mod search;

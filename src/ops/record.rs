@@ -1,0 +1,77 @@
+//! Why one record of a batch (convert, related, fetch, cite) has no
+//! answer: the reason written in its place and the message beside it
+//! (docs/errors.md "Reasons of one record"). One type for every batch
+//! operation, so the exit rule and the JSON names are decided once.
+
+use serde::Serialize;
+
+use crate::error::{Reason, Words};
+
+/// Why a record has no answer: its `error.reason` in JSON, one snake_case
+/// name. The per-record reasons leave the exit status at 0; a failed
+/// request's reason decides it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RecordReason {
+    /// The input is not an ID of its type (`malformed_id`).
+    MalformedId,
+    /// The Converter knows no PMC copy of the article (`not_in_pmc`); it
+    /// may still be in PubMed.
+    NotInPmc,
+    /// The Converter's answer has no record for the ID (`no_record_returned`).
+    NoRecordReturned,
+    /// PubMed has no record of the ID (`not_found`), or lists it as
+    /// deleted: fetch, related, `convert --fallback pubmed`.
+    NotFound,
+    /// The request for the record's chunk failed after retries, NCBI sent
+    /// something for it that cannot be read, or the Converter answered the
+    /// ID with another error: that failure's reason (`ncbi_unreachable`,
+    /// `ncbi_invalid_response`, …).
+    Request(Reason),
+}
+
+impl RecordReason {
+    /// The name written in JSON, CSV/TSV and the summary line.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RecordReason::MalformedId => "malformed_id",
+            RecordReason::NotInPmc => "not_in_pmc",
+            RecordReason::NoRecordReturned => "no_record_returned",
+            RecordReason::NotFound => "not_found",
+            RecordReason::Request(r) => r.as_str(),
+        }
+    }
+
+    /// The failed request's reason, which decides the exit status; `None`
+    /// for a per-record reason.
+    pub fn request_failure(self) -> Option<Reason> {
+        match self {
+            RecordReason::Request(r) => Some(r),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for RecordReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for RecordReason {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+/// A per-record failure.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RecordError {
+    /// Machine-readable reason.
+    pub reason: RecordReason,
+    /// A sentence for people, as the CLI prints it.
+    pub message: String,
+    /// `message` in parts when it names a CLI command, so other surfaces
+    /// can word it their own way.
+    #[serde(skip)]
+    pub words: Option<Words>,
+}
