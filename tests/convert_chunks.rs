@@ -347,13 +347,14 @@ fn a_stalled_input_sends_its_partial_chunks() {
     assert_eq!(sizes.iter().sum::<usize>(), 60);
 }
 
-/// A rare DOI at the head of more PMIDs than the reorder buffer holds:
-/// the PMIDs still go 200 per request; only the DOI's chunk, which holds
-/// the oldest waiting line, is sent partial to free the buffer.
+/// A rare DOI at the head of more PMIDs than the reorder buffer holds
+/// (20,000 lines): the PMIDs still go 200 per request; only the DOI's
+/// chunk, which holds the oldest waiting line, is sent partial to free the
+/// buffer.
 #[test]
 fn a_full_buffer_sends_only_the_chunk_holding_its_oldest_line() {
     let mut tags = vec![2u8];
-    tags.extend(std::iter::repeat_n(0u8, 6_000));
+    tags.extend(std::iter::repeat_n(0u8, 21_000));
     tags.push(2);
     let (client, _, fake) = client(GAP);
     let input = lines(&tags);
@@ -362,7 +363,7 @@ fn a_full_buffer_sends_only_the_chunk_holding_its_oldest_line() {
         futures::stream::iter(input.clone().into_iter().map(Ok)),
     ));
     check_records(&input, &out);
-    assert_eq!(requests, 30 + 2);
+    assert_eq!(requests, 105 + 2);
     let batches = fake.idconv_batches.lock().unwrap();
     let dois: Vec<usize> = batches
         .iter()
@@ -376,6 +377,58 @@ fn a_full_buffer_sends_only_the_chunk_holding_its_oldest_line() {
             .filter(|(t, _)| t == "pmid")
             .all(|(_, ids)| ids.len() == CHUNK)
     );
+}
+
+/// Up to the reorder buffer's 20,000 lines, any mix costs the minimum:
+/// two DOIs and two PMCIDs spread among 19,996 PMIDs go one request per
+/// type, however far apart.
+#[test]
+fn an_input_the_buffer_holds_costs_the_minimum_whatever_its_mix() {
+    let mut tags = vec![0u8; 20_000];
+    tags[0] = 2;
+    tags[5_000] = 1;
+    tags[15_000] = 1;
+    tags[19_999] = 2;
+    let (client, _, fake) = client(GAP);
+    let input = lines(&tags);
+    let (out, requests) = paused().block_on(run(
+        &client,
+        futures::stream::iter(input.clone().into_iter().map(Ok)),
+    ));
+    check_records(&input, &out);
+    assert_eq!(minimum(&tags), 100 + 1 + 1);
+    assert_eq!(requests as usize, minimum(&tags));
+    check_batches(&fake, &tags);
+}
+
+/// The mixes worst for the reorder buffer: a DOI and a PMCID in every
+/// `spacing` lines of PMIDs, 120,000 lines in all, so a full buffer's
+/// oldest line sits in a small chunk of a rare type. Requests stay within
+/// 1.02 × the minimum (the bound for bulk conversion).
+#[test]
+fn the_worst_mixes_for_the_buffer_stay_within_two_percent() {
+    let n = 120_000;
+    for spacing in [3_900, 9_000, 19_000] {
+        let mut tags = vec![0u8; n];
+        for k in (0..n).step_by(spacing) {
+            tags[k] = 2;
+            if k + spacing / 2 < n {
+                tags[k + spacing / 2] = 1;
+            }
+        }
+        let (client, _, _) = client(GAP);
+        let input = lines(&tags);
+        let (out, requests) = paused().block_on(run(
+            &client,
+            futures::stream::iter(input.clone().into_iter().map(Ok)),
+        ));
+        check_records(&input, &out);
+        let min = minimum(&tags);
+        assert!(
+            requests as f64 <= 1.02 * min as f64,
+            "spacing {spacing}: {requests} requests for a minimum of {min}"
+        );
+    }
 }
 
 /// In real time with pacing off (the test knobs), the input's end makes
@@ -404,4 +457,68 @@ fn real_time_without_pacing_finishes() {
         .expect("the run ends");
     check_records(&input, &out);
     assert_eq!(requests as usize, minimum(&tags));
+}
+
+/// Another `pubmed` process holds the ID Converter's lane of the shared
+/// budget (three starts booked, 400 ms apart): a partial chunk that falls
+/// due meanwhile is not sealed while it waits for the lane, so the IDs that
+/// arrive during the wait join it. Real time (the budget keeps wall-clock
+/// times): 3 PMIDs, a 300 ms stall (the chunk falls due at 250 ms), 3 more,
+/// the end; one request of 6 when the lane frees at about 1.2 s.
+#[test]
+fn a_chunk_waiting_for_another_processs_requests_keeps_collecting() {
+    let dir = tempfile::tempdir().unwrap();
+    let other = pubmed::ncbi::budget::SharedBudget::new(dir.path().to_path_buf(), false, false);
+    let fake = FakeNcbi::new(Corpus::default());
+    let transport = Arc::new(InProcess {
+        fake: fake.clone(),
+        starts: Mutex::new(Vec::new()),
+    });
+    let client = Client::with_transport(
+        ClientSettings {
+            idconv_url: "http://127.0.0.1:9/tools/idconv/api/v1/articles/".into(),
+            policy: Policy {
+                request_gap: Some(GAP),
+                ..Policy::default()
+            },
+            budget_dir: Some(dir.path().to_path_buf()),
+            ..Default::default()
+        },
+        transport,
+    );
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let tags = [0u8, 0, 0, 0, 0, 0];
+    let input = lines(&tags);
+    let (out, requests, waited) = rt.block_on(async {
+        let lane = pubmed::ncbi::budget::IDCONV_LANE;
+        let now = pubmed::ncbi::budget::now_ms();
+        for k in 0..3 {
+            other
+                .book(lane, GAP, now + k * 400, u64::MAX)
+                .await
+                .expect("the budget is usable")
+                .expect("a free slot");
+        }
+        let t0 = std::time::Instant::now();
+        let stream = futures::stream::iter(input.clone().into_iter().enumerate()).then(
+            |(i, l)| async move {
+                if i == 3 {
+                    tokio::time::sleep(Duration::from_millis(300)).await;
+                }
+                Ok(l)
+            },
+        );
+        let (out, requests) = run(&client, Box::pin(stream)).await;
+        (out, requests, t0.elapsed())
+    });
+    check_records(&input, &out);
+    assert_eq!(requests, 1);
+    let batches = fake.idconv_batches.lock().unwrap().clone();
+    assert_eq!(batches.len(), 1);
+    assert_eq!(batches[0].1.len(), 6);
+    // The lane's next slot: 800 ms + one gap after the other's first start.
+    assert!(waited >= Duration::from_millis(1_150), "{waited:?}");
 }

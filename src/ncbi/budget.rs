@@ -299,6 +299,25 @@ impl SharedBudget {
         }
     }
 
+    /// The first start (ms) a request of `lane` could book now, keeping
+    /// `gap` after the latest booking of any process and outside the 429
+    /// cooldown; nothing is booked. `None` when the budget cannot be used.
+    /// Batch work asks this before it seals a partial chunk, so the chunk
+    /// keeps collecting IDs while other processes hold the lane
+    /// (docs/convert.md "Chunks").
+    pub async fn free_at(&self, lane: &str, gap: Duration) -> Option<u64> {
+        let gap_ms = gap.as_millis().min(u64::MAX as u128) as u64;
+        self.with_lane(lane, |s, now| {
+            let after_last = if s.last_start == 0 {
+                0
+            } else {
+                s.last_start.saturating_add(gap_ms)
+            };
+            (now.max(after_last).max(s.cooldown_until), false)
+        })
+        .await
+    }
+
     /// The lane's cooldown end (ms) if one lasts past now.
     pub async fn cooldown(&self, lane: &str) -> Option<u64> {
         self.with_lane(lane, |s, now| {

@@ -382,11 +382,25 @@ impl Pacer {
     }
 
     /// When a request of `lane` asking now could start, by this process's
-    /// gaps and 429 cooldown (ignoring calls already waiting). Batch work
-    /// that forms its chunk at the last moment waits for it
+    /// gaps and 429 cooldown (ignoring calls already waiting; other
+    /// processes' bookings are [`Pacer::shared_free_at`]). Batch work that
+    /// forms its chunk at the last moment waits for both
     /// (docs/convert.md "Chunks").
     pub fn free_at(&self, lane: Lane) -> Instant {
         self.next_free(Instant::now(), lane)
+    }
+
+    /// When a request of `lane` could start by the shared budget (other
+    /// `pubmed` processes' bookings and cooldowns, and this one's), as of
+    /// now; nothing is booked. `None` without a usable shared budget. See
+    /// [`SharedBudget::free_at`].
+    pub async fn shared_free_at(&self, lane: Lane) -> Option<Instant> {
+        let sh = self.shared()?;
+        let at = sh
+            .budget
+            .free_at(sh.lane(lane), self.cfg.gap_of(lane))
+            .await?;
+        Some(instant_of(at))
     }
 
     /// Calls waiting for a start right now.

@@ -20,13 +20,18 @@ use crate::ncbi::pacer::Lane;
 
 /// The longest ID Converter URL sent (docs/convert.md "Requests").
 const MAX_URL: usize = 8000;
-/// Input lines held while their answers are pending; bounds memory. A
-/// full buffer only stops reading: it never seals a chunk.
-pub const MAX_PENDING: usize = 4000;
+/// Input lines held while their answers are pending; bounds memory (about
+/// 8 MB at most). A full buffer stops reading; only the chunk holding its
+/// oldest line may then go partial, which at this size costs at most one
+/// request per 19,000 lines read (docs/convert.md "Chunks").
+pub const MAX_PENDING: usize = 20_000;
 /// With no new input line for this long, a partial chunk may be sent.
 const IDLE_FLUSH: Duration = Duration::from_millis(250);
 /// A partial chunk may be sent once its first ID has waited this long.
 const MAX_CHUNK_AGE: Duration = Duration::from_secs(1);
+/// A shared-budget slot this close counts as now (the budget's clock is
+/// the wall clock in whole milliseconds).
+const SHARED_SLACK: Duration = Duration::from_millis(20);
 
 pub use super::record::{RecordError, RecordReason};
 
@@ -733,6 +738,9 @@ where
     };
     let mut held_since: Option<tokio::time::Instant> = None;
     let mut last_start: Option<tokio::time::Instant> = None;
+    // The shared budget's next free slot, when it last said "not yet":
+    // other `pubmed` processes hold the lane until then.
+    let mut shared_at: Option<tokio::time::Instant> = None;
     // When the next request could start: the pacer's next free slot, one
     // gap after the last chunk sent here, and a gap per call already waiting.
     let start_at = |last_start: Option<tokio::time::Instant>| {
@@ -759,8 +767,24 @@ where
             }
             _ => {}
         }
-        // Chunks are sealed only when a request can start now.
-        while running.len() < limit && start_at(last_start) <= tokio::time::Instant::now() {
+        // Chunks are sealed only when a request can start now: by this
+        // process's pacer and by the budget every `pubmed` process shares
+        // (asked only when something is due, so a chunk waiting for
+        // another process's requests keeps collecting IDs).
+        while running.len() < limit
+            && start_at(last_start).max(shared_at.unwrap_or(now)) <= tokio::time::Instant::now()
+        {
+            if e.due(&input_state)
+                .is_none_or(|due| due > tokio::time::Instant::now())
+            {
+                break;
+            }
+            if let Some(at) = client.pacer().shared_free_at(Lane::Idconv).await
+                && at > tokio::time::Instant::now() + SHARED_SLACK
+            {
+                shared_at = Some(at);
+                continue;
+            }
             let Some(id) = e.pick(&input_state) else {
                 break;
             };
@@ -783,7 +807,7 @@ where
         let wake = e
             .due(&input_state)
             .filter(|_| running.len() < limit)
-            .map(|due| due.max(start_at(last_start)));
+            .map(|due| due.max(start_at(last_start)).max(shared_at.unwrap_or(due)));
         tokio::select! {
             line = input.next(), if can_read => match line {
                 None => input_state.eof = true,
