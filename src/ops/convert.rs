@@ -429,7 +429,7 @@ struct Engine<'c> {
     totals: Totals,
 }
 
-impl Engine<'_> {
+impl<'c> Engine<'c> {
     fn close(&mut self, idtype: IdType) {
         if let Some(id) = self.open.remove(&idtype) {
             self.ready.push_back(id);
@@ -569,6 +569,30 @@ impl Engine<'_> {
         }
     }
 
+    /// The request for sealed chunk `id`, to run beside the others.
+    fn send(&self, id: u64) -> Request<'c> {
+        let ch = &self.chunks[&id];
+        let idtype = ch.idtype.expect("chunks have a type");
+        let ids = ch.ids.clone();
+        let client = self.client;
+        Box::pin(async move { (id, idtype, convert_chunk(client, idtype, ids).await) })
+    }
+
+    /// Files chunk `id`'s answer (or its failure, the run's first failure
+    /// when none came before) for [`Engine::drain`].
+    fn answered(&mut self, id: u64, idtype: IdType, answer: Result<ChunkAnswer>) {
+        let result = answer
+            .map(|answer| index_chunk(idtype, answer))
+            .inspect_err(|err| {
+                self.totals
+                    .first_chunk_failure
+                    .get_or_insert_with(|| err.clone());
+            });
+        if let Some(ch) = self.chunks.get_mut(&id) {
+            ch.result = Some(result);
+        }
+    }
+
     fn add(&mut self, line: InputLine) {
         let raw = match line {
             InputLine::Skip => {
@@ -695,6 +719,103 @@ fn ids_budget(client: &Client) -> usize {
     MAX_URL.saturating_sub(fixed)
 }
 
+/// When the next ID Converter request could start, as the convert engine
+/// sees it (docs/convert.md "Chunks"): this process's pacer, one gap after
+/// the last chunk sent here and per call already waiting, and the shared
+/// budget's next slot when it last said "not yet".
+struct Starts<'c> {
+    client: &'c Client,
+    /// The Converter's gap (paced as keyless, whatever the E-utilities key).
+    gap: Duration,
+    /// Requests in flight at once.
+    limit: usize,
+    last_start: Option<tokio::time::Instant>,
+    /// Other `pubmed` processes hold the lane until then.
+    shared_at: Option<tokio::time::Instant>,
+}
+
+impl Starts<'_> {
+    /// The earliest start, ignoring the shared budget's answer.
+    fn local(&self) -> tokio::time::Instant {
+        let pacer = self.client.pacer();
+        let mut at = pacer.free_at(Lane::Idconv);
+        if let Some(last) = self.last_start {
+            at = at.max(last + self.gap);
+        }
+        at + self.gap * pacer.waiting() as u32
+    }
+
+    /// The earliest start, as last known.
+    fn at(&self) -> tokio::time::Instant {
+        let local = self.local();
+        self.shared_at.map_or(local, |s| local.max(s))
+    }
+
+    /// Whether a chunk may be sealed now: a slot is free in this process
+    /// and something is due; then the shared budget is asked, so a chunk
+    /// that would wait for another process's requests keeps collecting IDs.
+    async fn may_seal(&mut self, running: usize, e: &Engine<'_>, input: &InputState) -> bool {
+        if running >= self.limit || self.at() > tokio::time::Instant::now() {
+            return false;
+        }
+        // `due` reads the clock itself: compare with a reading after it.
+        if e.due(input)
+            .is_none_or(|due| due > tokio::time::Instant::now())
+        {
+            return false;
+        }
+        match self.client.pacer().shared_free_at(Lane::Idconv).await {
+            Some(at) if at > tokio::time::Instant::now() + SHARED_SLACK => {
+                self.shared_at = Some(at);
+                false
+            }
+            _ => true,
+        }
+    }
+
+    /// When to wake for the first due chunk: `None` when nothing is due
+    /// without new input, or every slot is taken (a finished chunk wakes
+    /// the loop then).
+    fn wake(
+        &self,
+        running: usize,
+        e: &Engine<'_>,
+        input: &InputState,
+    ) -> Option<tokio::time::Instant> {
+        e.due(input)
+            .filter(|_| running < self.limit)
+            .map(|due| due.max(self.at()))
+    }
+}
+
+/// Tracks how long a full reorder buffer holds reading: that time does not
+/// count as the input being idle or a chunk waiting for input.
+#[derive(Default)]
+struct Hold {
+    since: Option<tokio::time::Instant>,
+}
+
+impl Hold {
+    fn update(&mut self, e: &mut Engine<'_>, input: &mut InputState, now: tokio::time::Instant) {
+        input.held = !input.eof && e.pending.len() >= MAX_PENDING;
+        match (input.held, self.since) {
+            (true, None) => self.since = Some(now),
+            (false, Some(since)) => {
+                let d = now - since;
+                input.last_line += d;
+                e.shift_open(d);
+                self.since = None;
+            }
+            _ => {}
+        }
+    }
+}
+
+type Running<'c> = FuturesUnordered<Request<'c>>;
+
+/// One chunk's request: its id, type and answer.
+type Request<'c> = futures::future::BoxFuture<'c, (u64, IdType, Result<ChunkAnswer>)>;
+
 /// Converts a stream of input lines, handing each record to `sink` in input
 /// order as soon as it and everything before it is known. `from` fixes the
 /// ID type; `None` detects each ID's type. Malformed IDs become error
@@ -727,87 +848,37 @@ where
         next_chunk: 0,
         totals: Totals::default(),
     };
-    let limit = client.settings().policy.max_in_flight.max(1);
-    // The Converter is paced as keyless, whatever the E-utilities key.
-    let gap = client.settings().policy.gap(false);
-    let mut running = FuturesUnordered::new();
+    let mut starts = Starts {
+        client,
+        gap: client.settings().policy.gap(false),
+        limit: client.settings().policy.max_in_flight.max(1),
+        last_start: None,
+        shared_at: None,
+    };
+    let mut running: Running<'_> = FuturesUnordered::new();
     let mut input_state = InputState {
         eof: false,
         held: false,
         last_line: tokio::time::Instant::now(),
     };
-    let mut held_since: Option<tokio::time::Instant> = None;
-    let mut last_start: Option<tokio::time::Instant> = None;
-    // The shared budget's next free slot, when it last said "not yet":
-    // other `pubmed` processes hold the lane until then.
-    let mut shared_at: Option<tokio::time::Instant> = None;
-    // When the next request could start: the pacer's next free slot, one
-    // gap after the last chunk sent here, and a gap per call already waiting.
-    let start_at = |last_start: Option<tokio::time::Instant>| {
-        let pacer = client.pacer();
-        let mut at = pacer.free_at(Lane::Idconv);
-        if let Some(last) = last_start {
-            at = at.max(last + gap);
-        }
-        at + gap * pacer.waiting() as u32
-    };
+    let mut hold = Hold::default();
     loop {
         e.drain(sink).map_err(Failure::Output)?;
         let now = tokio::time::Instant::now();
-        // A full buffer holds reading; the time it holds does not count as
-        // the input being idle or a chunk waiting for input.
-        input_state.held = !input_state.eof && e.pending.len() >= MAX_PENDING;
-        match (input_state.held, held_since) {
-            (true, None) => held_since = Some(now),
-            (false, Some(since)) => {
-                let d = now - since;
-                input_state.last_line += d;
-                e.shift_open(d);
-                held_since = None;
-            }
-            _ => {}
-        }
-        // Chunks are sealed only when a request can start now: by this
-        // process's pacer and by the budget every `pubmed` process shares
-        // (asked only when something is due, so a chunk waiting for
-        // another process's requests keeps collecting IDs).
-        while running.len() < limit
-            && start_at(last_start).max(shared_at.unwrap_or(now)) <= tokio::time::Instant::now()
-        {
-            if e.due(&input_state)
-                .is_none_or(|due| due > tokio::time::Instant::now())
-            {
-                break;
-            }
-            if let Some(at) = client.pacer().shared_free_at(Lane::Idconv).await
-                && at > tokio::time::Instant::now() + SHARED_SLACK
-            {
-                shared_at = Some(at);
-                continue;
-            }
+        hold.update(&mut e, &mut input_state, now);
+        // Chunks are sealed only when a request can start now.
+        while starts.may_seal(running.len(), &e, &input_state).await {
             let Some(id) = e.pick(&input_state) else {
                 break;
             };
-            let ch = &e.chunks[&id];
-            let idtype = ch.idtype.expect("chunks have a type");
-            let ids_to_send = ch.ids.clone();
-            let client = e.client;
-            last_start = Some(tokio::time::Instant::now());
-            running.push(async move {
-                let answer = convert_chunk(client, idtype, ids_to_send).await;
-                (id, idtype, answer)
-            });
+            starts.last_start = Some(tokio::time::Instant::now());
+            running.push(e.send(id));
         }
         if input_state.eof && e.pending.is_empty() && running.is_empty() {
             break;
         }
         let can_read = !input_state.eof && !input_state.held;
-        // Wake when something is due and a request could start (a chunk
-        // finishing wakes the loop when every slot is taken).
-        let wake = e
-            .due(&input_state)
-            .filter(|_| running.len() < limit)
-            .map(|due| due.max(start_at(last_start)).max(shared_at.unwrap_or(due)));
+        let wake = starts.wake(running.len(), &e, &input_state);
         tokio::select! {
             line = input.next(), if can_read => match line {
                 None => input_state.eof = true,
@@ -820,14 +891,7 @@ where
                 }
             },
             Some((id, idtype, answer)) = running.next(), if !running.is_empty() => {
-                let result = answer
-                    .map(|answer| index_chunk(idtype, answer))
-                    .inspect_err(|err| {
-                        e.totals.first_chunk_failure.get_or_insert_with(|| err.clone());
-                    });
-                if let Some(ch) = e.chunks.get_mut(&id) {
-                    ch.result = Some(result);
-                }
+                e.answered(id, idtype, answer);
                 e.drain(sink).map_err(Failure::Output)?;
                 sink(Output::Flush).map_err(Failure::Output)?;
             },
