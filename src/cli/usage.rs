@@ -332,7 +332,9 @@ mod tests {
         );
         e.insert(
             ContextKind::Suggested,
-            ContextValue::StyledStrs(vec!["to pass '--sortt' as a value, use '-- --sortt'".into()]),
+            ContextValue::StyledStrs(vec![
+                "to pass '--sortt' as a value, use '-- --sortt'".into(),
+            ]),
         );
         let (message, hint) = rewrite(&e);
         assert_eq!(message, "unexpected argument '--sortt' found");
