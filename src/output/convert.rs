@@ -5,6 +5,7 @@
 use std::io::{self, Write};
 
 use super::delimited::{write_header, write_rows};
+use super::stream::{self, json_record};
 use super::{Format, Style, cell, write_json_line, write_table};
 use crate::core::ids::IdType;
 use crate::core::text::{count, printable};
@@ -109,13 +110,7 @@ impl<'a> Writer<'a> {
                 writeln!(self.out, "{}", printable(id))?;
             }
             Format::Ndjson => write_json_line(self.out, r)?,
-            Format::Json => {
-                if self.records > 1 {
-                    write!(self.out, ",")?;
-                }
-                write!(self.out, "\n  ")?;
-                serde_json::to_writer(&mut *self.out, r)?;
-            }
+            Format::Json => json_record(self.out, self.records, r)?,
             Format::Csv | Format::Tsv => {
                 let mut row = cells(r);
                 if self.source {
@@ -167,41 +162,32 @@ impl<'a> Writer<'a> {
 
     /// Ends the output (the JSON totals, the last table block) and flushes.
     pub fn finish(&mut self, totals: &Totals) -> io::Result<()> {
-        match self.format {
-            Format::Json => writeln!(
-                self.out,
-                "\n],\n\"submitted\": {}, \"converted\": {}, \"failed\": {}}}",
+        self.flush_table()?;
+        stream::finish(
+            self.out,
+            self.format,
+            format_args!(
+                "\"submitted\": {}, \"converted\": {}, \"failed\": {}",
                 totals.submitted, totals.converted, totals.failed
-            )?,
-            Format::Table => self.flush_table()?,
-            _ => {}
-        }
-        self.out.flush()
+            ),
+        )
     }
 
     /// Ends an output that stopped early (bad input, Ctrl-C): the table
-    /// block so far, and the JSON record line ended, so every line written
-    /// is whole; then a flush. The JSON document stays unclosed: the run
-    /// did not finish.
+    /// block so far, the JSON record line ended; see [`stream::abandon`].
     pub fn abandon(&mut self) -> io::Result<()> {
-        match self.format {
-            Format::Json => writeln!(self.out)?,
-            Format::Table => self.flush_table()?,
-            _ => {}
-        }
-        self.out.flush()
+        self.flush_table()?;
+        stream::abandon(self.out, self.format)
     }
 }
 
 /// The stderr summary: counts and failures by reason.
 pub fn summary(t: &Totals) -> String {
-    let mut s = format!(
+    let head = format!(
         "{}: {} converted, {} failed",
         count(t.submitted, "ID"),
         t.converted,
         t.failed
     );
-    s.push_str(&super::by_reason(&t.by_reason));
-    s.push_str(&format!("; {}", count(t.requests, "request")));
-    s
+    stream::summary(head, &t.by_reason, t.requests)
 }

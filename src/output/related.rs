@@ -11,6 +11,7 @@ use serde_json::{Value, json};
 
 use super::delimited::{write_header, write_rows};
 use super::search::{first_author, header, marked_title, row};
+use super::stream::{self, json_record};
 use super::{Format, Style, cell, write_json_line, write_table};
 use crate::core::text::count;
 use crate::ops::related::{LinkKind, Linked, Output, RelatedRecord, Totals};
@@ -206,13 +207,7 @@ impl<'a> Writer<'a> {
                     write_json_line(self.out, &v)?;
                 }
             }
-            Format::Json => {
-                if self.records > 1 {
-                    write!(self.out, ",")?;
-                }
-                write!(self.out, "\n  ")?;
-                serde_json::to_writer(&mut *self.out, &record_json(r, self.detail))?;
-            }
+            Format::Json => json_record(self.out, self.records, &record_json(r, self.detail))?,
             Format::Csv | Format::Tsv => write_rows(self.out, self.format, &rows(r, self.detail))?,
             _ => {
                 self.table.push(r.clone());
@@ -295,38 +290,32 @@ impl<'a> Writer<'a> {
 
     /// Ends the output (the JSON totals, the last table block) and flushes.
     pub fn finish(&mut self, totals: &Totals) -> io::Result<()> {
-        match self.format {
-            Format::Json => writeln!(
-                self.out,
-                "\n],\n\"submitted\": {}, \"withLinks\": {}, \"withoutLinks\": {}, \"failed\": {}, \"linked\": {}}}",
+        self.flush_table()?;
+        stream::finish(
+            self.out,
+            self.format,
+            format_args!(
+                "\"submitted\": {}, \"withLinks\": {}, \"withoutLinks\": {}, \"failed\": {}, \"linked\": {}",
                 totals.submitted,
                 totals.with_links,
                 totals.without_links,
                 totals.failed,
                 totals.linked
-            )?,
-            Format::Table => self.flush_table()?,
-            _ => {}
-        }
-        self.out.flush()
+            ),
+        )
     }
 
     /// Ends an output that stopped early (bad input, Ctrl-C): the table
-    /// block so far, and the JSON record line ended, so every line written
-    /// is whole; then a flush. The JSON document stays unclosed.
+    /// block so far, the JSON record line ended; see [`stream::abandon`].
     pub fn abandon(&mut self) -> io::Result<()> {
-        match self.format {
-            Format::Json => writeln!(self.out)?,
-            Format::Table => self.flush_table()?,
-            _ => {}
-        }
-        self.out.flush()
+        self.flush_table()?;
+        stream::abandon(self.out, self.format)
     }
 }
 
 /// The stderr summary line: counts, failures by reason, requests.
 pub fn summary(t: &Totals) -> String {
-    let mut s = format!(
+    let head = format!(
         "{}: {} with links, {} without, {} failed; {} listed",
         count(t.submitted, "input"),
         t.with_links,
@@ -334,7 +323,5 @@ pub fn summary(t: &Totals) -> String {
         t.failed,
         count(t.linked, "linked PMID")
     );
-    s.push_str(&super::by_reason(&t.by_reason));
-    s.push_str(&format!("; {}", count(t.requests, "request")));
-    s
+    stream::summary(head, &t.by_reason, t.requests)
 }
