@@ -5,14 +5,12 @@
 use std::io::{self, Write};
 
 use super::delimited::{write_header, write_rows};
-use super::stream::{self, json_record};
+use super::stream::{self, TableBlock, json_record};
 use super::{Format, Style, cell, write_json_line, write_table};
 use crate::core::ids::IdType;
 use crate::core::text::{count, printable};
 use crate::ops::convert::{ConvertRecord, Output, Totals};
 
-/// Rows per table block, so a huge input never builds one huge table.
-const TABLE_BLOCK: usize = 100;
 const HEADER: [&str; 6] = ["requested", "pmid", "pmcid", "doi", "error", "message"];
 
 /// A streaming writer for one run.
@@ -22,7 +20,7 @@ pub struct Writer<'a> {
     to: Option<IdType>,
     style: Style,
     records: u64,
-    table: Vec<ConvertRecord>,
+    table: TableBlock<ConvertRecord>,
     /// A `source` column (pmc or pubmed) in TSV, CSV and tables
     /// (`--fallback pubmed`).
     source: bool,
@@ -76,7 +74,7 @@ impl<'a> Writer<'a> {
             to,
             style,
             records: 0,
-            table: Vec::new(),
+            table: TableBlock::default(),
             source,
         };
         let mut header = HEADER.to_vec();
@@ -119,8 +117,7 @@ impl<'a> Writer<'a> {
                 write_rows(self.out, self.format, &[row])?
             }
             _ => {
-                self.table.push(r.clone());
-                if self.table.len() >= TABLE_BLOCK {
+                if self.table.push(r.clone(), 1) {
                     self.flush_table()?;
                 }
             }
@@ -129,16 +126,16 @@ impl<'a> Writer<'a> {
     }
 
     fn flush_table(&mut self) -> io::Result<()> {
-        if self.table.is_empty() {
+        let Some(records) = self.table.take() else {
             return Ok(());
-        }
+        };
         let mut t = self.style.table();
         let mut header = vec!["Requested", "PMID", "PMCID", "DOI", "Error"];
         if self.source {
             header.push("Source");
         }
         t.set_header(header);
-        for r in self.table.drain(..) {
+        for r in records {
             let c = cells(&r);
             let err = r
                 .error

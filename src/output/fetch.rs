@@ -8,14 +8,12 @@ use std::io::{self, Write};
 
 use super::citation::{BibOptions, CitationWriter, Export};
 use super::delimited::{write_header, write_rows};
-use super::stream::{self, json_record};
+use super::stream::{self, TableBlock, json_record};
 use super::{Format, Style, cell, write_json_line, write_table};
 use crate::core::record::{DateParts, Record, RecordKind};
 use crate::core::text::{count, printable, terminal_safe};
 use crate::ops::fetch::{Fetched, Output, Totals};
 
-/// Rows per table block, so a huge input never builds one huge table.
-const TABLE_BLOCK: usize = 100;
 /// The CSV/TSV columns.
 pub const HEADER: [&str; 12] = [
     "pmid",
@@ -41,7 +39,7 @@ pub struct Writer<'a> {
     style: Style,
     records: u64,
     xml_open: bool,
-    table: Vec<Fetched>,
+    table: TableBlock<Fetched>,
     citation: Option<CitationWriter>,
     /// stdout is a terminal: NCBI's raw bytes go out [`terminal_safe`].
     terminal: bool,
@@ -395,7 +393,7 @@ impl<'a> Writer<'a> {
             records: 0,
             xml_open: false,
             terminal: false,
-            table: Vec::new(),
+            table: TableBlock::default(),
             citation: export.map(|e| CitationWriter::new(e, bib)),
         };
         if let Some(c) = &mut w.citation {
@@ -462,8 +460,7 @@ impl<'a> Writer<'a> {
                 }
             }
             Format::Table => {
-                self.table.push(f.clone());
-                if self.table.len() >= TABLE_BLOCK {
+                if self.table.push(f.clone(), 1) {
                     self.flush_table()?;
                 }
             }
@@ -473,9 +470,9 @@ impl<'a> Writer<'a> {
     }
 
     fn flush_table(&mut self) -> io::Result<()> {
-        if self.table.is_empty() {
+        let Some(records) = self.table.take() else {
             return Ok(());
-        }
+        };
         let mut t = self.style.table();
         t.set_header(vec![
             "PMID",
@@ -485,7 +482,7 @@ impl<'a> Writer<'a> {
             "Journal",
             "Note",
         ]);
-        for f in self.table.drain(..) {
+        for f in records {
             let row = match (&f.record, &f.error) {
                 (Some(r), None) => vec![
                     r.pmid.clone(),

@@ -11,14 +11,11 @@ use serde_json::{Value, json};
 
 use super::delimited::{write_header, write_rows};
 use super::search::{first_author, header, marked_title, row};
-use super::stream::{self, json_record};
+use super::stream::{self, TableBlock, json_record};
 use super::{Format, Style, cell, write_json_line, write_table};
 use crate::core::text::count;
 use crate::ops::related::{LinkKind, Linked, Output, RelatedRecord, Totals};
 use crate::ops::search::{Detail, Summary};
-
-/// Rows per table block, so a long run never builds one huge table.
-const TABLE_BLOCK: usize = 100;
 
 /// A summary as JSON in `detail` (the brief view for `Brief`).
 fn summary_json(s: &Summary, detail: Detail) -> Value {
@@ -157,7 +154,7 @@ pub struct Writer<'a> {
     records: u64,
     /// `ids`: PMIDs already printed (each once per run).
     printed: HashSet<String>,
-    table: Vec<RelatedRecord>,
+    table: TableBlock<RelatedRecord>,
 }
 
 impl<'a> Writer<'a> {
@@ -176,7 +173,7 @@ impl<'a> Writer<'a> {
             style,
             records: 0,
             printed: HashSet::new(),
-            table: Vec::new(),
+            table: TableBlock::default(),
         };
         match format {
             Format::Csv | Format::Tsv => write_header(w.out, format, &columns(detail))?,
@@ -210,9 +207,8 @@ impl<'a> Writer<'a> {
             Format::Json => json_record(self.out, self.records, &record_json(r, self.detail))?,
             Format::Csv | Format::Tsv => write_rows(self.out, self.format, &rows(r, self.detail))?,
             _ => {
-                self.table.push(r.clone());
-                let rows: usize = self.table.iter().map(|r| r.linked.len().max(1)).sum();
-                if rows >= TABLE_BLOCK {
+                // A record without links still takes a row.
+                if self.table.push(r.clone(), r.linked.len().max(1)) {
                     self.flush_table()?;
                 }
             }
@@ -221,9 +217,9 @@ impl<'a> Writer<'a> {
     }
 
     fn flush_table(&mut self) -> io::Result<()> {
-        if self.table.is_empty() {
+        let Some(records) = self.table.take() else {
             return Ok(());
-        }
+        };
         let mut t = self.style.table();
         t.set_header(match self.detail {
             Detail::Ids => vec!["Source", "#", "PMID", "Score"],
@@ -243,7 +239,7 @@ impl<'a> Writer<'a> {
             Detail::Brief => 6,
             Detail::Full => 7,
         };
-        for r in self.table.drain(..) {
+        for r in records {
             let src = source(&r).to_string();
             if r.linked.is_empty() {
                 let what = match &r.error {

@@ -36,6 +36,44 @@ pub fn abandon(out: &mut dyn Write, format: Format) -> io::Result<()> {
     out.flush()
 }
 
+/// Table rows printed at a time, so a huge input never builds one huge
+/// table.
+pub const TABLE_BLOCK: usize = 100;
+
+/// The records of the table block being built (a table writer's held
+/// rows), printed once they make [`TABLE_BLOCK`] rows and at the end.
+#[derive(Debug)]
+pub struct TableBlock<T> {
+    records: Vec<T>,
+    rows: usize,
+}
+
+impl<T> Default for TableBlock<T> {
+    fn default() -> Self {
+        TableBlock {
+            records: Vec::new(),
+            rows: 0,
+        }
+    }
+}
+
+impl<T> TableBlock<T> {
+    /// Holds `record`, which makes `rows` table rows; true when the block
+    /// is full and is to be printed.
+    pub fn push(&mut self, record: T, rows: usize) -> bool {
+        self.records.push(record);
+        self.rows += rows;
+        self.rows >= TABLE_BLOCK
+    }
+
+    /// The records held, emptying the block; `None` when it holds none
+    /// (nothing to print).
+    pub fn take(&mut self) -> Option<Vec<T>> {
+        self.rows = 0;
+        Some(std::mem::take(&mut self.records)).filter(|r| !r.is_empty())
+    }
+}
+
 /// Writes the `n`-th record (1-based) of a JSON record array on a line of
 /// its own, after the comma that ends the one before.
 pub fn json_record<T: serde::Serialize>(out: &mut dyn Write, n: u64, record: &T) -> io::Result<()> {
@@ -103,5 +141,21 @@ mod tests {
             summary("4 IDs: 1 converted, 3 failed".into(), &reasons, 2),
             "4 IDs: 1 converted, 3 failed (malformed_id 2, not_in_pmc 1); 2 requests"
         );
+    }
+
+    #[test]
+    fn a_table_block_is_full_at_100_rows_and_empty_after_take() {
+        let mut block = TableBlock::default();
+        assert_eq!(block.take(), None);
+        for n in 1..100 {
+            assert!(!block.push(n, 1), "{n}");
+        }
+        assert!(block.push(100, 1));
+        assert_eq!(block.take().map(|r| r.len()), Some(100));
+        assert_eq!(block.take(), None);
+        // a record of many rows (related: its links) fills it sooner
+        assert!(!block.push(1, 60));
+        assert!(block.push(2, 40));
+        assert_eq!(block.take(), Some(vec![1, 2]));
     }
 }
