@@ -308,6 +308,50 @@ fn usage_errors_are_one_prefixed_line_and_a_hint() {
     assert_eq!(run.error_json()["reason"], "invalid_argument");
 }
 
+/// Issue 15: clap's usage errors have the shape of every text error
+/// (docs/errors.md): `pubmed: error: MESSAGE [invalid_argument]` and one
+/// `pubmed: hint:` line holding clap's tip; exit 2.
+#[test]
+fn clap_usage_errors_end_with_the_invalid_argument_reason() {
+    for (args, expected) in [
+        (
+            &["search", "--bogus", "x"][..],
+            [
+                "pubmed: error: unexpected argument '--bogus' found [invalid_argument]",
+                "pubmed: hint: to pass '--bogus' as a value, use '-- --bogus'",
+            ],
+        ),
+        (
+            &["convert", "--from", "nope", "1"],
+            [
+                "pubmed: error: invalid value 'nope' for '--from <TYPE>' [possible values: pmid, pmcid, doi] [invalid_argument]",
+                "pubmed: hint: see `pubmed --help`",
+            ],
+        ),
+        (
+            &["convert", "--from", "pmd", "1"],
+            [
+                "pubmed: error: invalid value 'pmd' for '--from <TYPE>' [possible values: pmid, pmcid, doi] [invalid_argument]",
+                "pubmed: hint: a similar value exists: 'pmid'",
+            ],
+        ),
+    ] {
+        let run = pubmed(args).run();
+        assert_eq!(run.code, 2, "{args:?}");
+        assert_eq!(run.stdout, "", "{args:?}");
+        let lines: Vec<&str> = run.stderr.lines().collect();
+        assert_eq!(lines, expected, "{args:?}");
+    }
+    let run = pubmed(&["-f", "json", "convert", "--from", "nope", "1"]).run();
+    assert_eq!(run.code, 2);
+    let e = run.error_json();
+    assert_eq!(e["reason"], "invalid_argument");
+    assert_eq!(
+        e["message"],
+        "invalid value 'nope' for '--from <TYPE>' [possible values: pmid, pmcid, doi]"
+    );
+}
+
 #[test]
 fn a_closed_pipe_exits_0_quietly() {
     let fake = FakeNcbi::new(Corpus::synthetic());

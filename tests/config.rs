@@ -39,10 +39,7 @@ fn config_set_keeps_comments_and_layout_byte_for_byte() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(
         run.stderr,
-        format!(
-            "pubmed: set request_gap_ms = \"250\" in {}\n",
-            path.display()
-        )
+        format!("pubmed: set request_gap_ms = 250 in {}\n", path.display())
     );
     assert_eq!(
         std::fs::read_to_string(&path).unwrap(),
@@ -93,6 +90,42 @@ fn config_set_takes_the_shared_budget_switch() {
             .contains("shared_budget:  Share NCBI's request budget with every pubmed process"),
         "{}",
         run.stdout
+    );
+}
+
+/// Issue 15: `config set` echoes the value as stored (the typed value the
+/// file gets), not the text typed: `off` is written and echoed `false`.
+#[test]
+fn config_set_echoes_the_value_as_stored() {
+    for (args, line) in [
+        (["shared_budget", "off"], "shared_budget = false"),
+        (["shared_budget", "Yes"], "shared_budget = true"),
+        (["request_gap_ms", "0400"], "request_gap_ms = 400"),
+        (["email", " a@b.c "], "email = \"a@b.c\""),
+    ] {
+        let p = pubmed(&["config", "set", args[0], args[1]]);
+        let path = p.config_file();
+        let run = p.run();
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), format!("{line}\n"));
+        assert_eq!(
+            run.stderr,
+            format!("pubmed: set {line} in {}\n", path.display()),
+            "{args:?}"
+        );
+    }
+    // an API key is stored whole and echoed masked (its last four)
+    let p = pubmed(&["config", "set", "api_key", "abcdef0123456789"]);
+    let path = p.config_file();
+    let run = p.run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        "api_key = \"abcdef0123456789\"\n"
+    );
+    assert_eq!(
+        run.stderr,
+        format!("pubmed: set api_key = \"****6789\" in {}\n", path.display())
     );
 }
 

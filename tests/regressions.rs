@@ -749,7 +749,7 @@ fn a_non_utf8_argument_is_a_usage_error_naming_its_place() {
     );
     assert_eq!(
         run.stderr.lines().next().unwrap(),
-        "pubmed: error: argument 2 is not valid UTF-8"
+        "pubmed: error: argument 2 is not valid UTF-8 [invalid_argument]"
     );
     let mut p = pubmed(&["--api-key"]);
     p.cmd
@@ -840,7 +840,7 @@ fn spell_apply_with_a_space_gets_a_hint() {
     assert_eq!(
         lines,
         [
-            "pubmed: error: `--spell apply` reads \"apply\" as a query word; --spell takes its mode after `=`",
+            "pubmed: error: `--spell apply` reads \"apply\" as a query word; --spell takes its mode after `=` [invalid_argument]",
             "pubmed: hint: write --spell=apply (or put the query before --spell)",
         ]
     );

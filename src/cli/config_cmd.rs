@@ -127,13 +127,8 @@ fn set(ctx: &Context, path: &Path, key: ConfigKey, value: String) -> Result<(), 
     match change {
         Change::Unset => ctx.note(&format!("unset {key} in {}", path.display())),
         Change::Set => {
-            let value = value.trim();
-            let shown = if key.knob().kind == config::Kind::ApiKey {
-                config::mask(value)
-            } else {
-                value.to_string()
-            };
-            ctx.note(&format!("set {key} = {shown:?} in {}", path.display()));
+            let stored = file.stored(key).unwrap_or_default();
+            ctx.note(&format!("set {key} = {stored} in {}", path.display()));
         }
     }
     Ok(())

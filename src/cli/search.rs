@@ -1,10 +1,12 @@
 //! The `search` adapter: arguments → [`SearchRequest`], then one page
 //! (`ops::search`) or every PMID (`ops::search_all`), rendered.
 
+use std::fs::File;
 use std::io::{self, Write};
+use std::path::{Path, PathBuf};
 
 use super::args::SearchArgs;
-use super::progress::Counting;
+use super::progress::{Counting, Progress};
 use super::{Context, interruptible, read_query};
 use crate::core::dates::DateRequest;
 use crate::core::query::Filters;
@@ -106,34 +108,17 @@ async fn run_all(a: &SearchArgs, ctx: &Context) -> Result<Exit, Failure> {
     // The output file is checked (and read back) before anything is sent.
     let mut resumed = match &a.output {
         None => None,
-        Some(path) => {
-            let lines = search_all_out::resume_lines(format, req.detail);
-            let (held, file, sidecar) = resume::open::<Checkpoint>(
-                path,
-                a.resume,
-                "search --all",
-                &fingerprint,
-                &lines,
-                OnRetry::DropLine,
-            )?;
-            Some((path.clone(), held, file, sidecar))
-        }
+        Some(path) => Some(OutputFile::open(path, a, format, req.detail, &fingerprint)?),
     };
-    if let Some((path, held, _, sidecar)) = &resumed
-        && note_held(ctx, path, held, sidecar, a.resume)
+    if let Some(r) = &resumed
+        && note_held(ctx, &r.path, &r.held, &r.sidecar, a.resume)
     {
         return Ok(Exit::Success);
     }
     let client = ctx.client()?;
 
     let (start, header_written) = match &mut resumed {
-        Some((_, held, _, sidecar)) => (
-            search_all::Start {
-                written: std::mem::take(&mut held.keys),
-                checkpoint: sidecar.checkpoint.clone(),
-            },
-            held.header,
-        ),
+        Some(r) => r.start(),
         None => (search_all::Start::default(), false),
     };
     let progress = if resumed.is_some() {
@@ -143,11 +128,9 @@ async fn run_all(a: &SearchArgs, ctx: &Context) -> Result<Exit, Failure> {
     };
     let stdout = io::stdout();
     let (mut out, mut sidecar): (Box<dyn Write>, _) = match resumed {
-        Some((path, _, file, mut sidecar)) => {
-            sidecar.complete = false;
-            resume::save(&path, &sidecar)
-                .map_err(|e| Failure::Output(with_path(e, &sidecar_path(&path))))?;
-            (Box::new(io::BufWriter::new(file)), Some((path, sidecar)))
+        Some(r) => {
+            let (file, sidecar) = r.begin_writing()?;
+            (Box::new(io::BufWriter::new(file)), Some(sidecar))
         }
         None => (Box::new(io::BufWriter::new(stdout.lock())), None),
     };
@@ -155,31 +138,8 @@ async fn run_all(a: &SearchArgs, ctx: &Context) -> Result<Exit, Failure> {
     if header_written {
         writer.header_written();
     }
-    let mut sink = |event: Event<'_>| -> io::Result<()> {
-        if let Event::Progress {
-            done,
-            planned,
-            pmids,
-            total,
-        } = event
-        {
-            progress.set(pmids, total, format!("{done}/{planned}"));
-        }
-        for note in search_all_out::notes(&event) {
-            match note {
-                Note::Warning(w) => ctx.note(&format!("warning: {w}")),
-                Note::Error(e) => crate::diag!("pubmed: error: {e}"),
-            }
-        }
-        writer.event(&event)?;
-        // What the output holds is written before the checkpoint says so.
-        if let (Event::Checkpoint(cp), Some((path, sidecar))) = (&event, &mut sidecar) {
-            writer.flush()?;
-            sidecar.checkpoint = Some((*cp).clone());
-            resume::save(path, sidecar).map_err(|e| with_path(e, &sidecar_path(path)))?;
-        }
-        Ok(())
-    };
+    let mut sink =
+        |event: Event<'_>| on_event(&event, ctx, &progress, &mut writer, sidecar.as_mut());
     let result = interruptible(search_all::search_all(&client, plan, start, &mut sink)).await;
     progress.clear();
     let outcome = match result {
@@ -199,11 +159,107 @@ async fn run_all(a: &SearchArgs, ctx: &Context) -> Result<Exit, Failure> {
     Ok(outcome.exit())
 }
 
+/// `--output FILE` as [`resume::open`] found it: what it holds, the file
+/// to append to, and the sidecar to keep up to date.
+struct OutputFile {
+    path: PathBuf,
+    held: resume::Reopened,
+    file: File,
+    sidecar: resume::Sidecar<Checkpoint>,
+}
+
+impl OutputFile {
+    /// Checks FILE against this run (its fingerprint) and, under
+    /// `--resume`, reads it back; before any request.
+    fn open(
+        path: &Path,
+        a: &SearchArgs,
+        format: Format,
+        detail: Detail,
+        fingerprint: &[(&str, String)],
+    ) -> Result<OutputFile, Failure> {
+        let lines = search_all_out::resume_lines(format, detail);
+        let (held, file, sidecar) = resume::open::<Checkpoint>(
+            path,
+            a.resume,
+            "search --all",
+            fingerprint,
+            &lines,
+            OnRetry::DropLine,
+        )?;
+        Ok(OutputFile {
+            path: path.to_path_buf(),
+            held,
+            file,
+            sidecar,
+        })
+    }
+
+    /// Where the run starts: the PMIDs FILE holds (not written again), the
+    /// sidecar's checkpoint, and whether the CSV/TSV header is there.
+    fn start(&mut self) -> (search_all::Start, bool) {
+        let start = search_all::Start {
+            written: std::mem::take(&mut self.held.keys),
+            checkpoint: self.sidecar.checkpoint.clone(),
+        };
+        (start, self.held.header)
+    }
+
+    /// Marks the sidecar unfinished (saved before the first record is
+    /// appended), and gives the file to append to and the sidecar.
+    fn begin_writing(self) -> Result<(File, (PathBuf, resume::Sidecar<Checkpoint>)), Failure> {
+        let OutputFile {
+            path,
+            file,
+            mut sidecar,
+            ..
+        } = self;
+        sidecar.complete = false;
+        resume::save(&path, &sidecar)
+            .map_err(|e| Failure::Output(with_path(e, &sidecar_path(&path))))?;
+        Ok((file, (path, sidecar)))
+    }
+}
+
+/// One event of the run: the progress bar, its notes on stderr, the
+/// output; at a checkpoint, the output flushed and then the sidecar saved
+/// (what the output holds is written before the checkpoint says so).
+fn on_event(
+    event: &Event<'_>,
+    ctx: &Context,
+    progress: &Progress,
+    writer: &mut search_all_out::Writer<'_>,
+    sidecar: Option<&mut (PathBuf, resume::Sidecar<Checkpoint>)>,
+) -> io::Result<()> {
+    if let Event::Progress {
+        done,
+        planned,
+        pmids,
+        total,
+    } = event
+    {
+        progress.set(*pmids, *total, format!("{done}/{planned}"));
+    }
+    for note in search_all_out::notes(event) {
+        match note {
+            Note::Warning(w) => ctx.note(&format!("warning: {w}")),
+            Note::Error(e) => crate::diag!("pubmed: error: {e}"),
+        }
+    }
+    writer.event(event)?;
+    if let (Event::Checkpoint(cp), Some((path, sidecar))) = (event, sidecar) {
+        writer.flush()?;
+        sidecar.checkpoint = Some((*cp).clone());
+        resume::save(path, sidecar).map_err(|e| with_path(e, &sidecar_path(path)))?;
+    }
+    Ok(())
+}
+
 /// Says what `--output FILE` already holds; true when a `--resume` finds
 /// FILE complete (nothing left to ask NCBI).
 fn note_held(
     ctx: &Context,
-    path: &std::path::Path,
+    path: &Path,
     held: &resume::Reopened,
     sidecar: &resume::Sidecar<Checkpoint>,
     resuming: bool,
@@ -248,6 +304,6 @@ fn note_outcome(ctx: &Context, outcome: &search_all::AllOutcome) {
 }
 
 /// An I/O error that names the file it is about.
-fn with_path(e: io::Error, path: &std::path::Path) -> io::Error {
+fn with_path(e: io::Error, path: &Path) -> io::Error {
     io::Error::new(e.kind(), format!("{}: {e}", path.display()))
 }

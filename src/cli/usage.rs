@@ -10,7 +10,7 @@ use clap::{Arg, ArgAction, CommandFactory, FromArgMatches};
 
 use super::args::Cli;
 use crate::core::choice::Choice;
-use crate::error::Exit;
+use crate::error::{Exit, Reason};
 use crate::ops::search::SpellMode;
 use crate::output::Format;
 
@@ -61,20 +61,23 @@ fn clap_error(e: &clap::Error, args: &[OsString]) -> Exit {
     Exit::Usage
 }
 
-/// One usage error on stderr: two `pubmed:` lines, or the JSON error object.
+/// One usage error on stderr in the shape of every other error
+/// (docs/errors.md): `pubmed: error: MESSAGE [invalid_argument]` and
+/// `pubmed: hint: HINT`, or the JSON error object.
 fn print(message: &str, hint: &str, json: bool) {
+    let reason = Reason::InvalidArgument.as_str();
     if json {
-        let v = serde_json::json!({"error": {"reason": "invalid_argument", "message": message, "retryable": false, "hint": hint}});
+        let v = serde_json::json!({"error": {"reason": reason, "message": message, "retryable": false, "hint": hint}});
         crate::diag!("{v}");
     } else {
-        crate::diag!("pubmed: error: {message}");
+        crate::diag!("pubmed: error: {message} [{reason}]");
         crate::diag!("pubmed: hint: {hint}");
     }
 }
 
 /// clap's rendered error as a message (its first paragraph: clap lists
 /// missing arguments on the lines after "error: …") and a hint (clap's
-/// tip, else the usage line).
+/// tips, joined by `; ` when it gives more than one; else the usage line).
 fn rewrite(e: &clap::Error) -> (String, String) {
     let rendered = e.render().to_string();
     let paragraph: Vec<&str> = rendered
@@ -88,11 +91,13 @@ fn rewrite(e: &clap::Error) -> (String, String) {
         None if first.is_empty() => "invalid arguments".to_string(),
         None => first.clone(),
     };
-    let hint = rendered
+    let tips: Vec<&str> = rendered
         .lines()
         .map(str::trim)
-        .find_map(|l| l.strip_prefix("tip: "))
-        .map(str::to_string)
+        .filter_map(|l| l.strip_prefix("tip: "))
+        .collect();
+    let hint = Some(tips.join("; "))
+        .filter(|t| !t.is_empty())
         .or_else(|| {
             rendered
                 .lines()
@@ -310,5 +315,32 @@ mod tests {
             let m = Cli::command().try_get_matches_from(ok).unwrap();
             assert_eq!(spell_mode_as_query_word(&m), None, "{ok:?}");
         }
+    }
+
+    #[test]
+    fn every_tip_of_clap_is_kept_in_the_hint() {
+        // clap can give a did-you-mean tip and a `--` tip for one unknown
+        // argument; both reach the hint, in clap's order.
+        let mut e = clap::Error::new(ErrorKind::UnknownArgument).with_cmd(&Cli::command());
+        e.insert(
+            ContextKind::InvalidArg,
+            ContextValue::String("--sortt".into()),
+        );
+        e.insert(
+            ContextKind::SuggestedArg,
+            ContextValue::String("--sort".into()),
+        );
+        e.insert(
+            ContextKind::Suggested,
+            ContextValue::StyledStrs(vec![
+                "to pass '--sortt' as a value, use '-- --sortt'".into(),
+            ]),
+        );
+        let (message, hint) = rewrite(&e);
+        assert_eq!(message, "unexpected argument '--sortt' found");
+        assert_eq!(
+            hint,
+            "a similar argument exists: '--sort'; to pass '--sortt' as a value, use '-- --sortt'"
+        );
     }
 }

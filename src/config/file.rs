@@ -239,6 +239,23 @@ impl ConfigFile {
         Ok(Change::Set)
     }
 
+    /// `key`'s value as the file holds it, in TOML (`false`, `250`,
+    /// `"a@b.c"`): what `config set` echoes, so the echo is the typed value
+    /// written (`off` is stored as `false`), never the text typed. An API
+    /// key is masked (`"****abcd"`). `None` when the key is not set.
+    pub fn stored(&self, key: ConfigKey) -> Option<String> {
+        let knob = key.knob();
+        let value = self.doc.as_table().get(knob.name)?.as_value()?;
+        if knob.kind == super::Kind::ApiKey {
+            return value
+                .as_str()
+                .map(|k| format!("{:?}", super::mask(k.trim())));
+        }
+        let mut value = value.clone();
+        value.decor_mut().clear();
+        Some(value.to_string())
+    }
+
     /// Removes `key`; the comments and blank lines above it move to the
     /// next key (or the end of the file).
     fn remove(&mut self, key: ConfigKey) {

@@ -86,6 +86,15 @@ impl DateBound {
             day: Some(day),
         }
     }
+
+    /// A whole year (the `1000` and `3000` that stand for no limit).
+    fn year(year: i32) -> DateBound {
+        DateBound {
+            year,
+            month: None,
+            day: None,
+        }
+    }
 }
 
 fn invalid(which: &str, given: &str, problem: impl fmt::Display) -> Error {
@@ -209,101 +218,16 @@ fn cmp_days(a: (i32, u8, u8), b: (i32, u8, u8)) -> Ordering {
 /// `invalid_date_range` for a bad bound, a start after the end, or an empty
 /// intersection.
 pub fn resolve(req: &DateRequest, today: DateBound) -> Result<DateRange> {
-    let min = req
-        .min
-        .as_deref()
-        .filter(|s| !s.trim().is_empty())
-        .map(|s| parse_bound("mindate", s))
-        .transpose()?;
-    let max = req
-        .max
-        .as_deref()
-        .filter(|s| !s.trim().is_empty())
-        .map(|s| parse_bound("maxdate", s))
-        .transpose()?;
-    let mut filled = None;
-    let mut bounds = match (min, max) {
-        (None, None) => None,
-        (Some(a), Some(b)) => Some((a, b)),
-        (Some(a), None) => {
-            filled = Some(format!(
-                "only --mindate was given; NCBI ignores a lone bound, so maxdate 3000 was added ({a} to 3000)"
-            ));
-            Some((
-                a,
-                DateBound {
-                    year: 3000,
-                    month: None,
-                    day: None,
-                },
-            ))
-        }
-        (None, Some(b)) => {
-            filled = Some(format!(
-                "only --maxdate was given; NCBI ignores a lone bound, so mindate 1000 was added (1000 to {b})"
-            ));
-            Some((
-                DateBound {
-                    year: 1000,
-                    month: None,
-                    day: None,
-                },
-                b,
-            ))
-        }
-    };
-    if let Some((a, b)) = bounds
-        && cmp_days(a.first_day(), b.last_day()) == Ordering::Greater
-    {
-        return Err(Error::new(
-            Reason::InvalidDateRange,
-            format!("the date range starts after it ends ({a} > {b})"),
-        )
-        .with_field(Field::MinDate));
-    }
+    let (mut bounds, mut filled) = explicit_bounds(req)?;
     if let Some(n) = req.reldate.filter(|n| *n > 0) {
-        let (y, m, d) = (today.year, today.month.unwrap_or(1), today.day.unwrap_or(1));
-        // Reaching back before the year 1000 is no limit at all.
-        let since = jiff::civil::Date::new(y as i16, m as i8, d as i8)
-            .ok()
-            .and_then(|t| {
-                let span = jiff::Span::new().try_days(i64::from(n)).ok()?;
-                t.checked_sub(span).ok()
-            })
-            .filter(|s| s.year() >= 1000)
-            .map(|s| DateBound::ymd(i32::from(s.year()), s.month() as u8, s.day() as u8))
-            .unwrap_or(DateBound {
-                year: 1000,
-                month: None,
-                day: None,
-            });
-        let rel = (since, today);
+        let rel = (reldate_start(today, n), today);
         bounds = Some(match bounds {
             None => rel,
-            Some((a, b)) => {
+            Some(given) => {
+                // Both limits apply: the note about a filled bound no
+                // longer says what is sent.
                 filled = None;
-                let lo = if cmp_days(a.first_day(), rel.0.first_day()) == Ordering::Greater {
-                    a
-                } else {
-                    rel.0
-                };
-                let hi = if cmp_days(b.last_day(), rel.1.last_day()) == Ordering::Less {
-                    b
-                } else {
-                    rel.1
-                };
-                if cmp_days(lo.first_day(), hi.last_day()) == Ordering::Greater {
-                    return Err(Error::about(
-                        Reason::InvalidDateRange,
-                        Field::RelDate,
-                        Words::new()
-                            .field(Field::RelDate, "--reldate")
-                            .text(format!(
-                                " {n} (from {since} to {today}) does not overlap {a} to {b}"
-                            )),
-                    ));
-                }
-                (lo, hi)
+                overlap(given, rel, n)?
             }
         });
     }
@@ -312,6 +236,91 @@ pub fn resolve(req: &DateRequest, today: DateBound) -> Result<DateRange> {
         datetype: req.datetype,
         filled,
     })
+}
+
+/// A range's first and last bound, both inclusive.
+type Bounds = (DateBound, DateBound);
+
+/// `--mindate`/`--maxdate` parsed and in order. NCBI ignores a lone bound,
+/// so the missing one is filled (`1000` or `3000`) and the note saying so
+/// comes back with the range.
+fn explicit_bounds(req: &DateRequest) -> Result<(Option<Bounds>, Option<String>)> {
+    let parse = |which, given: &Option<String>| {
+        given
+            .as_deref()
+            .filter(|s| !s.trim().is_empty())
+            .map(|s| parse_bound(which, s))
+            .transpose()
+    };
+    let (min, max) = (parse("mindate", &req.min)?, parse("maxdate", &req.max)?);
+    let (bounds, filled) = match (min, max) {
+        (None, None) => return Ok((None, None)),
+        (Some(a), Some(b)) => ((a, b), None),
+        (Some(a), None) => (
+            (a, DateBound::year(3000)),
+            Some(format!(
+                "only --mindate was given; NCBI ignores a lone bound, so maxdate 3000 was added ({a} to 3000)"
+            )),
+        ),
+        (None, Some(b)) => (
+            (DateBound::year(1000), b),
+            Some(format!(
+                "only --maxdate was given; NCBI ignores a lone bound, so mindate 1000 was added (1000 to {b})"
+            )),
+        ),
+    };
+    let (a, b) = bounds;
+    if cmp_days(a.first_day(), b.last_day()) == Ordering::Greater {
+        return Err(Error::new(
+            Reason::InvalidDateRange,
+            format!("the date range starts after it ends ({a} > {b})"),
+        )
+        .with_field(Field::MinDate));
+    }
+    Ok((Some(bounds), filled))
+}
+
+/// The first day `--reldate n` reaches: `n` days before `today`. Reaching
+/// back before the year 1000 is no limit at all (`1000`).
+fn reldate_start(today: DateBound, n: u32) -> DateBound {
+    let (y, m, d) = (today.year, today.month.unwrap_or(1), today.day.unwrap_or(1));
+    jiff::civil::Date::new(y as i16, m as i8, d as i8)
+        .ok()
+        .and_then(|t| {
+            let span = jiff::Span::new().try_days(i64::from(n)).ok()?;
+            t.checked_sub(span).ok()
+        })
+        .filter(|s| s.year() >= 1000)
+        .map(|s| DateBound::ymd(i32::from(s.year()), s.month() as u8, s.day() as u8))
+        .unwrap_or(DateBound::year(1000))
+}
+
+/// The days both the explicit range and `--reldate n`'s range cover (the
+/// later start, the earlier end). None in common is `invalid_date_range`
+/// on `reldate`, naming both ranges.
+fn overlap((a, b): Bounds, (since, today): Bounds, n: u32) -> Result<Bounds> {
+    let lo = if cmp_days(a.first_day(), since.first_day()) == Ordering::Greater {
+        a
+    } else {
+        since
+    };
+    let hi = if cmp_days(b.last_day(), today.last_day()) == Ordering::Less {
+        b
+    } else {
+        today
+    };
+    if cmp_days(lo.first_day(), hi.last_day()) == Ordering::Greater {
+        return Err(Error::about(
+            Reason::InvalidDateRange,
+            Field::RelDate,
+            Words::new()
+                .field(Field::RelDate, "--reldate")
+                .text(format!(
+                    " {n} (from {since} to {today}) does not overlap {a} to {b}"
+                )),
+        ));
+    }
+    Ok((lo, hi))
 }
 
 const MONTH_ABBR: [&str; 12] = [

@@ -280,20 +280,59 @@ pub struct Reopened {
 /// Errors: `invalid_argument` for a line the format does not write (naming
 /// the line); the I/O error reading or rewriting FILE.
 pub fn reopen(file: &Path, lines: &Lines, on_retry: OnRetry) -> Result<(Reopened, File)> {
+    let (out, kept) = scan(file, lines, on_retry)?;
+    let write_err = |e: io::Error| usage(format!("cannot rewrite {}: {e}", file.display()));
+    match &kept.tail {
+        None => cut_to(file, kept.prefix),
+        Some(tail) => replace(file, kept.prefix, tail),
+    }
+    .map_err(write_err)?;
+    let f = OpenOptions::new()
+        .append(true)
+        .open(file)
+        .map_err(write_err)?;
+    Ok((out, f))
+}
+
+/// What of FILE a resumed run keeps: its first `prefix` bytes as they
+/// are, then, once a line was dropped in the middle, `tail` (the kept
+/// lines after it, to be copied into a new file).
+#[derive(Debug, Default)]
+struct Kept {
+    prefix: u64,
+    tail: Option<Vec<u8>>,
+}
+
+impl Kept {
+    /// Takes FILE's next whole line, kept or not. Under
+    /// [`OnRetry::DropLine`] the first line not kept starts the tail; under
+    /// [`OnRetry::Truncate`] nothing after it is kept, so the prefix alone
+    /// is what stays.
+    fn add(&mut self, line: &[u8], keep: bool, on_retry: OnRetry) {
+        match (&mut self.tail, keep) {
+            (None, true) => self.prefix += line.len() as u64,
+            (None, false) if on_retry == OnRetry::DropLine => self.tail = Some(Vec::new()),
+            (None, false) => {}
+            (Some(w), true) => w.extend_from_slice(line),
+            (Some(_), false) => {}
+        }
+    }
+}
+
+/// Reads FILE line by line (whole lines only) and decides what stays:
+/// the header, records kept (their keys), records dropped to be asked for
+/// again, and a cut last line.
+fn scan(file: &Path, lines: &Lines, on_retry: OnRetry) -> Result<(Reopened, Kept)> {
     let io_err = |e: io::Error| usage(format!("cannot read {}: {e}", file.display()));
     let mut reader = BufReader::new(File::open(file).map_err(io_err)?);
     let mut out = Reopened::default();
-    // Bytes of the leading lines kept as they are; once a line is dropped
-    // in the middle, the rest is copied to a new file.
-    let mut keep_len: u64 = 0;
-    let mut rewrite: Option<Vec<u8>> = None;
+    let mut kept = Kept::default();
     let mut buf = Vec::new();
     let mut n = 0usize;
     let mut truncated = false;
     loop {
         buf.clear();
-        let got = reader.read_until(b'\n', &mut buf).map_err(io_err)?;
-        if got == 0 {
+        if reader.read_until(b'\n', &mut buf).map_err(io_err)? == 0 {
             break;
         }
         if buf.last() != Some(&b'\n') {
@@ -305,79 +344,68 @@ pub fn reopen(file: &Path, lines: &Lines, on_retry: OnRetry) -> Result<(Reopened
             out.dropped += 1;
             continue;
         }
-        let text = std::str::from_utf8(&buf[..buf.len() - 1]).map_err(|_| {
-            usage(format!(
-                "{} line {n} is not UTF-8: it was not written by pubmed",
-                file.display()
-            ))
-        })?;
-        let text = text.strip_suffix('\r').unwrap_or(text);
-        let line = read_line(lines, text).map_err(|why| {
-            usage(format!(
-                "{} line {n} is not a record of this output ({why}): it was not written by this command; use another --output",
-                file.display()
-            ))
-        })?;
-        let keep = match &line {
+        let keep = match numbered_line(file, n, &buf, lines)? {
             Line::Header => {
                 out.header = true;
                 true
             }
-            Line::Record { key, retry } => {
-                if *retry {
-                    out.dropped += 1;
-                    if on_retry == OnRetry::Truncate {
-                        truncated = true;
-                    }
-                    false
-                } else {
-                    out.keys.push(key.clone());
-                    true
-                }
+            Line::Record { key, retry: false } => {
+                out.keys.push(key);
+                true
+            }
+            Line::Record { retry: true, .. } => {
+                out.dropped += 1;
+                truncated = on_retry == OnRetry::Truncate;
+                false
             }
         };
-        match (&mut rewrite, keep) {
-            (None, true) => keep_len += buf.len() as u64,
-            (None, false) if on_retry == OnRetry::DropLine => rewrite = Some(Vec::new()),
-            (None, false) => {}
-            (Some(w), true) => w.extend_from_slice(&buf),
-            (Some(_), false) => {}
-        }
+        kept.add(&buf, keep, on_retry);
     }
-    drop(reader);
-    let write_err = |e: io::Error| usage(format!("cannot rewrite {}: {e}", file.display()));
-    match rewrite {
-        None => {
-            let f = OpenOptions::new()
-                .write(true)
-                .open(file)
-                .map_err(write_err)?;
-            f.set_len(keep_len).map_err(write_err)?;
-        }
-        Some(tail) => {
-            // The kept prefix, then the kept lines after the first drop,
-            // into a new file renamed over FILE.
-            let dir = match file.parent() {
-                Some(d) if !d.as_os_str().is_empty() => d,
-                _ => Path::new("."),
-            };
-            let tmp = tempfile::NamedTempFile::new_in(dir).map_err(write_err)?;
-            let mut src = File::open(file).map_err(write_err)?;
-            let mut w = BufWriter::new(tmp);
-            io::copy(&mut io::Read::take(&mut src, keep_len), &mut w).map_err(write_err)?;
-            w.write_all(&tail).map_err(write_err)?;
-            let tmp = w.into_inner().map_err(|e| write_err(e.into_error()))?;
-            // FILE keeps its permissions (a temporary file is private).
-            let perms = fs::metadata(file).map_err(write_err)?.permissions();
-            fs::set_permissions(tmp.path(), perms).map_err(write_err)?;
-            tmp.persist(file).map_err(|e| write_err(e.error))?;
-        }
-    }
-    let f = OpenOptions::new()
-        .append(true)
-        .open(file)
-        .map_err(write_err)?;
-    Ok((out, f))
+    Ok((out, kept))
+}
+
+/// Line `n` of FILE (`buf`, its line break included) read as `lines`
+/// writes it. Errors: `invalid_argument` naming the line: not UTF-8, or
+/// not a line this output writes.
+fn numbered_line(file: &Path, n: usize, buf: &[u8], lines: &Lines) -> Result<Line> {
+    let text = std::str::from_utf8(&buf[..buf.len() - 1]).map_err(|_| {
+        usage(format!(
+            "{} line {n} is not UTF-8: it was not written by pubmed",
+            file.display()
+        ))
+    })?;
+    let text = text.strip_suffix('\r').unwrap_or(text);
+    read_line(lines, text).map_err(|why| {
+        usage(format!(
+            "{} line {n} is not a record of this output ({why}): it was not written by this command; use another --output",
+            file.display()
+        ))
+    })
+}
+
+/// Cuts FILE to its first `len` bytes (every line dropped was at its end).
+fn cut_to(file: &Path, len: u64) -> io::Result<()> {
+    OpenOptions::new().write(true).open(file)?.set_len(len)
+}
+
+/// Rewrites FILE as its first `prefix` bytes followed by `tail`: a new file
+/// in the same directory, renamed over FILE, with FILE's permissions (a
+/// temporary file is private).
+fn replace(file: &Path, prefix: u64, tail: &[u8]) -> io::Result<()> {
+    let dir = match file.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let tmp = tempfile::NamedTempFile::new_in(dir)?;
+    let mut src = File::open(file)?;
+    let mut w = BufWriter::new(tmp);
+    io::copy(&mut io::Read::take(&mut src, prefix), &mut w)?;
+    w.write_all(tail)?;
+    let tmp = w.into_inner().map_err(|e| e.into_error())?;
+    let perms = fs::metadata(file)?.permissions();
+    fs::set_permissions(tmp.path(), perms)?;
+    tmp.persist(file).map_err(|e| e.error)?;
+    Ok(())
 }
 
 /// Opens FILE for a run with `--output`: a fresh run truncates it (after

@@ -398,30 +398,78 @@ fn invalid(msg: impl Into<String>) -> Error {
 /// `invalid_argument` for an unknown field, `retstart` over 9,998 or
 /// `retmax` over its limit.
 pub fn prepare(req: &SearchRequest, today: DateBound) -> Result<Prepared> {
-    query::check_length(&req.query)?;
-    let normalized = if req.query.is_empty() {
-        String::new()
-    } else {
-        query::normalize(&req.query)
-    };
-    // Only an exactly empty query means "filters only"; one that is blank
-    // after clean-up (`<b></b>`, `&nbsp;`, `[ti]`) is an error.
-    if !req.query.is_empty() && query::is_blank(&normalized) {
-        return Err(query::blank_query());
-    }
+    let normalized = clean_query(&req.query)?;
     let filters = req.filters.clone().without_empty();
     let term = query::compose(&normalized, &filters)?;
     let dates = dates::resolve(&req.dates, today)?;
-    let field = match req.field.as_deref().filter(|f| !f.trim().is_empty()) {
-        None => None,
-        Some(f) => Some(fields::resolve_search_field(f).ok_or_else(|| {
-            invalid(format!(
-                "unknown search field {f:?}; use one of: {}",
-                fields::accepted_search_fields()
-            ))
-            .with_field(Field::SearchField)
-        })?),
+    let field = search_field(req.field.as_deref())?;
+    check_page(req)?;
+    let mut warnings: Vec<Warning> = unbalanced_warning(&normalized).into_iter().collect();
+    if let Some(note) = &dates.filled {
+        warnings.push(Warning::new(WarningKind::DateBoundFilled, note.clone()));
+    }
+    let (retmax, cut) = within_window(req.retstart, req.retmax);
+    warnings.extend(cut);
+    let applied = AppliedFilters {
+        filters,
+        field: field.clone(),
+        date_range: dates.bounds.map(|(a, b)| AppliedDates {
+            min_date: a.to_string(),
+            max_date: b.to_string(),
+            date_type: dates.datetype.as_str().into(),
+        }),
     };
+    Ok(Prepared {
+        params: EsearchParams {
+            term,
+            field,
+            retstart: req.retstart,
+            retmax,
+            sort: req.sort.map(|s| s.ncbi().to_string()),
+            dates: dates.bounds.map(|(a, b)| (a.to_string(), b.to_string())),
+            datetype: Some(dates.datetype.as_str().into()),
+        },
+        normalized_query: normalized,
+        dates,
+        warnings,
+        applied,
+    })
+}
+
+/// The query as sent: length-checked and normalized. Only an exactly empty
+/// query means "filters only"; one that is blank after clean-up
+/// (`<b></b>`, `&nbsp;`, `[ti]`) is `blank_query`.
+fn clean_query(q: &str) -> Result<String> {
+    query::check_length(q)?;
+    if q.is_empty() {
+        return Ok(String::new());
+    }
+    let normalized = query::normalize(q);
+    if query::is_blank(&normalized) {
+        return Err(query::blank_query());
+    }
+    Ok(normalized)
+}
+
+/// `--field` as ESearch's `field` name; a blank one is no field, an
+/// unknown one `invalid_argument` listing the accepted names.
+fn search_field(given: Option<&str>) -> Result<Option<String>> {
+    let Some(f) = given.filter(|f| !f.trim().is_empty()) else {
+        return Ok(None);
+    };
+    fields::resolve_search_field(f).map(Some).ok_or_else(|| {
+        invalid(format!(
+            "unknown search field {f:?}; use one of: {}",
+            fields::accepted_search_fields()
+        ))
+        .with_field(Field::SearchField)
+    })
+}
+
+/// The page limits, before any request: `retstart` within PubMed's
+/// 9,999-record window, `retmax` within a page (10,000 PMIDs, 1,000 with
+/// summaries). Errors: `invalid_argument` on the field at fault.
+fn check_page(req: &SearchRequest) -> Result<()> {
     if req.retstart > MAX_RETSTART {
         return Err(Error::about(
             Reason::InvalidArgument,
@@ -458,46 +506,25 @@ pub fn prepare(req: &SearchRequest, today: DateBound) -> Result<Prepared> {
             },
         ));
     }
-    let mut warnings: Vec<Warning> = unbalanced_warning(&normalized).into_iter().collect();
-    if let Some(note) = &dates.filled {
-        warnings.push(Warning::new(WarningKind::DateBoundFilled, note.clone()));
+    Ok(())
+}
+
+/// `retmax` cut so the page ends at record 9,999 (PubMed serves no more of
+/// a query), with the `window_truncated` warning when it was cut.
+fn within_window(retstart: u32, retmax: u32) -> (u32, Option<Warning>) {
+    if retstart + retmax <= MAX_RECORDS {
+        return (retmax, None);
     }
-    let mut retmax = req.retmax;
-    if req.retstart + retmax > MAX_RECORDS {
-        retmax = MAX_RECORDS - req.retstart;
-        warnings.push(Warning::new(
-            WarningKind::WindowTruncated,
-            format!(
-                "PubMed serves only the first 9,999 records of a query: the page was cut to records {}–9999 ({}); `pubmed search --all` returns every PMID of the query",
-                req.retstart + 1,
-                crate::core::text::count(retmax, "record")
-            ),
-        ));
-    }
-    let applied = AppliedFilters {
-        filters,
-        field: field.clone(),
-        date_range: dates.bounds.map(|(a, b)| AppliedDates {
-            min_date: a.to_string(),
-            max_date: b.to_string(),
-            date_type: dates.datetype.as_str().into(),
-        }),
-    };
-    Ok(Prepared {
-        params: EsearchParams {
-            term,
-            field,
-            retstart: req.retstart,
-            retmax,
-            sort: req.sort.map(|s| s.ncbi().to_string()),
-            dates: dates.bounds.map(|(a, b)| (a.to_string(), b.to_string())),
-            datetype: Some(dates.datetype.as_str().into()),
-        },
-        normalized_query: normalized,
-        dates,
-        warnings,
-        applied,
-    })
+    let retmax = MAX_RECORDS - retstart;
+    let warning = Warning::new(
+        WarningKind::WindowTruncated,
+        format!(
+            "PubMed serves only the first 9,999 records of a query: the page was cut to records {}–9999 ({}); `pubmed search --all` returns every PMID of the query",
+            retstart + 1,
+            crate::core::text::count(retmax, "record")
+        ),
+    );
+    (retmax, Some(warning))
 }
 
 /// Today's date (UTC), for `--reldate`.

@@ -5,13 +5,12 @@
 use std::io::{self, Write};
 
 use super::delimited::{write_header, write_rows};
+use super::stream::{self, TableBlock, json_record};
 use super::{Format, Style, cell, write_json_line, write_table};
 use crate::core::ids::IdType;
 use crate::core::text::{count, printable};
 use crate::ops::convert::{ConvertRecord, Output, Totals};
 
-/// Rows per table block, so a huge input never builds one huge table.
-const TABLE_BLOCK: usize = 100;
 const HEADER: [&str; 6] = ["requested", "pmid", "pmcid", "doi", "error", "message"];
 
 /// A streaming writer for one run.
@@ -21,7 +20,7 @@ pub struct Writer<'a> {
     to: Option<IdType>,
     style: Style,
     records: u64,
-    table: Vec<ConvertRecord>,
+    table: TableBlock<ConvertRecord>,
     /// A `source` column (pmc or pubmed) in TSV, CSV and tables
     /// (`--fallback pubmed`).
     source: bool,
@@ -75,7 +74,7 @@ impl<'a> Writer<'a> {
             to,
             style,
             records: 0,
-            table: Vec::new(),
+            table: TableBlock::default(),
             source,
         };
         let mut header = HEADER.to_vec();
@@ -109,13 +108,7 @@ impl<'a> Writer<'a> {
                 writeln!(self.out, "{}", printable(id))?;
             }
             Format::Ndjson => write_json_line(self.out, r)?,
-            Format::Json => {
-                if self.records > 1 {
-                    write!(self.out, ",")?;
-                }
-                write!(self.out, "\n  ")?;
-                serde_json::to_writer(&mut *self.out, r)?;
-            }
+            Format::Json => json_record(self.out, self.records, r)?,
             Format::Csv | Format::Tsv => {
                 let mut row = cells(r);
                 if self.source {
@@ -124,8 +117,7 @@ impl<'a> Writer<'a> {
                 write_rows(self.out, self.format, &[row])?
             }
             _ => {
-                self.table.push(r.clone());
-                if self.table.len() >= TABLE_BLOCK {
+                if self.table.push(r.clone(), 1) {
                     self.flush_table()?;
                 }
             }
@@ -134,16 +126,16 @@ impl<'a> Writer<'a> {
     }
 
     fn flush_table(&mut self) -> io::Result<()> {
-        if self.table.is_empty() {
+        let Some(records) = self.table.take() else {
             return Ok(());
-        }
+        };
         let mut t = self.style.table();
         let mut header = vec!["Requested", "PMID", "PMCID", "DOI", "Error"];
         if self.source {
             header.push("Source");
         }
         t.set_header(header);
-        for r in self.table.drain(..) {
+        for r in records {
             let c = cells(&r);
             let err = r
                 .error
@@ -167,41 +159,32 @@ impl<'a> Writer<'a> {
 
     /// Ends the output (the JSON totals, the last table block) and flushes.
     pub fn finish(&mut self, totals: &Totals) -> io::Result<()> {
-        match self.format {
-            Format::Json => writeln!(
-                self.out,
-                "\n],\n\"submitted\": {}, \"converted\": {}, \"failed\": {}}}",
+        self.flush_table()?;
+        stream::finish(
+            self.out,
+            self.format,
+            format_args!(
+                "\"submitted\": {}, \"converted\": {}, \"failed\": {}",
                 totals.submitted, totals.converted, totals.failed
-            )?,
-            Format::Table => self.flush_table()?,
-            _ => {}
-        }
-        self.out.flush()
+            ),
+        )
     }
 
     /// Ends an output that stopped early (bad input, Ctrl-C): the table
-    /// block so far, and the JSON record line ended, so every line written
-    /// is whole; then a flush. The JSON document stays unclosed: the run
-    /// did not finish.
+    /// block so far, the JSON record line ended; see [`stream::abandon`].
     pub fn abandon(&mut self) -> io::Result<()> {
-        match self.format {
-            Format::Json => writeln!(self.out)?,
-            Format::Table => self.flush_table()?,
-            _ => {}
-        }
-        self.out.flush()
+        self.flush_table()?;
+        stream::abandon(self.out, self.format)
     }
 }
 
 /// The stderr summary: counts and failures by reason.
 pub fn summary(t: &Totals) -> String {
-    let mut s = format!(
+    let head = format!(
         "{}: {} converted, {} failed",
         count(t.submitted, "ID"),
         t.converted,
         t.failed
     );
-    s.push_str(&super::by_reason(&t.by_reason));
-    s.push_str(&format!("; {}", count(t.requests, "request")));
-    s
+    stream::summary(head, &t.by_reason, t.requests)
 }

@@ -8,13 +8,12 @@ use std::io::{self, Write};
 
 use super::citation::{BibOptions, CitationWriter, Export};
 use super::delimited::{write_header, write_rows};
+use super::stream::{self, TableBlock, json_record};
 use super::{Format, Style, cell, write_json_line, write_table};
 use crate::core::record::{DateParts, Record, RecordKind};
 use crate::core::text::{count, printable, terminal_safe};
 use crate::ops::fetch::{Fetched, Output, Totals};
 
-/// Rows per table block, so a huge input never builds one huge table.
-const TABLE_BLOCK: usize = 100;
 /// The CSV/TSV columns.
 pub const HEADER: [&str; 12] = [
     "pmid",
@@ -40,7 +39,7 @@ pub struct Writer<'a> {
     style: Style,
     records: u64,
     xml_open: bool,
-    table: Vec<Fetched>,
+    table: TableBlock<Fetched>,
     citation: Option<CitationWriter>,
     /// stdout is a terminal: NCBI's raw bytes go out [`terminal_safe`].
     terminal: bool,
@@ -394,7 +393,7 @@ impl<'a> Writer<'a> {
             records: 0,
             xml_open: false,
             terminal: false,
-            table: Vec::new(),
+            table: TableBlock::default(),
             citation: export.map(|e| CitationWriter::new(e, bib)),
         };
         if let Some(c) = &mut w.citation {
@@ -446,13 +445,7 @@ impl<'a> Writer<'a> {
         }
         match self.format {
             Format::Ndjson => write_json_line(self.out, f)?,
-            Format::Json => {
-                if self.records > 1 {
-                    write!(self.out, ",")?;
-                }
-                write!(self.out, "\n  ")?;
-                serde_json::to_writer(&mut *self.out, f)?;
-            }
+            Format::Json => json_record(self.out, self.records, f)?,
             Format::Csv | Format::Tsv => write_rows(self.out, self.format, &[cells(f)])?,
             Format::Medline => {
                 if let (Some(raw), None) = (&f.raw, &f.error) {
@@ -467,8 +460,7 @@ impl<'a> Writer<'a> {
                 }
             }
             Format::Table => {
-                self.table.push(f.clone());
-                if self.table.len() >= TABLE_BLOCK {
+                if self.table.push(f.clone(), 1) {
                     self.flush_table()?;
                 }
             }
@@ -478,9 +470,9 @@ impl<'a> Writer<'a> {
     }
 
     fn flush_table(&mut self) -> io::Result<()> {
-        if self.table.is_empty() {
+        let Some(records) = self.table.take() else {
             return Ok(());
-        }
+        };
         let mut t = self.style.table();
         t.set_header(vec![
             "PMID",
@@ -490,7 +482,7 @@ impl<'a> Writer<'a> {
             "Journal",
             "Note",
         ]);
-        for f in self.table.drain(..) {
+        for f in records {
             let row = match (&f.record, &f.error) {
                 (Some(r), None) => vec![
                     r.pmid.clone(),
@@ -533,20 +525,19 @@ impl<'a> Writer<'a> {
         if let Some(c) = &mut self.citation {
             c.finish(self.out)?;
         }
-        match self.format {
-            Format::Json => writeln!(
-                self.out,
-                "\n],\n\"submitted\": {}, \"found\": {}, \"failed\": {}}}",
-                totals.submitted, totals.found, totals.failed
-            )?,
-            Format::Xml => {
-                self.open_xml(None)?;
-                writeln!(self.out, "</PubmedArticleSet>")?;
-            }
-            Format::Table => self.flush_table()?,
-            _ => {}
+        if self.format == Format::Xml {
+            self.open_xml(None)?;
+            writeln!(self.out, "</PubmedArticleSet>")?;
         }
-        self.out.flush()
+        self.flush_table()?;
+        stream::finish(
+            self.out,
+            self.format,
+            format_args!(
+                "\"submitted\": {}, \"found\": {}, \"failed\": {}",
+                totals.submitted, totals.found, totals.failed
+            ),
+        )
     }
 
     /// Flushes what was written so far (streaming).
@@ -554,29 +545,21 @@ impl<'a> Writer<'a> {
         self.out.flush()
     }
 
-    /// Stops early (interrupted, or a failure that ends the run): the table
-    /// block so far, and the JSON record line ended, so every line written
-    /// is whole; then a flush. The JSON and XML documents stay unclosed: the
-    /// run did not finish.
+    /// Ends an output that stopped early (bad input, Ctrl-C): the table
+    /// block so far, the JSON record line ended; see [`stream::abandon`].
     pub fn abandon(&mut self) -> io::Result<()> {
-        match self.format {
-            Format::Json => writeln!(self.out)?,
-            Format::Table => self.flush_table()?,
-            _ => {}
-        }
-        self.out.flush()
+        self.flush_table()?;
+        stream::abandon(self.out, self.format)
     }
 }
 
 /// The stderr summary: counts and failures by reason.
 pub fn summary(t: &Totals) -> String {
-    let mut s = format!(
+    let head = format!(
         "{}: {} found, {} failed",
         count(t.submitted, "PMID"),
         t.found,
         t.failed
     );
-    s.push_str(&super::by_reason(&t.by_reason));
-    s.push_str(&format!("; {}", count(t.requests, "request")));
-    s
+    stream::summary(head, &t.by_reason, t.requests)
 }

@@ -18,6 +18,7 @@ pub mod related;
 pub mod search;
 pub mod search_all;
 pub mod spell;
+pub mod stream;
 
 choice! {
     /// An output format (`--format`).
@@ -177,14 +178,4 @@ pub fn write_json<T: serde::Serialize>(out: &mut dyn Write, value: &T) -> io::Re
 pub fn write_json_line<T: serde::Serialize>(out: &mut dyn Write, value: &T) -> io::Result<()> {
     serde_json::to_writer(&mut *out, value)?;
     writeln!(out)
-}
-
-/// ` (reason n, …)` for failures counted by reason (summary lines), or
-/// nothing when there are none.
-pub fn by_reason<K: std::fmt::Display>(counts: &std::collections::BTreeMap<K, u64>) -> String {
-    if counts.is_empty() {
-        return String::new();
-    }
-    let parts: Vec<String> = counts.iter().map(|(k, v)| format!("{k} {v}")).collect();
-    format!(" ({})", parts.join(", "))
 }

@@ -11,13 +11,11 @@ use serde_json::{Value, json};
 
 use super::delimited::{write_header, write_rows};
 use super::search::{first_author, header, marked_title, row};
+use super::stream::{self, TableBlock, json_record};
 use super::{Format, Style, cell, write_json_line, write_table};
 use crate::core::text::count;
 use crate::ops::related::{LinkKind, Linked, Output, RelatedRecord, Totals};
 use crate::ops::search::{Detail, Summary};
-
-/// Rows per table block, so a long run never builds one huge table.
-const TABLE_BLOCK: usize = 100;
 
 /// A summary as JSON in `detail` (the brief view for `Brief`).
 fn summary_json(s: &Summary, detail: Detail) -> Value {
@@ -156,7 +154,7 @@ pub struct Writer<'a> {
     records: u64,
     /// `ids`: PMIDs already printed (each once per run).
     printed: HashSet<String>,
-    table: Vec<RelatedRecord>,
+    table: TableBlock<RelatedRecord>,
 }
 
 impl<'a> Writer<'a> {
@@ -175,7 +173,7 @@ impl<'a> Writer<'a> {
             style,
             records: 0,
             printed: HashSet::new(),
-            table: Vec::new(),
+            table: TableBlock::default(),
         };
         match format {
             Format::Csv | Format::Tsv => write_header(w.out, format, &columns(detail))?,
@@ -206,18 +204,11 @@ impl<'a> Writer<'a> {
                     write_json_line(self.out, &v)?;
                 }
             }
-            Format::Json => {
-                if self.records > 1 {
-                    write!(self.out, ",")?;
-                }
-                write!(self.out, "\n  ")?;
-                serde_json::to_writer(&mut *self.out, &record_json(r, self.detail))?;
-            }
+            Format::Json => json_record(self.out, self.records, &record_json(r, self.detail))?,
             Format::Csv | Format::Tsv => write_rows(self.out, self.format, &rows(r, self.detail))?,
             _ => {
-                self.table.push(r.clone());
-                let rows: usize = self.table.iter().map(|r| r.linked.len().max(1)).sum();
-                if rows >= TABLE_BLOCK {
+                // A record without links still takes a row.
+                if self.table.push(r.clone(), r.linked.len().max(1)) {
                     self.flush_table()?;
                 }
             }
@@ -226,9 +217,9 @@ impl<'a> Writer<'a> {
     }
 
     fn flush_table(&mut self) -> io::Result<()> {
-        if self.table.is_empty() {
+        let Some(records) = self.table.take() else {
             return Ok(());
-        }
+        };
         let mut t = self.style.table();
         t.set_header(match self.detail {
             Detail::Ids => vec!["Source", "#", "PMID", "Score"],
@@ -248,7 +239,7 @@ impl<'a> Writer<'a> {
             Detail::Brief => 6,
             Detail::Full => 7,
         };
-        for r in self.table.drain(..) {
+        for r in records {
             let src = source(&r).to_string();
             if r.linked.is_empty() {
                 let what = match &r.error {
@@ -295,38 +286,32 @@ impl<'a> Writer<'a> {
 
     /// Ends the output (the JSON totals, the last table block) and flushes.
     pub fn finish(&mut self, totals: &Totals) -> io::Result<()> {
-        match self.format {
-            Format::Json => writeln!(
-                self.out,
-                "\n],\n\"submitted\": {}, \"withLinks\": {}, \"withoutLinks\": {}, \"failed\": {}, \"linked\": {}}}",
+        self.flush_table()?;
+        stream::finish(
+            self.out,
+            self.format,
+            format_args!(
+                "\"submitted\": {}, \"withLinks\": {}, \"withoutLinks\": {}, \"failed\": {}, \"linked\": {}",
                 totals.submitted,
                 totals.with_links,
                 totals.without_links,
                 totals.failed,
                 totals.linked
-            )?,
-            Format::Table => self.flush_table()?,
-            _ => {}
-        }
-        self.out.flush()
+            ),
+        )
     }
 
     /// Ends an output that stopped early (bad input, Ctrl-C): the table
-    /// block so far, and the JSON record line ended, so every line written
-    /// is whole; then a flush. The JSON document stays unclosed.
+    /// block so far, the JSON record line ended; see [`stream::abandon`].
     pub fn abandon(&mut self) -> io::Result<()> {
-        match self.format {
-            Format::Json => writeln!(self.out)?,
-            Format::Table => self.flush_table()?,
-            _ => {}
-        }
-        self.out.flush()
+        self.flush_table()?;
+        stream::abandon(self.out, self.format)
     }
 }
 
 /// The stderr summary line: counts, failures by reason, requests.
 pub fn summary(t: &Totals) -> String {
-    let mut s = format!(
+    let head = format!(
         "{}: {} with links, {} without, {} failed; {} listed",
         count(t.submitted, "input"),
         t.with_links,
@@ -334,7 +319,5 @@ pub fn summary(t: &Totals) -> String {
         t.failed,
         count(t.linked, "linked PMID")
     );
-    s.push_str(&super::by_reason(&t.by_reason));
-    s.push_str(&format!("; {}", count(t.requests, "request")));
-    s
+    stream::summary(head, &t.by_reason, t.requests)
 }
