@@ -320,8 +320,9 @@ fn index_chunk(idtype: IdType, answer: ChunkAnswer) -> HashMap<String, Answer> {
 /// service echoes it, else by the record's field for the request's type.
 fn index_answer(idtype: IdType, records: Vec<IdconvRecord>) -> HashMap<String, IdconvRecord> {
     let mut map = HashMap::new();
-    for r in records {
-        let reported = r.requested_id.clone().or_else(|| match idtype {
+    for mut r in records {
+        // `requested-id` only matches the record back; it is not kept.
+        let reported = r.requested_id.take().or_else(|| match idtype {
             IdType::Pmid => r.pmid.clone(),
             IdType::Pmcid => r.pmcid.clone(),
             IdType::Doi => r.doi.clone(),
@@ -569,11 +570,13 @@ impl<'c> Engine<'c> {
         }
     }
 
-    /// The request for sealed chunk `id`, to run beside the others.
-    fn send(&self, id: u64) -> Request<'c> {
-        let ch = &self.chunks[&id];
+    /// The request for sealed chunk `id`, to run beside the others. The
+    /// chunk gives up its IDs (it is never added to again): the reorder
+    /// buffer's memory is what a full buffer costs.
+    fn send(&mut self, id: u64) -> Request<'c> {
+        let ch = self.chunks.get_mut(&id).expect("sealed chunk exists");
         let idtype = ch.idtype.expect("chunks have a type");
-        let ids = ch.ids.clone();
+        let ids = std::mem::take(&mut ch.ids);
         let client = self.client;
         Box::pin(async move { (id, idtype, convert_chunk(client, idtype, ids).await) })
     }
