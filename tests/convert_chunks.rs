@@ -73,6 +73,14 @@ impl Transport for InProcess {
 }
 
 fn client(gap: Duration) -> (Client, Arc<InProcess>, Arc<FakeNcbi>) {
+    client_sharing(gap, None)
+}
+
+/// [`client`], booking its starts in the shared budget in `budget_dir`.
+fn client_sharing(
+    gap: Duration,
+    budget_dir: Option<std::path::PathBuf>,
+) -> (Client, Arc<InProcess>, Arc<FakeNcbi>) {
     let fake = FakeNcbi::new(Corpus::default());
     let transport = Arc::new(InProcess {
         fake: fake.clone(),
@@ -85,6 +93,7 @@ fn client(gap: Duration) -> (Client, Arc<InProcess>, Arc<FakeNcbi>) {
                 request_gap: Some(gap),
                 ..Policy::default()
             },
+            budget_dir,
             ..Default::default()
         },
         transport.clone(),
@@ -204,6 +213,20 @@ fn check_batches(fake: &FakeNcbi, tags: &[u8]) {
     }
 }
 
+/// Runs the engine, paced at NCBI's gap under paused time, on the lines of
+/// `tags` all available at once; checks every record; gives the requests
+/// made and the fake (for its batches).
+fn run_all_available(tags: &[u8]) -> (u64, Arc<FakeNcbi>) {
+    let (client, _, fake) = client(GAP);
+    let input = lines(tags);
+    let (out, requests) = paused().block_on(run(
+        &client,
+        futures::stream::iter(input.clone().into_iter().map(Ok)),
+    ));
+    check_records(&input, &out);
+    (requests, fake)
+}
+
 fn paused() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread()
         .enable_time()
@@ -227,13 +250,7 @@ proptest! {
                 .prop_map(|runs| runs.into_iter().flat_map(|(t, n)| vec![t; n]).collect()),
         ]
     ) {
-        let (client, _, fake) = client(GAP);
-        let input = lines(&tags);
-        let (out, requests) = paused().block_on(run(
-            &client,
-            futures::stream::iter(input.clone().into_iter().map(Ok)),
-        ));
-        check_records(&input, &out);
+        let (requests, fake) = run_all_available(&tags);
         prop_assert_eq!(requests as usize, minimum(&tags));
         check_batches(&fake, &tags);
     }
@@ -356,13 +373,7 @@ fn a_full_buffer_sends_only_the_chunk_holding_its_oldest_line() {
     let mut tags = vec![2u8];
     tags.extend(std::iter::repeat_n(0u8, 21_000));
     tags.push(2);
-    let (client, _, fake) = client(GAP);
-    let input = lines(&tags);
-    let (out, requests) = paused().block_on(run(
-        &client,
-        futures::stream::iter(input.clone().into_iter().map(Ok)),
-    ));
-    check_records(&input, &out);
+    let (requests, fake) = run_all_available(&tags);
     assert_eq!(requests, 105 + 2);
     let batches = fake.idconv_batches.lock().unwrap();
     let dois: Vec<usize> = batches
@@ -389,26 +400,20 @@ fn an_input_the_buffer_holds_costs_the_minimum_whatever_its_mix() {
     tags[5_000] = 1;
     tags[15_000] = 1;
     tags[19_999] = 2;
-    let (client, _, fake) = client(GAP);
-    let input = lines(&tags);
-    let (out, requests) = paused().block_on(run(
-        &client,
-        futures::stream::iter(input.clone().into_iter().map(Ok)),
-    ));
-    check_records(&input, &out);
+    let (requests, fake) = run_all_available(&tags);
     assert_eq!(minimum(&tags), 100 + 1 + 1);
     assert_eq!(requests as usize, minimum(&tags));
     check_batches(&fake, &tags);
 }
 
 /// The mixes worst for the reorder buffer: a DOI and a PMCID in every
-/// `spacing` lines of PMIDs, 120,000 lines in all, so a full buffer's
+/// `spacing` lines of PMIDs, 80,000 lines in all, so a full buffer's
 /// oldest line sits in a small chunk of a rare type. Requests stay within
 /// 1.02 × the minimum (the bound for bulk conversion).
 #[test]
 fn the_worst_mixes_for_the_buffer_stay_within_two_percent() {
-    let n = 120_000;
-    for spacing in [3_900, 9_000, 19_000] {
+    let n = 80_000;
+    for spacing in [3_900, 19_000] {
         let mut tags = vec![0u8; n];
         for k in (0..n).step_by(spacing) {
             tags[k] = 2;
@@ -416,13 +421,7 @@ fn the_worst_mixes_for_the_buffer_stay_within_two_percent() {
                 tags[k + spacing / 2] = 1;
             }
         }
-        let (client, _, _) = client(GAP);
-        let input = lines(&tags);
-        let (out, requests) = paused().block_on(run(
-            &client,
-            futures::stream::iter(input.clone().into_iter().map(Ok)),
-        ));
-        check_records(&input, &out);
+        let (requests, _) = run_all_available(&tags);
         let min = minimum(&tags);
         assert!(
             requests as f64 <= 1.02 * min as f64,
@@ -469,23 +468,7 @@ fn real_time_without_pacing_finishes() {
 fn a_chunk_waiting_for_another_processs_requests_keeps_collecting() {
     let dir = tempfile::tempdir().unwrap();
     let other = pubmed::ncbi::budget::SharedBudget::new(dir.path().to_path_buf(), false, false);
-    let fake = FakeNcbi::new(Corpus::default());
-    let transport = Arc::new(InProcess {
-        fake: fake.clone(),
-        starts: Mutex::new(Vec::new()),
-    });
-    let client = Client::with_transport(
-        ClientSettings {
-            idconv_url: "http://127.0.0.1:9/tools/idconv/api/v1/articles/".into(),
-            policy: Policy {
-                request_gap: Some(GAP),
-                ..Policy::default()
-            },
-            budget_dir: Some(dir.path().to_path_buf()),
-            ..Default::default()
-        },
-        transport,
-    );
+    let (client, _, fake) = client_sharing(GAP, Some(dir.path().to_path_buf()));
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
