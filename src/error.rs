@@ -516,6 +516,21 @@ impl Failure {
     }
 }
 
+impl Failure {
+    /// The operation error of a run whose records are collected in memory
+    /// (CLI arguments, MCP): its sink cannot fail and nothing listens for
+    /// SIGINT there, so any other failure is a bug, reported as
+    /// `invalid_argument` rather than a panic.
+    pub fn into_op_error(self) -> Error {
+        match self {
+            Failure::Op(e) => e,
+            f @ (Failure::Output(_) | Failure::Interrupted) => {
+                Error::new(Reason::InvalidArgument, format!("{f:?}"))
+            }
+        }
+    }
+}
+
 impl From<Error> for Failure {
     fn from(e: Error) -> Self {
         Failure::Op(e)

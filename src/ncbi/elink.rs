@@ -126,14 +126,7 @@ pub fn parse(root: &Element) -> Result<ElinkAnswer, String> {
                 ));
             }
         }
-        let ids: Vec<String> = set
-            .child("IdList")
-            .map(|l| {
-                l.children_named("Id")
-                    .map(|i| i.text().trim().to_string())
-                    .collect()
-            })
-            .unwrap_or_default();
+        let ids = set.id_list();
         if let Some(bad) = ids.iter().find(|i| !is_pmid(i) && i.as_str() != "-1") {
             return Err(format!("<IdList> holds {bad:?}, not a PMID"));
         }

@@ -68,14 +68,7 @@ pub fn parse(root: &Element) -> Result<EsearchAnswer, String> {
     if root.name != "eSearchResult" {
         return Err(format!("expected <eSearchResult>, found <{}>", root.name));
     }
-    let ids: Vec<String> = root
-        .child("IdList")
-        .map(|l| {
-            l.children_named("Id")
-                .map(|i| i.text().trim().to_string())
-                .collect()
-        })
-        .unwrap_or_default();
+    let ids = root.id_list();
     if let Some(bad) = ids
         .iter()
         .find(|i| i.is_empty() || !i.bytes().all(|b| b.is_ascii_digit()))

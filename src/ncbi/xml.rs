@@ -59,6 +59,18 @@ impl Element {
         self.elements().filter(move |e| e.name == name)
     }
 
+    /// The texts of the `<Id>` elements of child `<IdList>` (ESearch,
+    /// ELink), trimmed, in order; empty without one.
+    pub fn id_list(&self) -> Vec<String> {
+        self.child("IdList")
+            .map(|l| {
+                l.children_named("Id")
+                    .map(|i| i.text().trim().to_string())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
     /// All child elements, in order.
     pub fn elements(&self) -> impl Iterator<Item = &Element> {
         self.children.iter().filter_map(|n| match n {

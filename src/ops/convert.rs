@@ -944,14 +944,9 @@ pub async fn convert_ids(
         }
         Ok(())
     };
-    let totals = match convert_stream(client, lines, from, &mut sink).await {
-        Ok(t) => t,
-        Err(Failure::Op(e)) => return Err(e),
-        // The sink cannot fail and nothing listens for SIGINT here.
-        Err(f @ (Failure::Output(_) | Failure::Interrupted)) => {
-            return Err(Error::new(Reason::InvalidArgument, format!("{f:?}")));
-        }
-    };
+    let totals = convert_stream(client, lines, from, &mut sink)
+        .await
+        .map_err(Failure::into_op_error)?;
     Ok((records, totals))
 }
 

@@ -553,14 +553,9 @@ pub async fn fetch_pmids(
         }
         Ok(())
     };
-    let totals = match fetch_stream(client, lines, options, &mut sink).await {
-        Ok(t) => t,
-        Err(Failure::Op(e)) => return Err(e),
-        // The sink cannot fail and nothing listens for SIGINT here.
-        Err(f @ (Failure::Output(_) | Failure::Interrupted)) => {
-            return Err(Error::new(Reason::InvalidArgument, format!("{f:?}")));
-        }
-    };
+    let totals = fetch_stream(client, lines, options, &mut sink)
+        .await
+        .map_err(Failure::into_op_error)?;
     Ok((records, totals))
 }
 
