@@ -301,13 +301,18 @@ impl SharedBudget {
 
     /// The first start (ms) a request of `lane` could book now, keeping
     /// `gap` after the latest booking of any process and outside the 429
-    /// cooldown; nothing is booked. `None` when the budget cannot be used.
-    /// Batch work asks this before it seals a partial chunk, so the chunk
-    /// keeps collecting IDs while other processes hold the lane
-    /// (docs/convert.md "Chunks").
-    pub async fn free_at(&self, lane: &str, gap: Duration) -> Option<u64> {
+    /// cooldown; nothing is booked. Batch work asks this before it seals a
+    /// partial chunk, so the chunk keeps collecting IDs while other
+    /// processes hold the lane (docs/convert.md "Chunks"). Advice, without
+    /// waiting: `None` when the budget cannot be used or its lock is taken
+    /// (the booking that follows waits for the lock as every request does).
+    pub fn free_at(&self, lane: &str, gap: Duration) -> Option<u64> {
+        if !self.active() {
+            return None;
+        }
         let gap_ms = gap.as_millis().min(u64::MAX as u128) as u64;
-        self.with_lane(lane, |s, now| {
+        let mut file = self.open_locked().ok()??;
+        Self::update(&mut file, lane, |s, now| {
             let after_last = if s.last_start == 0 {
                 0
             } else {
@@ -315,7 +320,7 @@ impl SharedBudget {
             };
             (now.max(after_last).max(s.cooldown_until), false)
         })
-        .await
+        .ok()
     }
 
     /// The lane's cooldown end (ms) if one lasts past now.
@@ -689,6 +694,40 @@ mod tests {
         );
         assert!(t0.elapsed() >= Duration::from_millis(40));
         release.join().unwrap();
+    }
+
+    /// The next free slot of a lane another budget (process) booked: one
+    /// gap after its latest start, or the cooldown's end; nothing booked,
+    /// and a taken lock answers `None` at once instead of waiting.
+    #[tokio::test]
+    async fn free_at_sees_other_processes_bookings_without_booking() {
+        let dir = tempfile::tempdir().unwrap();
+        let mine = SharedBudget::new(dir.path().to_path_buf(), false, false);
+        let other = SharedBudget::new(dir.path().to_path_buf(), false, false);
+        let gap = Duration::from_millis(GAP);
+        let now = now_ms();
+        assert!(mine.free_at(IDCONV_LANE, gap).unwrap() < now + 50);
+        let b = other
+            .book(IDCONV_LANE, gap, now + 1_000, FAR)
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(mine.free_at(IDCONV_LANE, gap), Some(b.at + GAP));
+        assert_eq!(
+            mine.free_at(IDCONV_LANE, gap),
+            Some(b.at + GAP),
+            "not booked"
+        );
+        let until = other
+            .note_rate_limited(IDCONV_LANE, b.at, Some(Duration::from_secs(5)), backoff())
+            .await
+            .unwrap();
+        assert_eq!(mine.free_at(IDCONV_LANE, gap), Some(until));
+        let holder = File::options().write(true).open(mine.path()).unwrap();
+        holder.lock().unwrap();
+        let t0 = std::time::Instant::now();
+        assert_eq!(mine.free_at(IDCONV_LANE, gap), None);
+        assert!(t0.elapsed() < Duration::from_millis(100));
     }
 
     #[tokio::test]

@@ -392,14 +392,11 @@ impl Pacer {
 
     /// When a request of `lane` could start by the shared budget (other
     /// `pubmed` processes' bookings and cooldowns, and this one's), as of
-    /// now; nothing is booked. `None` without a usable shared budget. See
-    /// [`SharedBudget::free_at`].
-    pub async fn shared_free_at(&self, lane: Lane) -> Option<Instant> {
+    /// now; nothing is booked, nothing waits. `None` without a usable
+    /// shared budget or while its lock is taken ([`SharedBudget::free_at`]).
+    pub fn shared_free_at(&self, lane: Lane) -> Option<Instant> {
         let sh = self.shared()?;
-        let at = sh
-            .budget
-            .free_at(sh.lane(lane), self.cfg.gap_of(lane))
-            .await?;
+        let at = sh.budget.free_at(sh.lane(lane), self.cfg.gap_of(lane))?;
         Some(instant_of(at))
     }
 

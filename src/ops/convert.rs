@@ -757,7 +757,7 @@ impl Starts<'_> {
     /// Whether a chunk may be sealed now: a slot is free in this process
     /// and something is due; then the shared budget is asked, so a chunk
     /// that would wait for another process's requests keeps collecting IDs.
-    async fn may_seal(&mut self, running: usize, e: &Engine<'_>, input: &InputState) -> bool {
+    fn may_seal(&mut self, running: usize, e: &Engine<'_>, input: &InputState) -> bool {
         if running >= self.limit || self.at() > tokio::time::Instant::now() {
             return false;
         }
@@ -767,7 +767,7 @@ impl Starts<'_> {
         {
             return false;
         }
-        match self.client.pacer().shared_free_at(Lane::Idconv).await {
+        match self.client.pacer().shared_free_at(Lane::Idconv) {
             Some(at) if at > tokio::time::Instant::now() + SHARED_SLACK => {
                 self.shared_at = Some(at);
                 false
@@ -870,7 +870,7 @@ where
         let now = tokio::time::Instant::now();
         hold.update(&mut e, &mut input_state, now);
         // Chunks are sealed only when a request can start now.
-        while starts.may_seal(running.len(), &e, &input_state).await {
+        while starts.may_seal(running.len(), &e, &input_state) {
             let Some(id) = e.pick(&input_state) else {
                 break;
             };
