@@ -471,6 +471,31 @@ fn file_lines_are_trimmed() {
     assert_eq!(recs[1]["pmid"], "23193287");
 }
 
+/// With no argument and a piped stdin, `convert` reads stdin, as `fetch`
+/// does (`pubmed search … | pubmed convert --to pmcid`); with no argument
+/// and nothing piped (stdin closed) the empty input is exit 2.
+#[test]
+fn a_piped_stdin_is_the_input_when_no_argument_is_given() {
+    let fake = FakeNcbi::new(Corpus::default());
+    let server = start(&fake);
+    let run = pubmed(&["convert", "--to", "pmcid"])
+        .server(&server)
+        .stdin("23193287\n")
+        .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout, "PMC3531190\n");
+    let run = pubmed(&["convert", "--to", "pmcid", "-f", "json"])
+        .server(&server)
+        .run();
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    let err: serde_json::Value = serde_json::from_str(run.stderr.lines().last().unwrap()).unwrap();
+    assert_eq!(err["error"]["reason"], "invalid_argument");
+    assert_eq!(
+        err["error"]["message"],
+        "the input holds no IDs (only blank or # comment lines, or nothing)"
+    );
+}
+
 #[test]
 fn legacy_answers_match_by_field_and_no_record_is_reported() {
     let fake = Arc::new(FakeNcbi {

@@ -69,6 +69,22 @@ fn similar_articles_of_the_captured_pmid_without_itself() {
     assert_eq!(counts(&fake), (1, 0), "no ESummary for PMIDs only");
 }
 
+/// `pubmed search … | pubmed related`: with no argument, a piped stdin
+/// holds the PMIDs (as for `fetch` and `convert`).
+#[test]
+fn a_piped_stdin_is_the_input_when_no_argument_is_given() {
+    let fake = FakeNcbi::new(Corpus::default());
+    let server = start(&fake);
+    let run = pubmed(&["related"])
+        .server(&server)
+        .stdin("9298984\n")
+        .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let out = lines(&run.stdout);
+    assert_eq!(out.len(), 100);
+    assert_eq!(&out[..3], ["8794856", "9700164", "7914521"]);
+}
+
 #[test]
 fn citing_articles_and_references_use_their_link_names() {
     let fake = FakeNcbi::new(Corpus::default());

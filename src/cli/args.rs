@@ -236,7 +236,7 @@ pub enum ConfigAction {
 /// `pubmed convert [ID…] [--from TYPE] [--input FILE|-] [--to TYPE]`
 #[derive(Debug, Args)]
 pub struct ConvertArgs {
-    /// IDs to convert: PMIDs, PMCIDs (PMC…), DOIs (10.…/…); `-` reads stdin
+    /// IDs to convert: PMIDs, PMCIDs (PMC…), DOIs (10.…/…); `-` (or none, piped) reads stdin
     #[arg(value_name = "ID", conflicts_with = "input")]
     pub ids: Vec<String>,
     /// The type of every input ID [default: detected per ID]
@@ -257,7 +257,7 @@ pub struct ConvertArgs {
 /// `pubmed related PMID… [--input FILE|-] [--kind KIND] [--retmax N] [--detail LEVEL]`
 #[derive(Debug, Args)]
 pub struct RelatedArgs {
-    /// PMIDs to look up; `-` reads stdin
+    /// PMIDs to look up; `-` (or none, piped) reads stdin
     #[arg(value_name = "PMID", conflicts_with = "input")]
     pub pmids: Vec<String>,
     /// Read PMIDs from FILE, one per line (`-` = stdin; blank and # lines skipped)
@@ -280,7 +280,7 @@ pub struct RelatedArgs {
 /// `pubmed fetch [PMID…] [--input FILE|-]`
 #[derive(Debug, Args)]
 pub struct FetchArgs {
-    /// PMIDs to fetch; `-` reads stdin
+    /// PMIDs to fetch; `-` (or none, piped) reads stdin
     #[arg(value_name = "PMID", conflicts_with = "input")]
     pub pmids: Vec<String>,
     /// Read PMIDs from FILE, one per line (`-` = stdin; blank and # lines skipped)
@@ -304,7 +304,7 @@ pub struct FetchArgs {
 /// `pubmed cite [PMID…] [--input FILE|-] [--style NAME|PATH.csl]`
 #[derive(Debug, Args)]
 pub struct CiteArgs {
-    /// PMIDs to cite; `-` reads stdin
+    /// PMIDs to cite; `-` (or none, piped) reads stdin
     #[arg(value_name = "PMID", conflicts_with = "input")]
     pub pmids: Vec<String>,
     /// Read PMIDs from FILE, one per line (`-` = stdin; blank and # lines skipped)

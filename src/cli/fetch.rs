@@ -1,66 +1,21 @@
-//! The `fetch` adapter: PMIDs from arguments, a file or stdin (read with
-//! convert's input reader) → the fetch engine → a streaming writer, with a
-//! progress bar on a terminal (docs/fetch.md). `cite` reads its PMIDs the
-//! same way ([`choose_input`], [`Input::lines`]).
+//! The `fetch` adapter: PMIDs from arguments, a file or stdin (the batch
+//! commands' one reader, [`super::input`]) → the fetch engine → a
+//! streaming writer, with a progress bar on a terminal (docs/fetch.md).
+//! `cite` reads its PMIDs the same way ([`choose_input`]).
 
-use std::io::{self, BufRead, IsTerminal, Write};
-use std::pin::Pin;
-
-use futures::Stream;
+use std::io::{self, Write};
 
 use super::args::FetchArgs;
-use super::convert::{count_lines, open_input, read_lines};
+use super::input::Input;
 use super::progress::Counting;
 use super::{Context, end_of_stream, interruptible};
 use crate::core::text::printable;
 use crate::error::{Error, Exit, Failure, Reason};
 use crate::ncbi::efetch::Mode;
-use crate::ops::convert::InputLine;
 use crate::ops::fetch::{self, FetchOptions, Output};
 use crate::ops::resume;
 use crate::output::citation::BibOptions;
 use crate::output::{self, Format};
-
-/// Where the PMIDs come from: the arguments, or a file (`-` = stdin)
-/// opened before anything is written.
-pub(super) enum Input {
-    Arguments(Vec<String>),
-    File(String, Box<dyn BufRead + Send>),
-}
-
-/// The input lines of a run, whatever their source.
-pub(super) type Lines = Pin<Box<dyn Stream<Item = io::Result<InputLine>> + Send>>;
-
-impl Input {
-    /// The lines counted for the progress bar, for a regular file when a
-    /// bar is shown.
-    pub(super) fn total(&self, ctx: &Context) -> Option<u64> {
-        match self {
-            Input::File(path, _) if ctx.progress && !ctx.quiet && !ctx.stdout_tty => {
-                count_lines(path)
-            }
-            _ => None,
-        }
-    }
-
-    /// The input as a stream of lines (a file is read on its own thread).
-    pub(super) fn lines(self) -> Lines {
-        match self {
-            Input::File(path, reader) => {
-                let rx = read_lines(reader, path);
-                Box::pin(futures::stream::unfold(rx, |mut rx| async move {
-                    rx.recv().await.map(|item| (item, rx))
-                }))
-            }
-            Input::Arguments(pmids) => Box::pin(futures::stream::iter(
-                pmids
-                    .into_iter()
-                    .map(|s| Ok(InputLine::Id(s)))
-                    .collect::<Vec<_>>(),
-            )),
-        }
-    }
-}
 
 /// The format: `--format` if `fetch` offers it, else `abstract` on a
 /// terminal and `ndjson` in a pipe.
@@ -72,32 +27,19 @@ fn choose_format(ctx: &Context) -> Result<Format, Error> {
     }
 }
 
-/// The input of `command` (`fetch`, `cite`), checked before any request:
-/// arguments are validated all at once (the first malformed one is the
-/// error), a file is opened; with no arguments, a piped stdin is read
-/// (`pubmed search … | pubmed fetch`).
+/// The input of `command` (`fetch`, `cite`): PMIDs checked all at once,
+/// or a file / stdin ([`Input::choose`]).
 pub(super) fn choose_input(
     command: &str,
     input: Option<&str>,
     pmids: &[String],
 ) -> Result<Input, Error> {
-    let path = match (input, pmids) {
-        (Some(path), _) => path.to_string(),
-        (None, [dash]) if dash == "-" => "-".to_string(),
-        (None, []) if !io::stdin().is_terminal() => "-".to_string(),
-        (None, []) => {
-            return Err(Error::new(
-                Reason::InvalidArgument,
-                format!("give PMIDs to {command}, or --input FILE (- for stdin)"),
-            ));
-        }
-        (None, _) => {
-            fetch::check_pmids(pmids)?;
-            return Ok(Input::Arguments(pmids.to_vec()));
-        }
-    };
-    let reader = open_input(&path)?;
-    Ok(Input::File(path, reader))
+    Input::choose(
+        &format!("PMIDs to {command}"),
+        input,
+        pmids,
+        fetch::check_pmids,
+    )
 }
 
 /// FILE of `fetch --output`, opened before anything is sent: what a

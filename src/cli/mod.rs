@@ -13,6 +13,7 @@ mod cite;
 mod config_cmd;
 mod convert;
 mod fetch;
+mod input;
 mod progress;
 mod related;
 mod search;

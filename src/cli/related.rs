@@ -4,36 +4,13 @@
 use std::io::{self, Write};
 
 use super::args::RelatedArgs;
-use super::convert::{Input, open_input};
+use super::input::Input;
 use super::progress::Counting;
 use super::{Context, end_of_stream, interruptible};
-use crate::error::{Error, Exit, Failure, Reason};
+use crate::error::{Exit, Failure};
 use crate::ops::related::{self, Output, RelatedRequest};
 use crate::ops::search::Detail;
 use crate::output::{self, Format};
-
-/// The input, checked before any request: arguments are validated all at
-/// once (the first malformed one is the error), a file is opened.
-fn choose_input(a: &RelatedArgs) -> Result<Input, Error> {
-    let path = match (&a.input, a.pmids.as_slice()) {
-        (Some(path), _) => path.clone(),
-        (None, [dash]) if dash == "-" => "-".to_string(),
-        (None, []) => {
-            return Err(Error::new(
-                Reason::InvalidArgument,
-                "give PMIDs, or --input FILE (- for stdin)",
-            ));
-        }
-        (None, _) => {
-            for p in &a.pmids {
-                related::check_pmid(p)?;
-            }
-            return Ok(Input::Arguments);
-        }
-    };
-    let reader = open_input(&path)?;
-    Ok(Input::File(path, reader))
-}
 
 pub(super) async fn run(a: RelatedArgs, ctx: &Context) -> Result<Exit, Failure> {
     let format = ctx.format_for("related", &Format::RECORDS, Format::Ids)?;
@@ -48,7 +25,11 @@ pub(super) async fn run(a: RelatedArgs, ctx: &Context) -> Result<Exit, Failure> 
         retmax: a.retmax.map(|n| n as usize),
         detail,
     };
-    let input = choose_input(&a)?;
+    let input = Input::choose("PMIDs", a.input.as_deref(), &a.pmids, |pmids| {
+        pmids
+            .iter()
+            .try_for_each(|p| related::check_pmid(p).map(drop))
+    })?;
     let client = ctx.client()?;
     let progress = ctx.progress(Counting::Ids(input.total(ctx)));
 
@@ -73,7 +54,7 @@ pub(super) async fn run(a: RelatedArgs, ctx: &Context) -> Result<Exit, Failure> 
         }
         writer.item(item)
     };
-    let lines = input.lines(&a.pmids);
+    let lines = input.lines();
     let run = related::related_stream(&client, lines, &req, &mut sink);
     let totals = end_of_stream(interruptible(run).await, &progress, || writer.abandon())?;
     writer.finish(&totals)?;

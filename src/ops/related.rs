@@ -598,11 +598,7 @@ pub async fn related_ids(
     };
     let totals = related_stream(client, lines, req, &mut sink)
         .await
-        .map_err(|f| match f {
-            Failure::Op(e) => e,
-            // The sink cannot fail and nothing listens for SIGINT here.
-            other => Error::new(Reason::InvalidArgument, format!("{other:?}")),
-        })?;
+        .map_err(Failure::into_op_error)?;
     Ok((records, totals))
 }
 
