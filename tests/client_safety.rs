@@ -73,6 +73,34 @@ fn a_same_origin_redirect_is_followed_without_referer() {
     );
 }
 
+/// A server that keeps redirecting within its own site is followed 5 times
+/// (docs/client.md "The API key"), then the call stops once with
+/// `invalid_argument` and a message that says so once.
+#[test]
+fn a_same_site_redirect_loop_stops_after_five() {
+    let server = TestServer::start(|r| {
+        let q = url::form_urlencoded::Serializer::new(String::new())
+            .extend_pairs(&r.params)
+            .finish();
+        Reply::status(302, "text/html", "moved").with_header("Location", &format!("{}?{q}", r.path))
+    });
+    let run = pubmed(&["spell", "-f", "json", "biopythooon"])
+        .server(&server)
+        .run();
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    let e = run.error_json();
+    assert_eq!(e["reason"], "invalid_argument");
+    assert_eq!(
+        e["message"],
+        "ESpell (127.0.0.1) answered with more than 5 redirects within its own site; not followed further"
+    );
+    assert_eq!(
+        server.count(),
+        6,
+        "the request and 5 redirects followed, not retried"
+    );
+}
+
 /// A key pasted into `--eutils-url` still works and is redacted in `-v`.
 #[test]
 fn a_key_in_the_url_is_redacted_in_verbose_output() {

@@ -435,6 +435,16 @@ impl Client {
                     )
                     .with_hint("if the service moved, point --eutils-url / PUBMED_EUTILS_URL (or --idconv-url / PUBMED_IDCONV_URL) at its new address"));
                 }
+                Ok(Err(e @ TransportError::TooManyRedirects)) => {
+                    return Err(Error::new(
+                        Reason::InvalidArgument,
+                        format!(
+                            "{endpoint} ({}) answered with {e} within its own site; not followed further",
+                            host_of(&req.url)
+                        ),
+                    )
+                    .with_hint("check --eutils-url / PUBMED_EUTILS_URL (or --idconv-url / PUBMED_IDCONV_URL): the server at that address keeps redirecting"));
+                }
                 Ok(Err(e @ (TransportError::Unresolved(_) | TransportError::Refused(_)))) => {
                     transient(format!("{endpoint} ({}): {e}", host_of(&req.url)), true)
                 }
