@@ -490,6 +490,111 @@ async fn deadline_while_queued_is_deadline_exceeded() {
     );
 }
 
+fn pacer_with_gap(gap: Duration) -> pubmed::ncbi::pacer::Pacer {
+    use pubmed::ncbi::pacer::{Pacer, PacerConfig};
+    Pacer::new(PacerConfig {
+        gap,
+        idconv_gap: gap,
+        max_in_flight: 8,
+        max_waiting: 100,
+        cooldown_base: secs(1.0),
+        cooldown_cap: secs(15.0),
+    })
+}
+
+/// A call whose own deadline is over (or ends before the lane's gap lets it
+/// start) with no call waiting ahead is `ncbi_deadline_exceeded`, decided at
+/// once and without `retryAfter`: no queue is to blame (docs/client.md
+/// "Pacing"). It was `queue_full`, which tells a caller to wait and retry the
+/// same too-short deadline.
+#[tokio::test(start_paused = true)]
+async fn a_deadline_too_short_for_the_call_alone_is_deadline_exceeded() {
+    use pubmed::ncbi::pacer::Lane;
+    let pacer = pacer_with_gap(secs(1.0));
+    let t0 = Instant::now();
+    let e = pacer.acquire(t0, Lane::Eutils).await.unwrap_err();
+    assert_eq!(e.reason, Reason::NcbiDeadlineExceeded);
+    assert_eq!(
+        e.message,
+        "the deadline passed before the request could start"
+    );
+    assert_eq!(e.retry_after, None);
+    assert_eq!(Instant::now(), t0, "decided at once");
+    // the lane's gap after a start leaves 1 s; a 1 µs deadline cannot wait it
+    let held = pacer.acquire(t0 + secs(10.0), Lane::Eutils).await.unwrap();
+    let e = pacer
+        .acquire(t0 + Duration::from_micros(1), Lane::Eutils)
+        .await
+        .unwrap_err();
+    assert_eq!(e.reason, Reason::NcbiDeadlineExceeded);
+    assert_eq!(
+        e.message,
+        "the deadline ends before the request's earliest start (1000 ms between requests)"
+    );
+    assert_eq!(e.retry_after, None);
+    assert_eq!(Instant::now(), t0, "decided at once");
+    drop(held);
+}
+
+/// `queue_full` stays for a start pushed past the deadline by the calls
+/// waiting ahead: alone the call would start at 1 s, within its 2.5 s
+/// deadline; behind three waiting calls its estimate is 1 + 3 × 1 = 4 s.
+#[tokio::test(start_paused = true)]
+async fn calls_ahead_pushing_the_start_past_the_deadline_are_queue_full() {
+    use pubmed::ncbi::pacer::Lane;
+    let pacer = Arc::new(pacer_with_gap(secs(1.0)));
+    let t0 = Instant::now();
+    let first = pacer.acquire(t0 + secs(100.0), Lane::Eutils).await.unwrap();
+    let mut waiting = Vec::new();
+    for _ in 0..3 {
+        let p = pacer.clone();
+        waiting.push(tokio::spawn(async move {
+            p.acquire(t0 + secs(100.0), Lane::Eutils).await.map(drop)
+        }));
+    }
+    tokio::task::yield_now().await;
+    assert_eq!(pacer.waiting(), 3);
+    let e = pacer
+        .acquire(t0 + secs(2.5), Lane::Eutils)
+        .await
+        .unwrap_err();
+    assert_eq!(e.reason, Reason::QueueFull);
+    assert_eq!(
+        e.message,
+        "the request could not start within its deadline (3 requests waiting)"
+    );
+    assert_eq!(e.retry_after, Some(4));
+    assert_eq!(Instant::now(), t0, "decided at enqueue");
+    drop(first);
+    for h in waiting {
+        h.await.unwrap().unwrap();
+    }
+    // with nobody ahead the same deadline is met: the next start is 1 s
+    // after the last of the three (at 3 s)
+    let t1 = Instant::now();
+    assert!(pacer.acquire(t1 + secs(1.5), Lane::Eutils).await.is_ok());
+    assert_eq!(Instant::now() - t1, secs(1.0));
+}
+
+/// This process's 429 cooldown outlasting the deadline is
+/// `ncbi_rate_limited` with `retryAfter` (docs/errors.md), not `queue_full`.
+#[tokio::test(start_paused = true)]
+async fn a_local_cooldown_past_the_deadline_is_rate_limited() {
+    use pubmed::ncbi::pacer::Lane;
+    let pacer = pacer_with_gap(Duration::ZERO);
+    let t0 = Instant::now();
+    pacer
+        .note_rate_limited(Lane::Eutils, t0, Some(secs(10.0)))
+        .await;
+    let e = pacer
+        .acquire(t0 + secs(2.0), Lane::Eutils)
+        .await
+        .unwrap_err();
+    assert_eq!(e.reason, Reason::NcbiRateLimited);
+    assert_eq!(e.retry_after, Some(10));
+    assert_eq!(Instant::now(), t0, "decided at once");
+}
+
 /// The ID Converter never gets the API key, so with a key E-utilities
 /// calls start 110 ms apart while Converter calls stay 400 ms apart.
 #[tokio::test(start_paused = true)]

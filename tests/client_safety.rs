@@ -236,3 +236,21 @@ fn an_invalid_key_fails_in_one_request_naming_its_origin() {
     assert!(!run.stderr.contains(KEY), "{}", run.stderr);
     assert_eq!(server.count(), 2);
 }
+
+/// `--timeout 0.000001`, a deadline shorter than any request, is the
+/// call's deadline (`ncbi_deadline_exceeded`, exit 69, no `retryAfter`),
+/// never `queue_full` (exit 75): no queue is to blame (docs/client.md
+/// "Pacing").
+#[test]
+fn a_deadline_shorter_than_any_request_is_deadline_exceeded() {
+    let server = TestServer::start(|_| espell_ok());
+    let run = pubmed(&["search", "x", "--timeout", "0.000001", "-f", "json"])
+        .server(&server)
+        .run();
+    assert_eq!(run.code, 69, "{}", run.stderr);
+    let e = run.error_json();
+    assert_eq!(e["reason"], "ncbi_deadline_exceeded", "{e}");
+    assert_eq!(e["retryable"], true);
+    assert!(e.get("retryAfter").is_none(), "{e}");
+    assert_eq!(run.stdout, "");
+}
