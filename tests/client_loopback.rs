@@ -20,7 +20,15 @@ fn settings(server: &TestServer, policy: Policy) -> ClientSettings {
 
 #[tokio::test]
 async fn a_long_query_goes_out_as_post_and_works() {
-    let server = TestServer::start(|_| Reply::xml(fixture("espell_biopythooon.xml")));
+    // the capture, echoing the term it is asked for in `<Query>` as ESpell does
+    let server = TestServer::start(|r| {
+        let capture = String::from_utf8(fixture("espell_biopythooon.xml")).unwrap();
+        let term = r.param("term").unwrap_or_default();
+        Reply::xml(capture.replace(
+            "<Query>biopythooon</Query>",
+            &format!("<Query>{term}</Query>"),
+        ))
+    });
     let client = Client::new(settings(&server, Policy::default())).unwrap();
     let long = format!("biopythooon {}", "cancer ".repeat(360))
         .trim_end()

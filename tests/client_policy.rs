@@ -185,7 +185,7 @@ async fn concurrency_never_exceeds_eight() {
     let calls: Vec<_> = (0..30)
         .map(|_| {
             let c = c.clone();
-            tokio::spawn(async move { c.espell("x").await })
+            tokio::spawn(async move { c.espell("biopythooon").await })
         })
         .collect();
     for h in calls {
@@ -215,8 +215,8 @@ async fn the_streak_resets_on_success() {
         }
     });
     let c = client(&fake, None, Policy::default());
-    c.espell("x").await.unwrap();
-    c.espell("x").await.unwrap();
+    c.espell("biopythooon").await.unwrap();
+    c.espell("biopythooon").await.unwrap();
     let gaps: Vec<u64> = fake.gaps().iter().map(|g| g.as_millis() as u64).collect();
     // 429 → 1 s → ok; next call 400 ms later → 429 → 1 s again (not 2 s)
     assert_eq!(gaps, vec![1000, 400, 1000]);
@@ -226,14 +226,14 @@ async fn the_streak_resets_on_success() {
 async fn retry_after_seconds_and_http_date_are_honoured() {
     let fake = Fake::new(|n| if n == 0 { too_many(Some("3")) } else { ok() });
     let c = client(&fake, None, Policy::default());
-    c.espell("x").await.unwrap();
+    c.espell("biopythooon").await.unwrap();
     assert_eq!(fake.gaps(), vec![secs(3.0)]);
 
     // An HTTP date 5 s ahead (whole seconds, wall clock): between 4 and 5 s.
     let date = httpdate::fmt_http_date(std::time::SystemTime::now() + secs(5.0));
     let fake = Fake::new(move |n| if n == 0 { too_many(Some(&date)) } else { ok() });
     let c = client(&fake, None, Policy::default());
-    c.espell("x").await.unwrap();
+    c.espell("biopythooon").await.unwrap();
     let gap = fake.gaps()[0];
     assert!(gap >= secs(3.9) && gap <= secs(5.0), "{gap:?}");
 }
@@ -243,7 +243,7 @@ async fn long_retry_after_stops_at_once() {
     let fake = Fake::new(|_| too_many(Some("120")));
     let c = client(&fake, None, Policy::default());
     let t0 = Instant::now();
-    let e = c.espell("x").await.unwrap_err();
+    let e = c.espell("biopythooon").await.unwrap_err();
     assert_eq!(e.reason, Reason::NcbiRateLimited);
     assert_eq!(e.retry_after, Some(120));
     assert_eq!(fake.starts().len(), 1);
@@ -261,7 +261,7 @@ async fn retries_exhausted_on_429_is_rate_limited() {
             ..Policy::default()
         },
     );
-    let e = c.espell("x").await.unwrap_err();
+    let e = c.espell("biopythooon").await.unwrap_err();
     assert_eq!(e.reason, Reason::NcbiRateLimited);
     assert_eq!(fake.starts().len(), 4);
     assert!(e.message.contains("4 attempts"), "{}", e.message);
@@ -272,7 +272,7 @@ async fn server_errors_are_retried_seven_times_with_backoff() {
     let fake = Fake::new(|_| status(500, b"oops"));
     let c = client(&fake, None, Policy::default());
     let t0 = Instant::now();
-    let e = c.espell("x").await.unwrap_err();
+    let e = c.espell("biopythooon").await.unwrap_err();
     assert_eq!(e.reason, Reason::NcbiUnreachable);
     assert_eq!(e.reason.exit_code(), 69);
     assert_eq!(fake.starts().len(), 7);
@@ -317,7 +317,7 @@ async fn caller_errors_are_not_retried() {
         let body = body.to_vec();
         let fake = Fake::new(move |_| status(code, &body));
         let c = client(&fake, None, Policy::default());
-        let e = c.espell("x").await.unwrap_err();
+        let e = c.espell("biopythooon").await.unwrap_err();
         assert_eq!(e.reason, reason, "HTTP {code}: {}", e.message);
         assert_eq!(fake.starts().len(), 1, "HTTP {code} must not be retried");
     }
@@ -342,7 +342,7 @@ async fn transient_400_capture_is_retried() {
             ..Policy::default()
         },
     );
-    let e = c.espell("x").await.unwrap_err();
+    let e = c.espell("biopythooon").await.unwrap_err();
     assert_eq!(e.reason, Reason::NcbiUnreachable);
     assert!(e.message.contains("3 attempts"), "{}", e.message);
     assert!(e.message.contains("External viewer error"), "{}", e.message);
@@ -352,7 +352,7 @@ async fn transient_400_capture_is_retried() {
 async fn broken_connections_are_retried() {
     let fake = Fake::new(|n| if n == 0 { Step::Broken } else { ok() });
     let c = client(&fake, None, Policy::default());
-    c.espell("x").await.unwrap();
+    c.espell("biopythooon").await.unwrap();
     assert_eq!(fake.starts().len(), 2);
 }
 
@@ -361,7 +361,7 @@ async fn hanging_server_hits_the_deadline_exactly() {
     let fake = Fake::new(|_| Step::Hang);
     let c = client(&fake, None, Policy::default());
     let t0 = Instant::now();
-    let e = c.espell("x").await.unwrap_err();
+    let e = c.espell("biopythooon").await.unwrap_err();
     assert_eq!(e.reason, Reason::NcbiDeadlineExceeded);
     assert_eq!(Instant::now() - t0, secs(60.0));
     // 30 s per-request timeout, a backoff, then a second attempt cut at 60 s
@@ -381,7 +381,7 @@ async fn hanging_server_hits_the_deadline_exactly() {
         },
     );
     let t0 = Instant::now();
-    let e = c.espell("x").await.unwrap_err();
+    let e = c.espell("biopythooon").await.unwrap_err();
     assert_eq!(e.reason, Reason::NcbiDeadlineExceeded);
     assert_eq!(Instant::now() - t0, secs(2.0));
 }
@@ -398,7 +398,7 @@ async fn next_backoff_past_the_deadline_gives_up_early() {
         },
     );
     let t0 = Instant::now();
-    let e = c.espell("x").await.unwrap_err();
+    let e = c.espell("biopythooon").await.unwrap_err();
     assert_eq!(e.reason, Reason::NcbiUnreachable);
     assert!(e.message.contains("deadline"), "{}", e.message);
     assert!(Instant::now() - t0 < secs(5.0));
@@ -420,12 +420,12 @@ async fn the_101st_waiting_call_is_shed() {
     let mut calls = Vec::new();
     for _ in 0..108 {
         let c = c.clone();
-        calls.push(tokio::spawn(async move { c.espell("x").await }));
+        calls.push(tokio::spawn(async move { c.espell("biopythooon").await }));
     }
     tokio::time::sleep(secs(1.0)).await;
     assert_eq!(fake.starts().len(), 8, "eight in flight");
     assert_eq!(c.pacer().waiting(), 100);
-    let e = c.espell("x").await.unwrap_err();
+    let e = c.espell("biopythooon").await.unwrap_err();
     assert_eq!(e.reason, Reason::QueueFull);
     assert!(e.retry_after.is_some_and(|s| s >= 1), "{e:?}");
     for h in calls {
@@ -448,11 +448,11 @@ async fn a_call_that_cannot_start_before_its_deadline_is_shed_at_once() {
     let mut calls = Vec::new();
     for _ in 0..5 {
         let c = c.clone();
-        calls.push(tokio::spawn(async move { c.espell("x").await }));
+        calls.push(tokio::spawn(async move { c.espell("biopythooon").await }));
     }
     tokio::task::yield_now().await;
     let t0 = Instant::now();
-    let e = c.espell("x").await.unwrap_err();
+    let e = c.espell("biopythooon").await.unwrap_err();
     assert_eq!(e.reason, Reason::QueueFull);
     assert_eq!(Instant::now(), t0, "decided at enqueue");
     assert!(e.retry_after.is_some_and(|s| s >= 4), "{e:?}");
@@ -488,6 +488,111 @@ async fn deadline_while_queued_is_deadline_exceeded() {
             .await
             .is_ok()
     );
+}
+
+fn pacer_with_gap(gap: Duration) -> pubmed::ncbi::pacer::Pacer {
+    use pubmed::ncbi::pacer::{Pacer, PacerConfig};
+    Pacer::new(PacerConfig {
+        gap,
+        idconv_gap: gap,
+        max_in_flight: 8,
+        max_waiting: 100,
+        cooldown_base: secs(1.0),
+        cooldown_cap: secs(15.0),
+    })
+}
+
+/// A call whose own deadline is over (or ends before the lane's gap lets it
+/// start) with no call waiting ahead is `ncbi_deadline_exceeded`, decided at
+/// once and without `retryAfter`: no queue is to blame (docs/client.md
+/// "Pacing"). It was `queue_full`, which tells a caller to wait and retry the
+/// same too-short deadline.
+#[tokio::test(start_paused = true)]
+async fn a_deadline_too_short_for_the_call_alone_is_deadline_exceeded() {
+    use pubmed::ncbi::pacer::Lane;
+    let pacer = pacer_with_gap(secs(1.0));
+    let t0 = Instant::now();
+    let e = pacer.acquire(t0, Lane::Eutils).await.unwrap_err();
+    assert_eq!(e.reason, Reason::NcbiDeadlineExceeded);
+    assert_eq!(
+        e.message,
+        "the deadline passed before the request could start"
+    );
+    assert_eq!(e.retry_after, None);
+    assert_eq!(Instant::now(), t0, "decided at once");
+    // the lane's gap after a start leaves 1 s; a 1 µs deadline cannot wait it
+    let held = pacer.acquire(t0 + secs(10.0), Lane::Eutils).await.unwrap();
+    let e = pacer
+        .acquire(t0 + Duration::from_micros(1), Lane::Eutils)
+        .await
+        .unwrap_err();
+    assert_eq!(e.reason, Reason::NcbiDeadlineExceeded);
+    assert_eq!(
+        e.message,
+        "the deadline ends before the request's earliest start (1000 ms between requests)"
+    );
+    assert_eq!(e.retry_after, None);
+    assert_eq!(Instant::now(), t0, "decided at once");
+    drop(held);
+}
+
+/// `queue_full` stays for a start pushed past the deadline by the calls
+/// waiting ahead: alone the call would start at 1 s, within its 2.5 s
+/// deadline; behind three waiting calls its estimate is 1 + 3 × 1 = 4 s.
+#[tokio::test(start_paused = true)]
+async fn calls_ahead_pushing_the_start_past_the_deadline_are_queue_full() {
+    use pubmed::ncbi::pacer::Lane;
+    let pacer = Arc::new(pacer_with_gap(secs(1.0)));
+    let t0 = Instant::now();
+    let first = pacer.acquire(t0 + secs(100.0), Lane::Eutils).await.unwrap();
+    let mut waiting = Vec::new();
+    for _ in 0..3 {
+        let p = pacer.clone();
+        waiting.push(tokio::spawn(async move {
+            p.acquire(t0 + secs(100.0), Lane::Eutils).await.map(drop)
+        }));
+    }
+    tokio::task::yield_now().await;
+    assert_eq!(pacer.waiting(), 3);
+    let e = pacer
+        .acquire(t0 + secs(2.5), Lane::Eutils)
+        .await
+        .unwrap_err();
+    assert_eq!(e.reason, Reason::QueueFull);
+    assert_eq!(
+        e.message,
+        "the request could not start within its deadline (3 requests waiting)"
+    );
+    assert_eq!(e.retry_after, Some(4));
+    assert_eq!(Instant::now(), t0, "decided at enqueue");
+    drop(first);
+    for h in waiting {
+        h.await.unwrap().unwrap();
+    }
+    // with nobody ahead the same deadline is met: the next start is 1 s
+    // after the last of the three (at 3 s)
+    let t1 = Instant::now();
+    assert!(pacer.acquire(t1 + secs(1.5), Lane::Eutils).await.is_ok());
+    assert_eq!(Instant::now() - t1, secs(1.0));
+}
+
+/// This process's 429 cooldown outlasting the deadline is
+/// `ncbi_rate_limited` with `retryAfter` (docs/errors.md), not `queue_full`.
+#[tokio::test(start_paused = true)]
+async fn a_local_cooldown_past_the_deadline_is_rate_limited() {
+    use pubmed::ncbi::pacer::Lane;
+    let pacer = pacer_with_gap(Duration::ZERO);
+    let t0 = Instant::now();
+    pacer
+        .note_rate_limited(Lane::Eutils, t0, Some(secs(10.0)))
+        .await;
+    let e = pacer
+        .acquire(t0 + secs(2.0), Lane::Eutils)
+        .await
+        .unwrap_err();
+    assert_eq!(e.reason, Reason::NcbiRateLimited);
+    assert_eq!(e.retry_after, Some(10));
+    assert_eq!(Instant::now(), t0, "decided at once");
 }
 
 /// The ID Converter never gets the API key, so with a key E-utilities
@@ -535,7 +640,7 @@ async fn a_retry_after_over_30s_stops_at_once_for_503_and_429() {
         let fake = Fake::new(move |_| step.clone());
         let c = client(&fake, None, Policy::default());
         let t0 = Instant::now();
-        let e = c.espell("x").await.unwrap_err();
+        let e = c.espell("biopythooon").await.unwrap_err();
         assert_eq!(e.reason, Reason::NcbiRateLimited, "{}", e.message);
         assert_eq!(e.reason.exit_code(), 75);
         assert_eq!(e.retry_after, Some(secs_asked));
@@ -561,7 +666,7 @@ async fn a_retry_after_past_the_deadline_stops_and_a_short_one_is_waited() {
     };
     let c = client(&fake, None, short);
     let t0 = Instant::now();
-    let e = c.espell("x").await.unwrap_err();
+    let e = c.espell("biopythooon").await.unwrap_err();
     assert_eq!(e.reason, Reason::NcbiRateLimited);
     assert_eq!(e.retry_after, Some(20));
     assert!(e.message.contains("time left"), "{}", e.message);
@@ -592,7 +697,7 @@ async fn unresolvable_or_refusing_hosts_are_tried_twice() {
         let fake = Fake::new(move |_| Step::Fail(err.clone()));
         let c = client(&fake, None, Policy::default());
         let t0 = Instant::now();
-        let e = c.espell("x").await.unwrap_err();
+        let e = c.espell("biopythooon").await.unwrap_err();
         assert_eq!(e.reason, Reason::NcbiUnreachable);
         assert_eq!(e.reason.exit_code(), 69);
         assert_eq!(fake.starts().len(), 2, "{}", e.message);
@@ -612,7 +717,7 @@ async fn unresolvable_or_refusing_hosts_are_tried_twice() {
         }
     });
     let c = client(&fake, None, Policy::default());
-    c.espell("x").await.unwrap();
+    c.espell("biopythooon").await.unwrap();
     assert_eq!(fake.starts().len(), 4);
 }
 
@@ -639,7 +744,7 @@ async fn an_invalid_api_key_fails_at_once_naming_its_origin() {
         ..Default::default()
     };
     let c = Client::with_transport(settings, fake.clone());
-    let e = c.espell("x").await.unwrap_err();
+    let e = c.espell("biopythooon").await.unwrap_err();
     assert_eq!(e.reason, Reason::InvalidApiKey);
     assert_eq!(e.reason.as_str(), "invalid_api_key");
     assert_eq!(e.reason.exit_code(), 2);
@@ -660,7 +765,7 @@ async fn a_cross_site_redirect_stops_the_call() {
         ))
     });
     let c = client(&fake, Some("k"), Policy::default());
-    let e = c.espell("x").await.unwrap_err();
+    let e = c.espell("biopythooon").await.unwrap_err();
     assert_eq!(e.reason, Reason::InvalidArgument);
     assert_eq!(fake.starts().len(), 1);
     assert!(e.message.contains("elsewhere.invalid"), "{}", e.message);

@@ -73,6 +73,34 @@ fn a_same_origin_redirect_is_followed_without_referer() {
     );
 }
 
+/// A server that keeps redirecting within its own site is followed 5 times
+/// (docs/client.md "The API key"), then the call stops once with
+/// `invalid_argument` and a message that says so once.
+#[test]
+fn a_same_site_redirect_loop_stops_after_five() {
+    let server = TestServer::start(|r| {
+        let q = url::form_urlencoded::Serializer::new(String::new())
+            .extend_pairs(&r.params)
+            .finish();
+        Reply::status(302, "text/html", "moved").with_header("Location", &format!("{}?{q}", r.path))
+    });
+    let run = pubmed(&["spell", "-f", "json", "biopythooon"])
+        .server(&server)
+        .run();
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    let e = run.error_json();
+    assert_eq!(e["reason"], "invalid_argument");
+    assert_eq!(
+        e["message"],
+        "ESpell (127.0.0.1) answered with more than 5 redirects within its own site; not followed further"
+    );
+    assert_eq!(
+        server.count(),
+        6,
+        "the request and 5 redirects followed, not retried"
+    );
+}
+
 /// A key pasted into `--eutils-url` still works and is redacted in `-v`.
 #[test]
 fn a_key_in_the_url_is_redacted_in_verbose_output() {
@@ -207,4 +235,22 @@ fn an_invalid_key_fails_in_one_request_naming_its_origin() {
     assert!(run.stderr.contains("[invalid_api_key]"), "{}", run.stderr);
     assert!(!run.stderr.contains(KEY), "{}", run.stderr);
     assert_eq!(server.count(), 2);
+}
+
+/// `--timeout 0.000001`, a deadline shorter than any request, is the
+/// call's deadline (`ncbi_deadline_exceeded`, exit 69, no `retryAfter`),
+/// never `queue_full` (exit 75): no queue is to blame (docs/client.md
+/// "Pacing").
+#[test]
+fn a_deadline_shorter_than_any_request_is_deadline_exceeded() {
+    let server = TestServer::start(|_| espell_ok());
+    let run = pubmed(&["search", "x", "--timeout", "0.000001", "-f", "json"])
+        .server(&server)
+        .run();
+    assert_eq!(run.code, 69, "{}", run.stderr);
+    let e = run.error_json();
+    assert_eq!(e["reason"], "ncbi_deadline_exceeded", "{e}");
+    assert_eq!(e["retryable"], true);
+    assert!(e.get("retryAfter").is_none(), "{e}");
+    assert_eq!(run.stdout, "");
 }

@@ -1584,3 +1584,49 @@ fn search_all_then_fetch_at_ncbis_pace() {
 fn search_all_piped_into_fetch_at_ncbis_pace() {
     search_all_into_fetch(true);
 }
+
+/// An HTTP 200 answer with no bytes to a MEDLINE request is an upstream
+/// fault, retried as in XML mode (docs/fetch.md "Requests"), never "no
+/// records": an empty answer and then NCBI's capture yield the capture.
+#[test]
+fn an_empty_medline_body_is_retried_and_then_the_records_come() {
+    let capture = text("medline_pubmed_multiline_mesh_2014.txt");
+    let calls = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let seen = calls.clone();
+    let server = TestServer::start(move |_| {
+        if seen.fetch_add(1, std::sync::atomic::Ordering::SeqCst) == 0 {
+            Reply::status(200, "text/plain; charset=UTF-8", "")
+        } else {
+            Reply::status(200, "text/plain; charset=UTF-8", capture.clone())
+        }
+    });
+    let run = fetch(&server, &["23039619", "-f", "medline"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout, text("medline_pubmed_multiline_mesh_2014.txt"));
+    assert_eq!(server.count(), 2);
+    assert!(!run.stderr.contains("not_found"), "{}", run.stderr);
+}
+
+/// Empty answers on every attempt end the chunk as `ncbi_unreachable`
+/// (exit 69, docs/errors.md) after the retries, never as `not_found`.
+#[test]
+fn empty_medline_bodies_every_time_are_ncbi_unreachable() {
+    let server = TestServer::start(|_| Reply::status(200, "text/plain; charset=UTF-8", ""));
+    let run = fetch(&server, &["23039619", "33020656", "-f", "medline"]);
+    assert_eq!(run.code, 69, "{}", run.stderr);
+    assert_eq!(run.stdout, "");
+    // PUBMED_MAX_RETRIES=2 in the test runner: three attempts
+    assert_eq!(server.count(), 3);
+    assert!(
+        run.stderr.contains("pubmed: PMID 23039619: gave up after 3 attempts: EFetch answered HTTP 200 with an empty body [ncbi_unreachable]"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr
+            .contains("2 PMIDs: 0 found, 2 failed (ncbi_unreachable 2)"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("not_found"), "{}", run.stderr);
+}

@@ -296,7 +296,7 @@ fn converter_errors_other_than_not_in_pmc_keep_their_meaning() {
 #[test]
 fn a_world_readable_key_file_and_the_key_flag_warn() {
     let server = TestServer::start(|_| Reply::xml(fixture("espell_biopythooon.xml")));
-    let p = pubmed(&["spell", "x"])
+    let p = pubmed(&["spell", "biopythooon"])
         .server(&server)
         .with_config("api_key = \"secretsecret123\"\n");
     #[cfg(unix)]
@@ -308,7 +308,7 @@ fn a_world_readable_key_file_and_the_key_flag_warn() {
     assert_eq!(run.code, 0);
     assert!(run.stderr.contains("chmod 600"), "{}", run.stderr);
     assert!(!run.stderr.contains("secretsecret123"));
-    let run = pubmed(&["spell", "--api-key", "k0123456789", "x"])
+    let run = pubmed(&["spell", "--api-key", "k0123456789", "biopythooon"])
         .server(&server)
         .run();
     assert!(
@@ -865,7 +865,7 @@ fn escape_sequences_never_reach_the_terminal() {
     let server = TestServer::start(|r| {
         if r.is("espell.fcgi") {
             Reply::xml(ncbi::espell(
-                "x",
+                "\u{1b}[31mbiopythooon",
                 &[("O", "\u{1b}[31mbio"), ("R", "python\u{1b}[0m\u{7}")],
             ))
         } else if r.is("esearch.fcgi") {

@@ -443,6 +443,63 @@ fn upstream_failures_are_errors_not_empty_answers() {
     }
 }
 
+/// An ESpell answer whose `<Query>` is another query (here NCBI's capture
+/// for `Netch AND Mus musclus`, to a request for `asthmaa OR alergies`) is
+/// never applied: retried, and `ncbi_invalid_response` (exit 69) when every
+/// attempt is one (docs/spell.md "Which answer is ours").
+#[test]
+fn an_answer_to_another_query_is_an_upstream_fault() {
+    let server = replay(fixture("espell_netch_mus_musclus.xml"));
+    let run = pubmed(&["spell", "-f", "json", "asthmaa OR alergies"])
+        .server(&server)
+        .run();
+    assert_eq!(run.code, 69, "{}", run.stderr);
+    let e = run.error_json();
+    assert_eq!(e["reason"], "ncbi_invalid_response");
+    assert_eq!(
+        e["message"],
+        "gave up after 3 attempts: ESpell answered another request: <Query> is \"Netch AND Mus musclus\", not the query sent (\"asthmaa OR alergies\")"
+    );
+    assert_eq!(run.stdout, "");
+    // PUBMED_MAX_RETRIES=2 in the test runner: three attempts
+    assert_eq!(server.count(), 3);
+
+    // one foreign answer, then ours: the capture's correction
+    let calls = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let seen = calls.clone();
+    let server = TestServer::start(move |_| {
+        let file = if seen.fetch_add(1, std::sync::atomic::Ordering::SeqCst) == 0 {
+            "espell_netch_mus_musclus.xml"
+        } else {
+            "espell_asthmaa_alergies.xml"
+        };
+        Reply::xml(fixture(file))
+    });
+    let run = pubmed(&["spell", "-f", "json", "asthmaa OR alergies"])
+        .server(&server)
+        .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.json()["corrected"], "asthma OR allergies");
+    assert_eq!(server.count(), 2);
+}
+
+/// What the captures cannot show NCBI keeping (padding, blank runs, case)
+/// does not make an answer foreign: the capture for `Netch AND Mus
+/// musclus` answers the same query typed padded and double-spaced, and
+/// its corrections land in the query as typed.
+#[test]
+fn an_echo_differing_only_in_blanks_or_case_is_ours() {
+    let server = replay(fixture("espell_netch_mus_musclus.xml"));
+    let run = pubmed(&["spell", "-f", "json", " Netch  AND Mus musclus "])
+        .server(&server)
+        .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let v = run.json();
+    assert_eq!(v["original"], " Netch  AND Mus musclus ");
+    assert_eq!(v["corrected"], " Notch  AND Mus musculus ");
+    assert_eq!(server.count(), 1);
+}
+
 #[test]
 fn closed_port_is_unreachable() {
     let port = {

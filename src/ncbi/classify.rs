@@ -213,6 +213,9 @@ pub enum Refusal {
     /// `Count` promises, duplicate IDs): an upstream fault that may pass, so
     /// it is retried like an outage.
     Inconsistent(String),
+    /// Well-formed but the answer to another request (an ESpell `<Query>`
+    /// that is not the query sent): treated as [`Refusal::Inconsistent`].
+    Mismatch(String),
 }
 
 /// Classifies an E-utilities XML answer and, when it is usable, hands its
@@ -295,6 +298,10 @@ pub fn classify_xml_with<T>(
                 )),
                 Err(Refusal::Inconsistent(why)) => Verdict::Transient {
                     text: format!("{endpoint} contradicted itself: {why}"),
+                    retry_after: None,
+                },
+                Err(Refusal::Mismatch(why)) => Verdict::Transient {
+                    text: format!("{endpoint} answered another request: {why}"),
                     retry_after: None,
                 },
             }

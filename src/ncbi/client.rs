@@ -5,12 +5,13 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use tokio::time::Instant;
 
 use super::budget::{self, SharedBudget};
-use super::classify::{self, Verdict};
+use super::classify::{self, Refusal, Verdict};
 use super::pacer::{Lane, Pacer, PacerConfig};
 use super::policy::Policy;
 use super::transport::{
@@ -321,17 +322,40 @@ impl Client {
     }
 
     /// Runs an E-utilities XML call: classification per docs/client.md, then
-    /// `parse` on the root element.
-    pub(crate) async fn eutils_xml<T>(
+    /// `parse` on the root element. A parser may refuse a document as
+    /// [`Refusal::Invalid`] (`ncbi_invalid_response` at once), or as
+    /// [`Refusal::Inconsistent`] or [`Refusal::Mismatch`]: such an answer
+    /// is retried like an outage and, if the last attempt is still one, the
+    /// call ends as `ncbi_invalid_response`, never as a result (docs/client.md
+    /// "Classifying an answer", step 6).
+    pub(crate) async fn eutils_xml_checked<T>(
         &self,
         endpoint: &str,
         req: HttpRequest,
-        parse: impl Fn(&Element) -> Result<T, String>,
+        parse: impl Fn(&Element) -> Result<T, Refusal>,
     ) -> Result<T> {
-        self.execute(endpoint, Lane::Eutils, &req, |resp| {
-            classify::classify_xml(&resp, endpoint, &parse)
-        })
-        .await
+        let last_inconsistent = AtomicBool::new(false);
+        let answer = self
+            .execute(endpoint, Lane::Eutils, &req, |resp| {
+                last_inconsistent.store(false, Ordering::Relaxed);
+                classify::classify_xml_checked(&resp, endpoint, |root| {
+                    parse(root).inspect_err(|r| {
+                        if matches!(r, Refusal::Inconsistent(_) | Refusal::Mismatch(_)) {
+                            last_inconsistent.store(true, Ordering::Relaxed);
+                        }
+                    })
+                })
+            })
+            .await;
+        match answer {
+            Err(e)
+                if e.reason == Reason::NcbiUnreachable
+                    && last_inconsistent.load(Ordering::Relaxed) =>
+            {
+                Err(Error::new(Reason::NcbiInvalidResponse, e.message))
+            }
+            other => other,
+        }
     }
 
     /// A note on stderr when notes are on.
@@ -434,6 +458,16 @@ impl Client {
                         ),
                     )
                     .with_hint("if the service moved, point --eutils-url / PUBMED_EUTILS_URL (or --idconv-url / PUBMED_IDCONV_URL) at its new address"));
+                }
+                Ok(Err(e @ TransportError::TooManyRedirects)) => {
+                    return Err(Error::new(
+                        Reason::InvalidArgument,
+                        format!(
+                            "{endpoint} ({}) answered with {e} within its own site; not followed further",
+                            host_of(&req.url)
+                        ),
+                    )
+                    .with_hint("check --eutils-url / PUBMED_EUTILS_URL (or --idconv-url / PUBMED_IDCONV_URL): the server at that address keeps redirecting"));
                 }
                 Ok(Err(e @ (TransportError::Unresolved(_) | TransportError::Refused(_)))) => {
                     transient(format!("{endpoint} ({}): {e}", host_of(&req.url)), true)

@@ -777,6 +777,9 @@ fn classify_other(
     })
 }
 
+/// The words of the transient verdict for an HTTP 200 answer with no bytes.
+const EMPTY_BODY: &str = "answered HTTP 200 with an empty body";
+
 fn classify_body(resp: &HttpResponse, mode: Mode) -> Verdict<ChunkBody> {
     if let Some(v) = classify::classify_http(resp, ENDPOINT) {
         return v;
@@ -791,6 +794,16 @@ fn classify_body(resp: &HttpResponse, mode: Mode) -> Verdict<ChunkBody> {
     };
     if resp.status != 200 {
         return classify_other(resp, expected, empty);
+    }
+    // No bytes at all for a non-empty ID list is never "no records": EFetch
+    // frames even an answer without records (a `<PubmedArticleSet>`, or
+    // MEDLINE text's leading line break), so nothing came through. Transient
+    // in both modes, like a prolog-only XML body (docs/fetch.md "Requests").
+    if resp.body.is_empty() {
+        return Verdict::Transient {
+            text: format!("{ENDPOINT} {EMPTY_BODY}"),
+            retry_after: None,
+        };
     }
     let body = String::from_utf8_lossy(&resp.body);
     let head = body.trim_start();
@@ -1059,6 +1072,34 @@ mod tests {
             text.contains("expected MEDLINE text, found <PubmedArticleSet>"),
             "{text}"
         );
+    }
+
+    /// An HTTP 200 answer with no bytes is transient in both modes; in
+    /// MEDLINE mode it used to be read as "no records" (every PMID
+    /// `not_found`). NCBI's framing alone (MEDLINE's leading line break)
+    /// is still an answer without records.
+    #[test]
+    fn an_empty_200_body_is_transient_in_both_modes() {
+        let resp = |body: &'static [u8]| HttpResponse {
+            url: String::new(),
+            status: 200,
+            retry_after: None,
+            content_type: Some("text/plain; charset=UTF-8".into()),
+            body: bytes::Bytes::from_static(body),
+        };
+        for mode in [Mode::Medline, Mode::Xml { keep_raw: false }] {
+            match classify_body(&resp(b""), mode) {
+                Verdict::Transient { text, retry_after } => {
+                    assert_eq!(text, "EFetch answered HTTP 200 with an empty body");
+                    assert_eq!(retry_after, None);
+                }
+                _ => panic!("an empty body is transient ({mode:?})"),
+            }
+        }
+        assert!(matches!(
+            classify_body(&resp(b"\n"), Mode::Medline),
+            Verdict::Done(ChunkBody::Medline(r)) if r.is_empty()
+        ));
     }
 
     #[test]

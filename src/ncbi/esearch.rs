@@ -1,12 +1,9 @@
 //! ESearch (`esearch.fcgi?db=pubmed`): parameters, the typed answer, its parser.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-
-use super::classify::{self, Refusal};
+use super::classify::Refusal;
 use super::client::Client;
-use super::pacer::Lane;
 use super::xml::Element;
-use crate::error::{Error, Reason, Result};
+use crate::error::Result;
 
 /// ESearch parameters (E-utilities names). `db=pubmed` is implied.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -174,29 +171,12 @@ impl Client {
             params.push(("maxdate", max.clone()));
         }
         let req = self.eutils_request("esearch.fcgi", params, 0);
-        let last_inconsistent = AtomicBool::new(false);
-        let answer = self
-            .execute("ESearch", Lane::Eutils, &req, |resp| {
-                last_inconsistent.store(false, Ordering::Relaxed);
-                classify::classify_xml_checked(&resp, "ESearch", |root| {
-                    let a = parse(root).map_err(Refusal::Invalid)?;
-                    check_consistent(&a, p.retstart, p.retmax).map_err(|why| {
-                        last_inconsistent.store(true, Ordering::Relaxed);
-                        Refusal::Inconsistent(why)
-                    })?;
-                    Ok(a)
-                })
-            })
-            .await;
-        match answer {
-            Err(e)
-                if e.reason == Reason::NcbiUnreachable
-                    && last_inconsistent.load(Ordering::Relaxed) =>
-            {
-                Err(Error::new(Reason::NcbiInvalidResponse, e.message))
-            }
-            other => other,
-        }
+        self.eutils_xml_checked("ESearch", req, |root| {
+            let a = parse(root).map_err(Refusal::Invalid)?;
+            check_consistent(&a, p.retstart, p.retmax).map_err(Refusal::Inconsistent)?;
+            Ok(a)
+        })
+        .await
     }
 }
 

@@ -226,24 +226,36 @@ impl Pacer {
             .is_some_and(|c| c > now)
     }
 
-    /// Waits for a start slot. Errors: `queue_full` (with `retryAfter`) when
-    /// `max_waiting` calls already wait, the call could not start before
-    /// `deadline`, or the shared budget is booked past it;
-    /// `ncbi_rate_limited` (with `retryAfter`) when a 429 cooldown of any
-    /// process outlasts the deadline; `ncbi_deadline_exceeded` when the
-    /// deadline passes while it waits.
+    /// Waits for a start slot (docs/client.md "Pacing"). Errors, decided at
+    /// once unless said otherwise:
+    /// - `queue_full` (with `retryAfter`) when `max_waiting` calls already
+    ///   wait, when the calls waiting ahead push the estimated start (the
+    ///   next free slot plus one gap per call ahead) past `deadline` although
+    ///   the call alone could start before it, or when other processes have
+    ///   booked the shared budget past it;
+    /// - `ncbi_rate_limited` (with `retryAfter`) when a 429 cooldown of any
+    ///   process outlasts the deadline;
+    /// - `ncbi_deadline_exceeded` when the call could not start before its
+    ///   deadline even with no call ahead of it (the deadline is over, or
+    ///   shorter than what is left of the lane's gap), or when the deadline
+    ///   passes while it waits.
     pub async fn acquire(&self, deadline: Instant, lane: Lane) -> Result<Permit, Error> {
         let ahead = self.waiting.fetch_add(1, Ordering::SeqCst);
         let _guard = WaitingGuard(&self.waiting);
         let now = Instant::now();
         let step = self.cfg.gap_of(lane);
-        let estimate = self.next_free(now, lane) + step * ahead as u32;
+        let own = self.next_free(now, lane);
+        let estimate = own + step * ahead as u32;
         if ahead >= self.cfg.max_waiting {
             return Err(Error::new(
                 Reason::QueueFull,
                 format!("{ahead} requests are already waiting for NCBI"),
             )
             .with_retry_after(ceil_secs(estimate - now)));
+        }
+        if own >= deadline {
+            // Nothing ahead is to blame: this call's own deadline is too short.
+            return Err(self.own_start_too_late(lane, now, deadline));
         }
         if estimate > deadline {
             return Err(Error::new(
@@ -278,6 +290,9 @@ impl Pacer {
                     Some(Ok(b)) => {
                         self.state()[lane.index()].shared_streak |= b.streak > 0;
                         instant_of(b.at).max(now)
+                    }
+                    Some(Err(_)) if local > deadline || Instant::now() >= deadline => {
+                        return Err(self.own_start_too_late(lane, Instant::now(), deadline));
                     }
                     Some(Err(late)) => return Err(late_error(late)),
                     None => local,
@@ -324,6 +339,32 @@ impl Pacer {
                 "the deadline passed while the request waited for its turn",
             )
         })?
+    }
+
+    /// The error of a call that could not start before `deadline` even
+    /// with no call ahead of it: `ncbi_rate_limited` when this process's 429
+    /// cooldown outlasts the deadline, else `ncbi_deadline_exceeded` (the
+    /// deadline is over, or ends within the lane's gap).
+    fn own_start_too_late(&self, lane: Lane, now: Instant, deadline: Instant) -> Error {
+        let cooldown = self.state()[lane.index()].cooldown_until;
+        match cooldown {
+            Some(until) if until > deadline => Error::new(
+                Reason::NcbiRateLimited,
+                "NCBI answered HTTP 429 (rate limited), and the cooldown outlasts this call's deadline",
+            )
+            .with_retry_after(ceil_secs(until.saturating_duration_since(now))),
+            _ if deadline <= now => Error::new(
+                Reason::NcbiDeadlineExceeded,
+                "the deadline passed before the request could start",
+            ),
+            _ => Error::new(
+                Reason::NcbiDeadlineExceeded,
+                format!(
+                    "the deadline ends before the request's earliest start ({} ms between requests)",
+                    self.cfg.gap_of(lane).as_millis()
+                ),
+            ),
+        }
     }
 
     /// Records an HTTP 429 in `lane` for a request started at `started`:

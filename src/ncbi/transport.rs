@@ -64,6 +64,9 @@ pub enum TransportError {
     /// without its query string. Not followed: the request carries the API
     /// key and e-mail. Not retried.
     Redirected(String),
+    /// The server kept redirecting within its own site more than
+    /// [`MAX_REDIRECTS`] times (a loop or a misconfigured URL). Not retried.
+    TooManyRedirects,
 }
 
 impl std::fmt::Display for TransportError {
@@ -77,6 +80,7 @@ impl std::fmt::Display for TransportError {
                 write!(f, "the answer is larger than {} MB", MAX_BODY >> 20)
             }
             TransportError::Redirected(to) => write!(f, "redirected to {to}"),
+            TransportError::TooManyRedirects => write!(f, "more than {MAX_REDIRECTS} redirects"),
         }
     }
 }
@@ -101,7 +105,32 @@ pub struct ReqwestTransport {
 }
 
 /// Redirects followed within one origin before giving up.
-const MAX_REDIRECTS: usize = 5;
+pub const MAX_REDIRECTS: usize = 5;
+
+/// The redirect policy's error for a chain longer than [`MAX_REDIRECTS`],
+/// found again in the reqwest error's sources by [`ReqwestTransport`].
+#[derive(Debug)]
+struct RedirectLoop;
+
+impl std::fmt::Display for RedirectLoop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "more than {MAX_REDIRECTS} redirects")
+    }
+}
+
+impl std::error::Error for RedirectLoop {}
+
+/// True when `e` (a reqwest error) was caused by [`RedirectLoop`].
+fn is_redirect_loop(e: &reqwest::Error) -> bool {
+    let mut source = std::error::Error::source(e);
+    while let Some(s) = source {
+        if s.is::<RedirectLoop>() {
+            return true;
+        }
+        source = s.source();
+    }
+    false
+}
 
 /// True when a redirect from `from` to `to` keeps the request on the same
 /// site: the same origin, or the same host moving from http to https.
@@ -130,7 +159,7 @@ impl ReqwestTransport {
         let redirects = reqwest::redirect::Policy::custom(|attempt| {
             let from = attempt.previous().last().cloned();
             if attempt.previous().len() > MAX_REDIRECTS {
-                attempt.error(format!("more than {MAX_REDIRECTS} redirects"))
+                attempt.error(RedirectLoop)
             } else if from.is_some_and(|from| same_site(&from, attempt.url())) {
                 attempt.follow()
             } else {
@@ -193,6 +222,8 @@ impl Transport for ReqwestTransport {
             let resp = builder.send().await.map_err(|e| {
                 if e.is_connect() {
                     connect_error(&e)
+                } else if is_redirect_loop(&e) {
+                    TransportError::TooManyRedirects
                 } else if e.is_redirect() {
                     TransportError::Redirected(root_cause(&e))
                 } else {
