@@ -463,7 +463,7 @@ impl Exit {
                     .into()
             }
             Exit::NotFound => format!(
-                "NCBI says the record does not exist ({reasons}), or a batch (convert, search --all) converted or found nothing: every input failed on its own."
+                "NCBI says the record does not exist ({reasons}), or a batch (convert, search --all, fetch, related, cite) converted or found nothing: every input failed on its own."
             ),
             Exit::Usage => format!("Input to change: usage errors, {reasons}."),
             Exit::Unavailable => format!("NCBI unavailable: {reasons}."),

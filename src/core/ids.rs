@@ -74,6 +74,19 @@ fn malformed(raw: &str, idtype: Option<IdType>) -> Error {
     Error::new(Reason::MalformedId, why).with_field(crate::error::Field::Ids)
 }
 
+/// The hint of a malformed input to a command that takes PMIDs only.
+pub const PMID_ONLY_HINT: &str = "this command takes PMIDs (digits); turn a PMCID or DOI into its PMID with `pubmed convert ID --to pmid`";
+
+/// A PMID as given to a command that takes PMIDs only (`fetch`, `cite`,
+/// `related`; an argument, an MCP element or an input line): surrounding
+/// whitespace trimmed, then [`validate`]d. Returns NCBI's form (no leading
+/// zeros). Errors: `malformed_id` naming it, with [`PMID_ONLY_HINT`].
+pub fn check_pmid(raw: &str) -> Result<String> {
+    validate(IdType::Pmid, raw.trim_matches(super::text::is_white_space))
+        .map(|c| c.sent)
+        .map_err(|e| e.with_hint(PMID_ONLY_HINT))
+}
+
 /// Validates `raw` (already trimmed) as an ID of `idtype`.
 ///
 /// Errors: `malformed_id` naming the ID and the expected form. A comma,

@@ -15,7 +15,7 @@ use serde::Serialize;
 use serde::ser::SerializeMap;
 
 use super::convert::InputLine;
-use crate::core::ids::{self, IdType};
+pub use crate::core::ids::check_pmid;
 use crate::core::record::Record;
 use crate::error::{Error, Exit, Failure, Reason, Result};
 use crate::ncbi::Client;
@@ -172,14 +172,6 @@ struct Chunk {
     /// Slots still waiting on each PMID of the chunk.
     keys: HashMap<String, usize>,
     answer: Option<EfetchAnswer>,
-}
-
-/// Validates one PMID as written (trimmed): digits, not zero.
-///
-/// Errors: `malformed_id` naming it.
-pub fn check_pmid(raw: &str) -> Result<String> {
-    let t = raw.trim_matches(crate::core::text::is_white_space);
-    ids::validate(IdType::Pmid, t).map(|c| c.sent)
 }
 
 /// The `pmid` the record of input `line` carries (NCBI's form of a valid

@@ -21,7 +21,7 @@ use serde::Serialize;
 
 use super::convert::{InputLine, RecordError, RecordReason};
 use super::search::{self, Detail, Summary};
-use crate::core::ids::{self, IdType};
+pub use crate::core::ids::check_pmid;
 use crate::error::{Error, Exit, Failure, Reason, Result};
 use crate::ncbi::Client;
 pub use crate::ncbi::elink::LinkKind;
@@ -175,17 +175,6 @@ impl Totals {
         }
         self.linked += r.linked.len() as u64;
     }
-}
-
-/// Validates `raw` (trimmed) as a PMID: its canonical form.
-///
-/// Errors: `malformed_id` naming it.
-pub fn check_pmid(raw: &str) -> Result<String> {
-    Ok(ids::validate(
-        IdType::Pmid,
-        raw.trim_matches(crate::core::text::is_white_space),
-    )?
-    .sent)
 }
 
 enum Slot {
