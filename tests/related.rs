@@ -388,6 +388,31 @@ fn an_elink_error_fails_its_chunk_with_the_right_reason() {
     assert_eq!(v["failed"], 2);
     // The text is transient: retried (PUBMED_MAX_RETRIES=2), 3 attempts.
     assert_eq!(counts(&fake), (3, 0));
+    // In the PMID-list format each failed input is one error line on
+    // stderr, then the summary: the failure is not reported a third time.
+    let run = related(&server, &["1201", "1202"]);
+    assert_eq!(run.code, 69, "{}", run.stderr);
+    let errors: Vec<&str> = run
+        .stderr
+        .lines()
+        .filter(|l| l.starts_with("pubmed: error:"))
+        .collect();
+    assert_eq!(errors.len(), 2, "{}", run.stderr);
+    assert!(
+        errors[0].starts_with("pubmed: error: 1201: "),
+        "{}",
+        errors[0]
+    );
+    assert!(
+        errors[1].starts_with("pubmed: error: 1202: "),
+        "{}",
+        errors[1]
+    );
+    assert!(errors.iter().all(|l| l.ends_with("[ncbi_unreachable]")));
+    assert_eq!(
+        run.stderr.lines().last().unwrap(),
+        "pubmed: 2 inputs: 0 with links, 0 without, 2 failed; 0 linked PMIDs listed (ncbi_unreachable 2); 3 requests"
+    );
 }
 
 #[test]

@@ -60,10 +60,9 @@ pub(super) async fn run(a: RelatedArgs, ctx: &Context) -> Result<Exit, Failure> 
     writer.finish(&totals)?;
     drop(writer);
     lock.flush()?;
+    // A failed request is in its records (and their count in the summary),
+    // as for convert and fetch; the exit status carries its reason.
     ctx.note(&output::related::summary(&totals));
-    if let Some(e) = &totals.first_chunk_failure {
-        ctx.note(&format!("error: {} [{}]", e.message, e.reason));
-    }
     super::require_input(totals.submitted, "PMIDs")?;
     Ok(totals.exit())
 }
