@@ -38,15 +38,10 @@ fn an_esearch_body_nested_60000_deep_is_an_invalid_response() {
     let run = pubmed(&["search", "-f", "json", "cancer"])
         .server(&server)
         .run();
-    assert_eq!(run.code, 69, "{}", run.stderr);
-    let e = run.error_json();
-    assert_eq!(e["reason"], "ncbi_invalid_response");
-    assert!(
-        e["message"]
-            .as_str()
-            .unwrap()
-            .contains("nested more than 256 levels deep"),
-        "{e}"
+    run.failed_with(
+        69,
+        "ncbi_invalid_response",
+        "nested more than 256 levels deep",
     );
     assert_eq!(run.stdout, "");
 }
@@ -265,10 +260,7 @@ fn esearch_pages_that_hold_too_much_or_another_page_are_retried_then_invalid() {
         let run = pubmed(&["search", "-f", "json", "--detail", "ids", "x"])
             .server(&server)
             .run();
-        assert_eq!(run.code, 69, "{why}: {}", run.stderr);
-        let e = run.error_json();
-        assert_eq!(e["reason"], "ncbi_invalid_response", "{why}");
-        assert!(e["message"].as_str().unwrap().contains(why), "{e}");
+        run.failed_with(69, "ncbi_invalid_response", why);
         // The first attempt and PUBMED_MAX_RETRIES=2 retries.
         assert_eq!(server.count(), 3, "{why}");
         assert_eq!(run.stdout, "");
@@ -558,15 +550,10 @@ fn an_esearch_body_ending_inside_an_element_is_retried_then_invalid() {
     let run = pubmed(&["search", "-f", "json", "--detail", "ids", "x"])
         .server(&server)
         .run();
-    assert_eq!(run.code, 69, "{}", run.stderr);
-    let e = run.error_json();
-    assert_eq!(e["reason"], "ncbi_invalid_response");
-    assert!(
-        e["message"]
-            .as_str()
-            .unwrap()
-            .contains("ESearch sent a body cut short (it ends inside <IdList>)"),
-        "{e}"
+    run.failed_with(
+        69,
+        "ncbi_invalid_response",
+        "ESearch sent a body cut short (it ends inside <IdList>)",
     );
     assert_eq!(server.count(), 3);
 }

@@ -39,6 +39,17 @@ impl Run {
         serde_json::from_str::<serde_json::Value>(line).unwrap()["error"].clone()
     }
 
+    /// Checks that the run failed with exit `code` and the JSON error
+    /// `reason`, its message holding `fragment`; gives the error object.
+    pub fn failed_with(&self, code: i32, reason: &str, fragment: &str) -> serde_json::Value {
+        assert_eq!(self.code, code, "{}", self.stderr);
+        let e = self.error_json();
+        assert_eq!(e["reason"], reason, "{e}");
+        let message = e["message"].as_str().unwrap_or_default();
+        assert!(message.contains(fragment), "{fragment:?} not in {e}");
+        e
+    }
+
     /// stdout parsed as one JSON document.
     pub fn json(&self) -> serde_json::Value {
         serde_json::from_str(&self.stdout)
