@@ -19,6 +19,10 @@ pub enum Verdict<T> {
         text: String,
         /// A `Retry-After` the answer carried.
         retry_after: Option<Duration>,
+        /// An answer arrived but cannot be right (cut short, contradicting
+        /// itself, answering another request): if the last attempt is one,
+        /// the call ends as `ncbi_invalid_response`, not `ncbi_unreachable`.
+        bad_answer: bool,
     },
     /// HTTP 429: hold every start, then try again.
     RateLimited {
@@ -122,6 +126,7 @@ pub fn classify_http<T>(resp: &HttpResponse, endpoint: &str) -> Option<Verdict<T
         return Some(Verdict::Transient {
             text: format!("{endpoint} answered HTTP {}", resp.status),
             retry_after,
+            bad_answer: false,
         });
     }
     // An HTML page is an outage when the status says success or a server
@@ -133,6 +138,7 @@ pub fn classify_http<T>(resp: &HttpResponse, endpoint: &str) -> Option<Verdict<T
                 resp.status
             ),
             retry_after,
+            bad_answer: false,
         });
     }
     None
@@ -195,6 +201,7 @@ pub fn verdict_for_error_texts<T>(texts: &[String], endpoint: &str) -> Verdict<T
         Verdict::Transient {
             text: format!("{endpoint} reported an error: {joined}"),
             retry_after: None,
+            bad_answer: false,
         }
     }
 }
@@ -271,10 +278,12 @@ pub fn classify_xml_with<T>(
         Err(XmlError::NoRoot) if status_ok || resp.status == 400 => Verdict::Transient {
             text: format!("{endpoint} answered with no document (XML prolog only)"),
             retry_after: None,
+            bad_answer: false,
         },
         Err(XmlError::Truncated(open)) if status_ok => Verdict::Transient {
             text: format!("{endpoint} {CUT_SHORT} (it ends inside <{open}>)"),
             retry_after: None,
+            bad_answer: true,
         },
         Err(XmlError::Malformed(why)) if status_ok => Verdict::Fatal(Error::new(
             Reason::NcbiInvalidResponse,
@@ -299,10 +308,12 @@ pub fn classify_xml_with<T>(
                 Err(Refusal::Inconsistent(why)) => Verdict::Transient {
                     text: format!("{endpoint} contradicted itself: {why}"),
                     retry_after: None,
+                    bad_answer: true,
                 },
                 Err(Refusal::Mismatch(why)) => Verdict::Transient {
                     text: format!("{endpoint} answered another request: {why}"),
                     retry_after: None,
+                    bad_answer: true,
                 },
             }
         }

@@ -5,7 +5,6 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use tokio::time::Instant;
@@ -162,6 +161,8 @@ struct Retry {
     /// Waiting cannot fix it (no such host, connection refused): two
     /// attempts at most.
     hopeless: bool,
+    /// The answer arrived but cannot be right ([`Verdict::Transient`]).
+    bad_answer: bool,
 }
 
 /// The hint for a server that cannot be reached at all.
@@ -197,8 +198,8 @@ fn give_up(r: &Retry, attempt: u32, cooldown: Duration, past_deadline: bool) -> 
             ),
         );
     }
-    // A body that stays cut short is a bad answer, not silence.
-    let reason = if r.text.contains(super::classify::CUT_SHORT) {
+    // A last answer that cannot be right is a bad answer, not silence.
+    let reason = if r.bad_answer {
         Reason::NcbiInvalidResponse
     } else {
         Reason::NcbiUnreachable
@@ -334,28 +335,10 @@ impl Client {
         req: HttpRequest,
         parse: impl Fn(&Element) -> Result<T, Refusal>,
     ) -> Result<T> {
-        let last_inconsistent = AtomicBool::new(false);
-        let answer = self
-            .execute(endpoint, Lane::Eutils, &req, |resp| {
-                last_inconsistent.store(false, Ordering::Relaxed);
-                classify::classify_xml_checked(&resp, endpoint, |root| {
-                    parse(root).inspect_err(|r| {
-                        if matches!(r, Refusal::Inconsistent(_) | Refusal::Mismatch(_)) {
-                            last_inconsistent.store(true, Ordering::Relaxed);
-                        }
-                    })
-                })
-            })
-            .await;
-        match answer {
-            Err(e)
-                if e.reason == Reason::NcbiUnreachable
-                    && last_inconsistent.load(Ordering::Relaxed) =>
-            {
-                Err(Error::new(Reason::NcbiInvalidResponse, e.message))
-            }
-            other => other,
-        }
+        self.execute(endpoint, Lane::Eutils, &req, |resp| {
+            classify::classify_xml_checked(&resp, endpoint, &parse)
+        })
+        .await
     }
 
     /// A note on stderr when notes are on.
@@ -428,6 +411,7 @@ impl Client {
                 text,
                 retry_after: None,
                 hopeless,
+                bad_answer: false,
             };
             let retry = match sent {
                 Err(_) if Instant::now() >= deadline => {
@@ -487,8 +471,14 @@ impl Client {
                         text: format!("{endpoint} answered HTTP 429 (rate limited)"),
                         retry_after,
                         hopeless: false,
+                        bad_answer: false,
                     },
-                    Verdict::Transient { text, retry_after } => Retry {
+                    Verdict::Transient {
+                        text,
+                        retry_after,
+                        bad_answer,
+                    } => Retry {
+                        bad_answer,
                         rate_limited: false,
                         text,
                         retry_after,

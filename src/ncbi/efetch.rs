@@ -803,6 +803,7 @@ fn classify_body(resp: &HttpResponse, mode: Mode) -> Verdict<ChunkBody> {
         return Verdict::Transient {
             text: format!("{ENDPOINT} {EMPTY_BODY}"),
             retry_after: None,
+            bad_answer: false,
         };
     }
     let body = String::from_utf8_lossy(&resp.body);
@@ -835,6 +836,7 @@ fn classify_body(resp: &HttpResponse, mode: Mode) -> Verdict<ChunkBody> {
                 Err(SplitError::NoRoot) => Verdict::Transient {
                     text: format!("{ENDPOINT} answered with no document (XML prolog only)"),
                     retry_after: None,
+                    bad_answer: false,
                 },
                 Err(SplitError::Truncated(open)) => Verdict::Transient {
                     text: format!(
@@ -842,6 +844,7 @@ fn classify_body(resp: &HttpResponse, mode: Mode) -> Verdict<ChunkBody> {
                         classify::CUT_SHORT
                     ),
                     retry_after: None,
+                    bad_answer: true,
                 },
                 Err(SplitError::Malformed(why)) => Verdict::Fatal(Error::new(
                     Reason::NcbiInvalidResponse,
@@ -1089,7 +1092,9 @@ mod tests {
         };
         for mode in [Mode::Medline, Mode::Xml { keep_raw: false }] {
             match classify_body(&resp(b""), mode) {
-                Verdict::Transient { text, retry_after } => {
+                Verdict::Transient {
+                    text, retry_after, ..
+                } => {
                     assert_eq!(text, "EFetch answered HTTP 200 with an empty body");
                     assert_eq!(retry_after, None);
                 }

@@ -360,8 +360,16 @@ fn classify_answer(
         }
         Verdict::Done(Err(MatchError::Texts(texts))) => texts,
         Verdict::Fatal(e) => return Verdict::Fatal(e),
-        Verdict::Transient { text, retry_after } => {
-            return Verdict::Transient { text, retry_after };
+        Verdict::Transient {
+            text,
+            retry_after,
+            bad_answer,
+        } => {
+            return Verdict::Transient {
+                text,
+                retry_after,
+                bad_answer,
+            };
         }
         Verdict::RateLimited { retry_after } => return Verdict::RateLimited { retry_after },
     };
