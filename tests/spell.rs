@@ -447,6 +447,27 @@ fn upstream_failures_are_errors_not_empty_answers() {
 /// for `Netch AND Mus musclus`, to a request for `asthmaa OR alergies`) is
 /// never applied: retried, and `ncbi_invalid_response` (exit 69) when every
 /// attempt is one (docs/spell.md "Which answer is ours").
+/// The last attempt decides the reason: two answers to another query, then
+/// a connection closed without an answer, is an unreachable NCBI (the
+/// last attempt heard nothing), not an invalid response.
+#[test]
+fn the_last_attempt_decides_between_invalid_and_unreachable() {
+    let body = fixture("espell_netch_mus_musclus.xml");
+    let n = std::sync::atomic::AtomicUsize::new(0);
+    let server = TestServer::start(move |_| {
+        if n.fetch_add(1, std::sync::atomic::Ordering::SeqCst) < 2 {
+            Reply::xml(body.clone())
+        } else {
+            Reply::Reset
+        }
+    });
+    let run = pubmed(&["spell", "-f", "json", "asthmaa OR alergies"])
+        .server(&server)
+        .run();
+    run.failed_with(69, "ncbi_unreachable", "gave up after 3 attempts");
+    assert_eq!(server.count(), 3);
+}
+
 #[test]
 fn an_answer_to_another_query_is_an_upstream_fault() {
     let server = replay(fixture("espell_netch_mus_musclus.xml"));
