@@ -410,7 +410,7 @@ pub struct McpArgs {
     /// Bearer token HTTP clients must send; required off loopback [env: PUBMED_MCP_TOKEN]
     #[arg(long, value_name = "TOKEN", requires = "http")]
     pub token: Option<String>,
-    /// Also accept browser requests from ORIGIN, e.g. https://app.example.org or http://host:* (repeatable; pages on localhost are always accepted)
+    /// Also accept browser requests from ORIGIN, e.g. `https://app.example.org` or `http://host:*` (repeatable; pages on localhost are always accepted)
     #[arg(long, value_name = "ORIGIN", requires = "http")]
     pub allow_origin: Vec<String>,
 }

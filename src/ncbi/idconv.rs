@@ -169,7 +169,7 @@ fn contradiction(idtype: IdType, records: &[IdconvRecord], requested: &[String])
 /// type `idtype`, as sent): HTTP trouble first, then a top-level error
 /// object, an E-utilities style `error` text, then the records.
 ///
-/// A top-level error that is about the IDs ([`is_rejection`]) is
+/// A top-level error that is about the IDs (`is_rejection`) is
 /// [`IdconvAnswer::Rejected`]; any other is `ncbi_invalid_response`, as is
 /// a record that contradicts the request (docs/convert.md).
 pub fn classify(

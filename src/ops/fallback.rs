@@ -366,7 +366,7 @@ const AHEAD: usize = 2 * MAX_ITEMS;
 
 /// `convert` with the fallback stage after it: the Converter's engine
 /// ([`convert::convert_stream`]) feeds this stage, which hands every item to
-/// `sink` in input order. At most [`AHEAD`] input lines are between the two
+/// `sink` in input order. At most `AHEAD` input lines are between the two
 /// stages, so memory stays flat however long the input. The totals are the
 /// run's after the stage (records found in PubMed count as converted; its
 /// requests are included).

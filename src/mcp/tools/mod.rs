@@ -3,7 +3,7 @@
 //! function from checked arguments to a result; everything else — the input
 //! schema, the allow-list, argument checks, error results in MCP terms —
 //! comes from the spec. Adding a tool is adding a module and one line to
-//! [`specs`] and [`run`] (docs/mcp.md "Adding a tool").
+//! [`specs`] and `run` (docs/mcp.md "Adding a tool").
 
 use std::sync::{Arc, OnceLock};
 
