@@ -15,6 +15,9 @@ use crate::output::citation::KeyStyle;
 use crate::output::{ColorWhen, Format};
 
 use crate::config::ConfigKey;
+use crate::core::text::thousands;
+use crate::ncbi::limits::{ESEARCH_MAX_RETMAX, ESEARCH_MAX_RETSTART, ESEARCH_WINDOW};
+use crate::ops;
 
 const SPELL_EXAMPLES: &str = "\
 Examples:
@@ -91,6 +94,49 @@ Examples:
   pubmed related 9298984 --kind cited-by
   pubmed search 'microbiome[mh]' --all | pubmed fetch -f ndjson > corpus.ndjson
   pubmed mcp                       # serve the same tools to an MCP client";
+
+/// `search --retmax`: the default and NCBI's page limits.
+fn retmax_help() -> String {
+    format!(
+        "Records per page [default: {}; ≤ {} with summaries, ≤ {} IDs; 0 = count only]",
+        ops::search::DEFAULT_RETMAX,
+        thousands(ops::search::MAX_RETMAX_SUMMARIES),
+        thousands(ESEARCH_MAX_RETMAX)
+    )
+}
+
+/// `search --retstart`: the records PubMed serves.
+fn retstart_help() -> String {
+    format!(
+        "First record, 0-based (PubMed serves records 0–{})",
+        thousands(ESEARCH_MAX_RETSTART)
+    )
+}
+
+/// `search --all`: past the window, and the formats it streams.
+fn all_help() -> String {
+    format!(
+        "Every PMID of the query, past PubMed's {}-record window, streamed (formats ids, ndjson, csv, tsv; summaries with --detail brief|full)",
+        thousands(ESEARCH_WINDOW)
+    )
+}
+
+/// `cite --style`: the short names of the style table and the default.
+fn style_help() -> String {
+    format!(
+        "Citation style: {}, any bundled style name, or a .csl file [default: {}]",
+        ops::cite::SHORT_NAMES.map(|(n, _)| n).join(", "),
+        ops::cite::DEFAULT_STYLE
+    )
+}
+
+/// The `mcp` subcommand's one-line help: the tools it serves, by name.
+fn mcp_about() -> String {
+    format!(
+        "Serve the PubMed tools ({}) over MCP: stdio, or streamable HTTP with --http",
+        crate::mcp::tools::names()
+    )
+}
 
 /// The top-level `--help` epilogue: the examples and the exit statuses.
 fn main_after_help() -> String {
@@ -196,8 +242,8 @@ pub enum Command {
     /// Formatted references (APA, Vancouver, AMA, any CSL style), one per input PMID
     #[command(after_help = CITE_EXAMPLES)]
     Cite(CiteArgs),
-    /// Serve the PubMed tools (pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles, pubmed_format_citations, pubmed_find_related) over MCP: stdio, or streamable HTTP with --http
-    #[command(after_help = MCP_EXAMPLES)]
+    /// Serve the PubMed tools over MCP (the tool list comes from `mcp::tools::specs`)
+    #[command(about = mcp_about(), after_help = MCP_EXAMPLES)]
     Mcp(McpArgs),
     /// Show or change the configuration file (API key, e-mail, URLs, policy knobs)
     #[command(after_help = CONFIG_EXAMPLES)]
@@ -310,8 +356,8 @@ pub struct CiteArgs {
     /// Read PMIDs from FILE, one per line (`-` = stdin; blank and # lines skipped)
     #[arg(short, long, value_name = "FILE")]
     pub input: Option<String>,
-    /// Citation style: apa, vancouver, ama, nlm, harvard, chicago-author-date, ieee, nature, any bundled style name, or a .csl file [default: vancouver]
-    #[arg(short, long, value_name = "NAME|PATH.csl")]
+    /// Citation style (help from the style table: `style_help`)
+    #[arg(short, long, value_name = "NAME|PATH.csl", help = style_help())]
     pub style: Option<String>,
     /// Print the style names and exit
     #[arg(long, conflicts_with_all = ["pmids", "input", "style"])]
@@ -371,11 +417,12 @@ pub struct SearchArgs {
     #[arg(long, value_name = "WHICH", value_parser = choice::<Species>(),
           help_heading = "Filters")]
     pub species: Option<Species>,
-    /// Records per page [default: 20; ≤ 1,000 with summaries, ≤ 10,000 IDs; 0 = count only]
-    #[arg(long, value_name = "N", help_heading = "Paging")]
+    /// Records per page (help from the limits: `retmax_help`)
+    #[arg(long, value_name = "N", help_heading = "Paging", help = retmax_help())]
     pub retmax: Option<u32>,
-    /// First record, 0-based (PubMed serves records 0–9,998)
-    #[arg(long, value_name = "N", default_value_t = 0, help_heading = "Paging")]
+    /// First record, 0-based (help from the limits: `retstart_help`)
+    #[arg(long, value_name = "N", default_value_t = 0, help_heading = "Paging",
+          help = retstart_help())]
     pub retstart: u32,
     /// Print the number of hits only
     #[arg(long, help_heading = "Paging")]
@@ -384,9 +431,8 @@ pub struct SearchArgs {
     #[arg(long, value_name = "ORDER", value_parser = choice::<Sort>(),
           help_heading = "Paging")]
     pub sort: Option<Sort>,
-    /// Every PMID of the query, past PubMed's 9,999-record window, streamed
-    /// (formats ids, ndjson, csv, tsv; summaries with --detail brief|full)
-    #[arg(long, help_heading = "Paging",
+    /// Every PMID of the query, past PubMed's window, streamed (help: `all_help`)
+    #[arg(long, help_heading = "Paging", help = all_help(),
           conflicts_with_all = ["retmax", "retstart", "count", "sort", "spell"])]
     pub all: bool,
     /// Record detail [default: full; ids with -f ids and with --all]

@@ -292,9 +292,7 @@ async fn run(cli: Cli, ctx: Context) -> Result<Exit, Failure> {
                 return Ok(Exit::Success);
             }
             let client = ctx.client()?;
-            crate::mcp::serve(client).await.map_err(|e| {
-                Error::new(Reason::NcbiUnreachable, format!("MCP server stopped: {e}"))
-            })?;
+            crate::mcp::serve(client).await?;
             Ok(Exit::Success)
         }
     }

@@ -11,7 +11,7 @@ use crate::core::ids::IdType;
 use crate::error::{Error, Reason, Result};
 
 /// The most IDs the Converter takes per request.
-pub const IDCONV_MAX_IDS: usize = 200;
+pub use super::limits::IDCONV_MAX_IDS;
 
 /// One answered record. `pmid` is a string whether NCBI sent a number
 /// (current service) or a string (legacy).

@@ -8,6 +8,7 @@ use std::io::{self, Write};
 use super::delimited::write_delimited;
 use super::{Format, Style, cell, write_json, write_json_line};
 use crate::core::text::{count, printable};
+use crate::error::Reason;
 use crate::ops::search::{Detail, Missing, SearchOutcome, Summary};
 use comfy_table::{Cell, Color, ColumnConstraint, Width};
 
@@ -127,7 +128,7 @@ pub fn missing_note(m: &Missing) -> String {
 
 /// The NDJSON line for a PMID without a summary.
 pub fn missing_json(m: &Missing) -> serde_json::Value {
-    serde_json::json!({"pmid": m.pmid, "error": {"reason": "ncbi_resource_not_found", "message": m.message}})
+    serde_json::json!({"pmid": m.pmid, "error": {"reason": Reason::NcbiResourceNotFound, "message": m.message}})
 }
 
 /// The CSV/TSV row for a PMID without a summary: the PMID and the `error`

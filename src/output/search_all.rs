@@ -9,6 +9,7 @@ use super::search::{
     header, missing_json, missing_note, missing_row, row, write_ids, write_ndjson,
 };
 use super::{Format, write_json_line};
+use crate::error::Reason;
 use crate::ops::resume::Lines;
 use crate::ops::search::{Detail, Missing};
 use crate::ops::search_all::Event;
@@ -59,11 +60,11 @@ impl<'a> Writer<'a> {
 
     /// A PMID without a summary: its NDJSON error line or its CSV/TSV row
     /// with the `error` column (nothing in `ids`).
-    fn missing(&mut self, m: &Missing, reason: &str) -> io::Result<()> {
+    fn missing(&mut self, m: &Missing, reason: Reason) -> io::Result<()> {
         match self.format {
             Format::Ndjson => {
                 let mut v = missing_json(m);
-                v["error"]["reason"] = reason.into();
+                v["error"]["reason"] = reason.as_str().into();
                 write_json_line(self.out, &v)
             }
             Format::Csv | Format::Tsv => self.rows(&[missing_row(m, self.detail)]),
@@ -97,7 +98,7 @@ impl<'a> Writer<'a> {
                     _ => write_ndjson(self.out, summaries, self.detail)?,
                 }
                 for m in *missing {
-                    self.missing(m, "ncbi_resource_not_found")?;
+                    self.missing(m, Reason::NcbiResourceNotFound)?;
                 }
             }
             Event::SummariesFailed(ids, e) => {
@@ -110,7 +111,7 @@ impl<'a> Writer<'a> {
                             format!("{} [{}]", e.message, e.reason)
                         },
                     };
-                    self.missing(&m, e.reason.as_str())?;
+                    self.missing(&m, e.reason)?;
                 }
             }
             Event::RangeFailed { .. } | Event::Progress { .. } | Event::Checkpoint(_) => {

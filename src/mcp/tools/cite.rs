@@ -9,7 +9,7 @@
 use rmcp::model::CallToolResult;
 use serde_json::{Map, Value, json};
 
-use super::{ToolSpec, UPSTREAM_REASONS, errors_paragraph};
+use super::{ToolSpec, errors_paragraph};
 use crate::error::{Error, Field, Reason};
 use crate::mcp::reply::{Failure, success};
 use crate::mcp::schema::{Arg, Values};
@@ -31,27 +31,22 @@ pub const FORMATS: [Format; 4] = [Format::Ris, Format::Bibtex, Format::CslJson, 
 pub fn spec() -> ToolSpec {
     let description = format!(
         "Format 1–{MAX_PMIDS} PubMed records as citations: RIS, BibTeX or CSL-JSON for reference managers and LaTeX, or references formatted in a citation style (APA, Vancouver/NLM, AMA, Harvard, Chicago author-date, IEEE, Nature or any other bundled CSL style) through a CSL processor. One citation per PMID, in input order, numbered by position for numeric styles. Authors come in PubMed's order with group authors, dates at the precision PubMed gives, and the journal's ISO abbreviation where a style wants it. A retracted article is marked in every format (RIS N1, BibTeX and CSL-JSON note, and a RETRACTED: prefix with the retraction notice in formatted text), so check retracted before citing. `document` holds the whole file ready to save; a PMID PubMed does not have gets an error entry in its place and is listed in notFound; a record the style cannot format gets an error entry with reason citation_failed. If NCBI fails for part of the call, the result is an error (below) that still carries the entries made.\n\n{}",
-        errors_paragraph(
-            &[
-                &[
-                    (
-                        "malformed_id",
-                        "an element of pmids is not digits, or is 0; nothing is fetched",
-                    ),
-                    (
-                        "invalid_argument",
-                        "pmids is not a list of 1–50 PMIDs, format is missing or not one of ris, bibtex, csl-json, text, or style is not a bundled style name",
-                    ),
-                ][..],
-                UPSTREAM_REASONS,
-            ]
-            .concat()
-        )
+        errors_paragraph(&[
+            (
+                Reason::MalformedId,
+                "an element of pmids is not digits, or is 0; nothing is fetched",
+            ),
+            (
+                Reason::InvalidArgument,
+                "pmids is not a list of 1–50 PMIDs, format is missing or not one of ris, bibtex, csl-json, text, or style is not a bundled style name",
+            ),
+        ])
     );
     let formats: Vec<&'static str> = FORMATS.iter().map(|f| f.as_str()).collect();
     ToolSpec {
         name: NAME,
         title: "Format citations",
+        summary: "turns PMIDs into citations (RIS, BibTeX, CSL-JSON, or references in APA, Vancouver, AMA or another CSL style)",
         description,
         args: vec![
             Arg::ids(
@@ -71,7 +66,7 @@ pub fn spec() -> ToolSpec {
             .required(),
             Arg::text(
                 "style",
-                format!("For format text: a citation style — apa, vancouver (NLM), ama, nlm, harvard, chicago-author-date, ieee, nature, or any other bundled CSL style name such as the-lancet or american-chemical-society. Default {}. Ignored by the other formats.", cite::DEFAULT_STYLE),
+                format!("For format text: a citation style — {}, or any other bundled CSL style name such as the-lancet or american-chemical-society. Default {}. Ignored by the other formats.", cite::SHORT_NAMES.map(|(n, _)| n).join(", "), cite::DEFAULT_STYLE),
             )
             .fills(Field::Style),
         ],
