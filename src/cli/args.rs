@@ -1,10 +1,10 @@
 //! clap definitions. They stay in the CLI layer and are turned into plain
 //! request structs before any operation runs.
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, Parser, Subcommand};
 use clap_complete::Shell;
 
-use super::choice::choice;
+use super::choice::{self, choice};
 use crate::core::dates::DateType;
 use crate::core::ids::IdType;
 use crate::core::query::Species;
@@ -12,9 +12,13 @@ use crate::ops::fallback::Fallback;
 use crate::ops::related::LinkKind;
 use crate::ops::search::{Detail, Sort, SpellMode};
 use crate::output::citation::KeyStyle;
-use crate::output::{ColorWhen, Format};
+use crate::output::{
+    CiteFormat, ColorWhen, CommandFormat, ConfigFormat, ConvertFormat, FetchFormat, Format,
+    RelatedFormat, SearchAllFormat, SearchFormat, SpellFormat,
+};
 
 use crate::config::ConfigKey;
+use crate::core::choice::Choice;
 use crate::core::text::thousands;
 use crate::ncbi::limits::{ESEARCH_MAX_RETMAX, ESEARCH_MAX_RETSTART, ESEARCH_WINDOW};
 use crate::ops;
@@ -116,8 +120,9 @@ fn retstart_help() -> String {
 /// `search --all`: past the window, and the formats it streams.
 fn all_help() -> String {
     format!(
-        "Every PMID of the query, past PubMed's {}-record window, streamed (formats ids, ndjson, csv, tsv; summaries with --detail brief|full)",
-        thousands(ESEARCH_WINDOW)
+        "Every PMID of the query, past PubMed's {}-record window, streamed (formats {}; summaries with --detail brief|full)",
+        thousands(ESEARCH_WINDOW),
+        SearchAllFormat::names()
     )
 }
 
@@ -158,6 +163,62 @@ Examples:
   mkdir -p ~/.config/fish/completions
   pubmed completions fish > ~/.config/fish/completions/pubmed.fish";
 
+/// The clap command of `pubmed`: [`Cli`]'s definition, with each
+/// subcommand's `-f` listing only its formats, from its format enum (help,
+/// completions and man pages come from here). Commands without formats
+/// keep `-f` (for JSON errors) out of their help.
+///
+/// A new command with formats adds one line here.
+pub fn command() -> clap::Command {
+    fn config(c: clap::Command) -> clap::Command {
+        no_formats(c)
+            .mut_subcommand("show", formats::<ConfigFormat>)
+            .mut_subcommand("path", no_formats)
+            .mut_subcommand("set", no_formats)
+    }
+    Cli::command()
+        .mut_subcommand("spell", formats::<SpellFormat>)
+        .mut_subcommand("search", formats::<SearchFormat>)
+        .mut_subcommand("convert", formats::<ConvertFormat>)
+        .mut_subcommand("related", formats::<RelatedFormat>)
+        .mut_subcommand("fetch", formats::<FetchFormat>)
+        .mut_subcommand("cite", formats::<CiteFormat>)
+        .mut_subcommand("config", config)
+        .mut_subcommand("mcp", no_formats)
+        .mut_subcommand("completions", no_formats)
+}
+
+/// `cmd` with its own `-f`, taking the formats of `F`.
+fn formats<F: CommandFormat>(cmd: clap::Command) -> clap::Command {
+    cmd.arg(
+        format_arg()
+            .value_parser(choice::formats::<F>())
+            .help(F::help()),
+    )
+}
+
+/// `cmd` with a hidden `-f` that takes any format (only JSON matters:
+/// errors are printed as JSON).
+fn no_formats(cmd: clap::Command) -> clap::Command {
+    cmd.arg(
+        format_arg()
+            .value_parser(choice::choice::<Format>())
+            .hide(true),
+    )
+}
+
+/// The `-f`/`--format` argument, as the global one is declared.
+fn format_arg() -> clap::Arg {
+    clap::Arg::new("format")
+        .short('f')
+        .long("format")
+        .value_name("FORMAT")
+        .help_heading("Output")
+        // first of "Output", where the global one stands
+        .display_order(0)
+        .action(clap::ArgAction::Set)
+}
+
 /// PubMed from the command line: search, spell-check and convert IDs with
 /// NCBI's E-utilities, or serve the same tools over MCP.
 #[derive(Debug, Parser)]
@@ -174,13 +235,11 @@ pub struct Cli {
 /// Options every subcommand takes.
 #[derive(Debug, Args)]
 pub struct GlobalArgs {
-    /// Output format: spell takes text|json|table; search, convert and related take
-    /// table|json|ndjson|csv|tsv|ids; fetch takes
-    /// abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json;
-    /// cite takes text|html|markdown [default: table on a terminal (fetch:
-    /// abstract); text, ids, tsv, ndjson in a pipe; cite: text]
+    /// Output format (every subcommand declares its own `-f`, with its
+    /// formats, in [`command`]; the value lands here wherever it was given)
     #[arg(short = 'f', long, global = true, value_name = "FORMAT",
-          value_parser = choice::<Format>(), help_heading = "Output")]
+          value_parser = choice::<Format>(), help_heading = "Output",
+          help = "Output format; each command takes its own (see `pubmed help COMMAND`)")]
     pub format: Option<Format>,
     /// Colour: auto (terminal and no NO_COLOR), always, never
     #[arg(long, global = true, value_name = "WHEN", default_value = "auto",
