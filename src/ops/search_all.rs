@@ -115,7 +115,7 @@ pub fn plan(total: u64, sample: &[u64]) -> Vec<PmidRange> {
     ranges
 }
 
-/// Splits a range that held more than [`WINDOW`] hits, given the PMIDs its
+/// Splits a range that held more than [`ESEARCH_WINDOW`] hits, given the PMIDs its
 /// request returned (the newest first): peel `[min(ids), hi]` (the window
 /// it just saw) from `[lo, min(ids) - 1]`, or halve it when that would not
 /// shrink it. Pure.

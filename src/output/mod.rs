@@ -64,7 +64,7 @@ impl Format {
 }
 
 /// Defines the formats of one command (or one MCP tool), here beside the
-/// others, as an enum of some of [`Format`]'s variants, with [`Choice`](crate::core::choice::Choice)
+/// others, as an enum of some of [`Format`]'s variants, with [`Choice`]
 /// (names are `Format`'s), `Display`, `FromStr`, serde, `From<Self> for
 /// Format` and `TryFrom<Format>` (the global `-f` converted in the
 /// adapter). Writers match on it exhaustively, and `--help`, completions
