@@ -21,8 +21,8 @@ Register-ArgumentCompleter -Native -CommandName 'pubmed' -ScriptBlock {
 
     $completions = @(switch ($command) {
         'pubmed' {
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format; each command takes its own (see `pubmed help COMMAND`)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format; each command takes its own (see `pubmed help COMMAND`)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (terminal and no NO_COLOR), always, never')
             [CompletionResult]::new('--api-key', '--api-key', [CompletionResultType]::ParameterName, 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]')
             [CompletionResult]::new('--email', '--email', [CompletionResultType]::ParameterName, 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]')
@@ -45,15 +45,15 @@ Register-ArgumentCompleter -Native -CommandName 'pubmed' -ScriptBlock {
             [CompletionResult]::new('related', 'related', [CompletionResultType]::ParameterValue, 'PubMed''s similar articles, citing articles or references of PMIDs (ELink), one record per input')
             [CompletionResult]::new('fetch', 'fetch', [CompletionResultType]::ParameterValue, 'Full PubMed records (abstract, authors, MeSH, grants, retractions) with EFetch, one per input PMID')
             [CompletionResult]::new('cite', 'cite', [CompletionResultType]::ParameterValue, 'Formatted references (APA, Vancouver, AMA, any CSL style), one per input PMID')
-            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the PubMed tools (pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles, pubmed_format_citations, pubmed_find_related) over MCP: stdio, or streamable HTTP with --http')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Show or change the configuration file (API key, e-mail, URLs, policy knobs)')
+            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the PubMed tools (pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles, pubmed_format_citations, pubmed_find_related) over MCP: stdio, or streamable HTTP with --http')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
         'pubmed;spell' {
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, text in a pipe]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, text in a pipe]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (terminal and no NO_COLOR), always, never')
             [CompletionResult]::new('--api-key', '--api-key', [CompletionResultType]::ParameterName, 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]')
             [CompletionResult]::new('--email', '--email', [CompletionResultType]::ParameterName, 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]')
@@ -90,8 +90,8 @@ Register-ArgumentCompleter -Native -CommandName 'pubmed' -ScriptBlock {
             [CompletionResult]::new('--sort', '--sort', [CompletionResultType]::ParameterName, 'Sort order')
             [CompletionResult]::new('--detail', '--detail', [CompletionResultType]::ParameterName, 'Record detail [default: full; ids with -f ids and with --all]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'With --all: write to FILE instead of stdout, resumable with --resume')
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, ids in a pipe]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, ids in a pipe]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (terminal and no NO_COLOR), always, never')
             [CompletionResult]::new('--api-key', '--api-key', [CompletionResultType]::ParameterName, 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]')
             [CompletionResult]::new('--email', '--email', [CompletionResultType]::ParameterName, 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]')
@@ -121,8 +121,8 @@ Register-ArgumentCompleter -Native -CommandName 'pubmed' -ScriptBlock {
             [CompletionResult]::new('--input', '--input', [CompletionResultType]::ParameterName, 'Read IDs from FILE, one per line (`-` = stdin; blank and # lines skipped)')
             [CompletionResult]::new('--to', '--to', [CompletionResultType]::ParameterName, 'Print only this ID type, one line per input line (implies -f ids)')
             [CompletionResult]::new('--fallback', '--fallback', [CompletionResultType]::ParameterName, 'Look up IDs the Converter has no record of (not in PMC) in PubMed: a PMID''s DOI, a DOI''s PMID; such records say source "pubmed"')
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, tsv in a pipe; ids with --to]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, tsv in a pipe; ids with --to]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (terminal and no NO_COLOR), always, never')
             [CompletionResult]::new('--api-key', '--api-key', [CompletionResultType]::ParameterName, 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]')
             [CompletionResult]::new('--email', '--email', [CompletionResultType]::ParameterName, 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]')
@@ -147,8 +147,8 @@ Register-ArgumentCompleter -Native -CommandName 'pubmed' -ScriptBlock {
             [CompletionResult]::new('--kind', '--kind', [CompletionResultType]::ParameterName, 'similar: PubMed''s similar articles; cited-by: articles citing it; references: articles it cites (both from PubMed''s PMC-based citation links, so counts can be lower than other citation indexes)')
             [CompletionResult]::new('--retmax', '--retmax', [CompletionResultType]::ParameterName, 'Keep at most N linked PMIDs per input [default: all NCBI returns]')
             [CompletionResult]::new('--detail', '--detail', [CompletionResultType]::ParameterName, 'Summaries of the linked articles [default: full with -f table, else ids]')
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, ids in a pipe]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, ids in a pipe]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (terminal and no NO_COLOR), always, never')
             [CompletionResult]::new('--api-key', '--api-key', [CompletionResultType]::ParameterName, 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]')
             [CompletionResult]::new('--email', '--email', [CompletionResultType]::ParameterName, 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]')
@@ -172,8 +172,8 @@ Register-ArgumentCompleter -Native -CommandName 'pubmed' -ScriptBlock {
             [CompletionResult]::new('--input', '--input', [CompletionResultType]::ParameterName, 'Read PMIDs from FILE, one per line (`-` = stdin; blank and # lines skipped)')
             [CompletionResult]::new('--bib-key', '--bib-key', [CompletionResultType]::ParameterName, 'BibTeX keys: pmid (pmid12091962) or author-year (Smith2020, then Smith2020a, …) [default: pmid]')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write to FILE instead of stdout; with -f ndjson, resumable with --resume')
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format [default: abstract on a terminal, ndjson in a pipe]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: abstract on a terminal, ndjson in a pipe]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (terminal and no NO_COLOR), always, never')
             [CompletionResult]::new('--api-key', '--api-key', [CompletionResultType]::ParameterName, 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]')
             [CompletionResult]::new('--email', '--email', [CompletionResultType]::ParameterName, 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]')
@@ -199,8 +199,8 @@ Register-ArgumentCompleter -Native -CommandName 'pubmed' -ScriptBlock {
             [CompletionResult]::new('--input', '--input', [CompletionResultType]::ParameterName, 'Read PMIDs from FILE, one per line (`-` = stdin; blank and # lines skipped)')
             [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Citation style: apa, vancouver, ama, nlm, harvard, chicago-author-date, ieee, nature, any bundled style name, or a .csl file [default: vancouver]')
             [CompletionResult]::new('--style', '--style', [CompletionResultType]::ParameterName, 'Citation style: apa, vancouver, ama, nlm, harvard, chicago-author-date, ieee, nature, any bundled style name, or a .csl file [default: vancouver]')
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format [default: text]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: text]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (terminal and no NO_COLOR), always, never')
             [CompletionResult]::new('--api-key', '--api-key', [CompletionResultType]::ParameterName, 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]')
             [CompletionResult]::new('--email', '--email', [CompletionResultType]::ParameterName, 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]')
@@ -220,33 +220,9 @@ Register-ArgumentCompleter -Native -CommandName 'pubmed' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
-        'pubmed;mcp' {
-            [CompletionResult]::new('--http', '--http', [CompletionResultType]::ParameterName, 'Serve over MCP streamable HTTP at http://ADDR/mcp instead of stdio [default ADDR: 127.0.0.1:8765]')
-            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Bearer token HTTP clients must send; required off loopback [env: PUBMED_MCP_TOKEN]')
-            [CompletionResult]::new('--allow-origin', '--allow-origin', [CompletionResultType]::ParameterName, 'Also accept browser requests from ORIGIN, e.g. https://app.example.org or http://host:* (repeatable; pages on localhost are always accepted)')
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]')
-            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (terminal and no NO_COLOR), always, never')
-            [CompletionResult]::new('--api-key', '--api-key', [CompletionResultType]::ParameterName, 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]')
-            [CompletionResult]::new('--email', '--email', [CompletionResultType]::ParameterName, 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]')
-            [CompletionResult]::new('--tool', '--tool', [CompletionResultType]::ParameterName, 'Tool name sent to NCBI with every request [default: pubmed-cli]')
-            [CompletionResult]::new('--eutils-url', '--eutils-url', [CompletionResultType]::ParameterName, 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]')
-            [CompletionResult]::new('--idconv-url', '--idconv-url', [CompletionResultType]::ParameterName, 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]')
-            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]')
-            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No warnings or notes on stderr')
-            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No warnings or notes on stderr')
-            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log each request on stderr (API key redacted)')
-            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Log each request on stderr (API key redacted)')
-            [CompletionResult]::new('--no-progress', '--no-progress', [CompletionResultType]::ParameterName, 'No progress bar')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            break
-        }
         'pubmed;config' {
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'f')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'format')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (terminal and no NO_COLOR), always, never')
             [CompletionResult]::new('--api-key', '--api-key', [CompletionResultType]::ParameterName, 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]')
             [CompletionResult]::new('--email', '--email', [CompletionResultType]::ParameterName, 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]')
@@ -263,15 +239,15 @@ Register-ArgumentCompleter -Native -CommandName 'pubmed' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('path', 'path', [CompletionResultType]::ParameterValue, 'Print the config file''s path')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print every setting, its value (API key masked) and where it comes from')
+            [CompletionResult]::new('path', 'path', [CompletionResultType]::ParameterValue, 'Print the config file''s path')
             [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Set KEY to VALUE in the config file (VALUE `-` reads stdin; empty unsets)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
-        'pubmed;config;path' {
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]')
+        'pubmed;config;show' {
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, text in a pipe]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, text in a pipe]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (terminal and no NO_COLOR), always, never')
             [CompletionResult]::new('--api-key', '--api-key', [CompletionResultType]::ParameterName, 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]')
             [CompletionResult]::new('--email', '--email', [CompletionResultType]::ParameterName, 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]')
@@ -290,9 +266,9 @@ Register-ArgumentCompleter -Native -CommandName 'pubmed' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
-        'pubmed;config;show' {
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]')
+        'pubmed;config;path' {
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'f')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'format')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (terminal and no NO_COLOR), always, never')
             [CompletionResult]::new('--api-key', '--api-key', [CompletionResultType]::ParameterName, 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]')
             [CompletionResult]::new('--email', '--email', [CompletionResultType]::ParameterName, 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]')
@@ -312,8 +288,8 @@ Register-ArgumentCompleter -Native -CommandName 'pubmed' -ScriptBlock {
             break
         }
         'pubmed;config;set' {
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'f')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'format')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (terminal and no NO_COLOR), always, never')
             [CompletionResult]::new('--api-key', '--api-key', [CompletionResultType]::ParameterName, 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]')
             [CompletionResult]::new('--email', '--email', [CompletionResultType]::ParameterName, 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]')
@@ -333,16 +309,16 @@ Register-ArgumentCompleter -Native -CommandName 'pubmed' -ScriptBlock {
             break
         }
         'pubmed;config;help' {
-            [CompletionResult]::new('path', 'path', [CompletionResultType]::ParameterValue, 'Print the config file''s path')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print every setting, its value (API key masked) and where it comes from')
+            [CompletionResult]::new('path', 'path', [CompletionResultType]::ParameterValue, 'Print the config file''s path')
             [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Set KEY to VALUE in the config file (VALUE `-` reads stdin; empty unsets)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
-        'pubmed;config;help;path' {
+        'pubmed;config;help;show' {
             break
         }
-        'pubmed;config;help;show' {
+        'pubmed;config;help;path' {
             break
         }
         'pubmed;config;help;set' {
@@ -351,9 +327,33 @@ Register-ArgumentCompleter -Native -CommandName 'pubmed' -ScriptBlock {
         'pubmed;config;help;help' {
             break
         }
+        'pubmed;mcp' {
+            [CompletionResult]::new('--http', '--http', [CompletionResultType]::ParameterName, 'Serve over MCP streamable HTTP at http://ADDR/mcp instead of stdio [default ADDR: 127.0.0.1:8765]')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Bearer token HTTP clients must send; required off loopback [env: PUBMED_MCP_TOKEN]')
+            [CompletionResult]::new('--allow-origin', '--allow-origin', [CompletionResultType]::ParameterName, 'Also accept browser requests from ORIGIN, e.g. `https://app.example.org` or `http://host:*` (repeatable; pages on localhost are always accepted)')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'f')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'format')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (terminal and no NO_COLOR), always, never')
+            [CompletionResult]::new('--api-key', '--api-key', [CompletionResultType]::ParameterName, 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]')
+            [CompletionResult]::new('--email', '--email', [CompletionResultType]::ParameterName, 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]')
+            [CompletionResult]::new('--tool', '--tool', [CompletionResultType]::ParameterName, 'Tool name sent to NCBI with every request [default: pubmed-cli]')
+            [CompletionResult]::new('--eutils-url', '--eutils-url', [CompletionResultType]::ParameterName, 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]')
+            [CompletionResult]::new('--idconv-url', '--idconv-url', [CompletionResultType]::ParameterName, 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No warnings or notes on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No warnings or notes on stderr')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log each request on stderr (API key redacted)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Log each request on stderr (API key redacted)')
+            [CompletionResult]::new('--no-progress', '--no-progress', [CompletionResultType]::ParameterName, 'No progress bar')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'pubmed;completions' {
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'f')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'format')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (terminal and no NO_COLOR), always, never')
             [CompletionResult]::new('--api-key', '--api-key', [CompletionResultType]::ParameterName, 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]')
             [CompletionResult]::new('--email', '--email', [CompletionResultType]::ParameterName, 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]')
@@ -379,8 +379,8 @@ Register-ArgumentCompleter -Native -CommandName 'pubmed' -ScriptBlock {
             [CompletionResult]::new('related', 'related', [CompletionResultType]::ParameterValue, 'PubMed''s similar articles, citing articles or references of PMIDs (ELink), one record per input')
             [CompletionResult]::new('fetch', 'fetch', [CompletionResultType]::ParameterValue, 'Full PubMed records (abstract, authors, MeSH, grants, retractions) with EFetch, one per input PMID')
             [CompletionResult]::new('cite', 'cite', [CompletionResultType]::ParameterValue, 'Formatted references (APA, Vancouver, AMA, any CSL style), one per input PMID')
-            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the PubMed tools (pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles, pubmed_format_citations, pubmed_find_related) over MCP: stdio, or streamable HTTP with --http')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Show or change the configuration file (API key, e-mail, URLs, policy knobs)')
+            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the PubMed tools (pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles, pubmed_format_citations, pubmed_find_related) over MCP: stdio, or streamable HTTP with --http')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -403,22 +403,22 @@ Register-ArgumentCompleter -Native -CommandName 'pubmed' -ScriptBlock {
         'pubmed;help;cite' {
             break
         }
-        'pubmed;help;mcp' {
-            break
-        }
         'pubmed;help;config' {
-            [CompletionResult]::new('path', 'path', [CompletionResultType]::ParameterValue, 'Print the config file''s path')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print every setting, its value (API key masked) and where it comes from')
+            [CompletionResult]::new('path', 'path', [CompletionResultType]::ParameterValue, 'Print the config file''s path')
             [CompletionResult]::new('set', 'set', [CompletionResultType]::ParameterValue, 'Set KEY to VALUE in the config file (VALUE `-` reads stdin; empty unsets)')
-            break
-        }
-        'pubmed;help;config;path' {
             break
         }
         'pubmed;help;config;show' {
             break
         }
+        'pubmed;help;config;path' {
+            break
+        }
         'pubmed;help;config;set' {
+            break
+        }
+        'pubmed;help;mcp' {
             break
         }
         'pubmed;help;completions' {

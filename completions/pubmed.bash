@@ -116,7 +116,7 @@ _pubmed() {
 
     case "${cmd}" in
         pubmed)
-            opts="-f -q -v -h -V --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --timeout --help --version spell search convert related fetch cite mcp config completions help"
+            opts="-f -q -v -h -V --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --timeout --help --version spell search convert related fetch cite config mcp completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -189,11 +189,11 @@ _pubmed() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text html markdown" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text html markdown" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -282,7 +282,7 @@ _pubmed() {
             return 0
             ;;
         pubmed__subcmd__config)
-            opts="-f -q -v -h -V --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --timeout --help --version path show set help"
+            opts="-f -q -v -h -V --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --timeout --help --version show path set help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -332,7 +332,7 @@ _pubmed() {
             return 0
             ;;
         pubmed__subcmd__config__subcmd__help)
-            opts="path show set help"
+            opts="show path set help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -509,11 +509,11 @@ _pubmed() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json table" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json table" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -579,11 +579,11 @@ _pubmed() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json ndjson csv tsv ids" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json ndjson csv tsv ids" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -645,11 +645,11 @@ _pubmed() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "abstract medline xml json ndjson csv tsv table ris bibtex csl-json" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "abstract medline xml json ndjson csv tsv table ris bibtex csl-json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -688,7 +688,7 @@ _pubmed() {
             return 0
             ;;
         pubmed__subcmd__help)
-            opts="spell search convert related fetch cite mcp config completions help"
+            opts="spell search convert related fetch cite config mcp completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -730,7 +730,7 @@ _pubmed() {
             return 0
             ;;
         pubmed__subcmd__help__subcmd__config)
-            opts="path show set"
+            opts="show path set"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -973,11 +973,11 @@ _pubmed() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json ndjson csv tsv ids" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json ndjson csv tsv ids" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1091,11 +1091,11 @@ _pubmed() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json ndjson csv tsv ids" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table json ndjson csv tsv ids" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1141,11 +1141,11 @@ _pubmed() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json table" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json table" -- "${cur}"))
                     return 0
                     ;;
                 --color)

@@ -18,8 +18,8 @@ set edit:completion:arg-completer[pubmed] = {|@words|
     }
     var completions = [
         &'pubmed'= {
-            cand -f 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]'
-            cand --format 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]'
+            cand -f 'Output format; each command takes its own (see `pubmed help COMMAND`)'
+            cand --format 'Output format; each command takes its own (see `pubmed help COMMAND`)'
             cand --color 'Colour: auto (terminal and no NO_COLOR), always, never'
             cand --api-key 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]'
             cand --email 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]'
@@ -42,14 +42,14 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand related 'PubMed''s similar articles, citing articles or references of PMIDs (ELink), one record per input'
             cand fetch 'Full PubMed records (abstract, authors, MeSH, grants, retractions) with EFetch, one per input PMID'
             cand cite 'Formatted references (APA, Vancouver, AMA, any CSL style), one per input PMID'
-            cand mcp 'Serve the PubMed tools (pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles, pubmed_format_citations, pubmed_find_related) over MCP: stdio, or streamable HTTP with --http'
             cand config 'Show or change the configuration file (API key, e-mail, URLs, policy knobs)'
+            cand mcp 'Serve the PubMed tools (pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles, pubmed_format_citations, pubmed_find_related) over MCP: stdio, or streamable HTTP with --http'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'pubmed;spell'= {
-            cand -f 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]'
-            cand --format 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]'
+            cand -f 'Output format [default: table on a terminal, text in a pipe]'
+            cand --format 'Output format [default: table on a terminal, text in a pipe]'
             cand --color 'Colour: auto (terminal and no NO_COLOR), always, never'
             cand --api-key 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]'
             cand --email 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]'
@@ -85,8 +85,8 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand --sort 'Sort order'
             cand --detail 'Record detail [default: full; ids with -f ids and with --all]'
             cand --output 'With --all: write to FILE instead of stdout, resumable with --resume'
-            cand -f 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]'
-            cand --format 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]'
+            cand -f 'Output format [default: table on a terminal, ids in a pipe]'
+            cand --format 'Output format [default: table on a terminal, ids in a pipe]'
             cand --color 'Colour: auto (terminal and no NO_COLOR), always, never'
             cand --api-key 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]'
             cand --email 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]'
@@ -115,8 +115,8 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand --input 'Read IDs from FILE, one per line (`-` = stdin; blank and # lines skipped)'
             cand --to 'Print only this ID type, one line per input line (implies -f ids)'
             cand --fallback 'Look up IDs the Converter has no record of (not in PMC) in PubMed: a PMID''s DOI, a DOI''s PMID; such records say source "pubmed"'
-            cand -f 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]'
-            cand --format 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]'
+            cand -f 'Output format [default: table on a terminal, tsv in a pipe; ids with --to]'
+            cand --format 'Output format [default: table on a terminal, tsv in a pipe; ids with --to]'
             cand --color 'Colour: auto (terminal and no NO_COLOR), always, never'
             cand --api-key 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]'
             cand --email 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]'
@@ -140,8 +140,8 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand --kind 'similar: PubMed''s similar articles; cited-by: articles citing it; references: articles it cites (both from PubMed''s PMC-based citation links, so counts can be lower than other citation indexes)'
             cand --retmax 'Keep at most N linked PMIDs per input [default: all NCBI returns]'
             cand --detail 'Summaries of the linked articles [default: full with -f table, else ids]'
-            cand -f 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]'
-            cand --format 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]'
+            cand -f 'Output format [default: table on a terminal, ids in a pipe]'
+            cand --format 'Output format [default: table on a terminal, ids in a pipe]'
             cand --color 'Colour: auto (terminal and no NO_COLOR), always, never'
             cand --api-key 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]'
             cand --email 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]'
@@ -164,8 +164,8 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand --input 'Read PMIDs from FILE, one per line (`-` = stdin; blank and # lines skipped)'
             cand --bib-key 'BibTeX keys: pmid (pmid12091962) or author-year (Smith2020, then Smith2020a, …) [default: pmid]'
             cand --output 'Write to FILE instead of stdout; with -f ndjson, resumable with --resume'
-            cand -f 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]'
-            cand --format 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]'
+            cand -f 'Output format [default: abstract on a terminal, ndjson in a pipe]'
+            cand --format 'Output format [default: abstract on a terminal, ndjson in a pipe]'
             cand --color 'Colour: auto (terminal and no NO_COLOR), always, never'
             cand --api-key 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]'
             cand --email 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]'
@@ -190,8 +190,8 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand --input 'Read PMIDs from FILE, one per line (`-` = stdin; blank and # lines skipped)'
             cand -s 'Citation style: apa, vancouver, ama, nlm, harvard, chicago-author-date, ieee, nature, any bundled style name, or a .csl file [default: vancouver]'
             cand --style 'Citation style: apa, vancouver, ama, nlm, harvard, chicago-author-date, ieee, nature, any bundled style name, or a .csl file [default: vancouver]'
-            cand -f 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]'
-            cand --format 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]'
+            cand -f 'Output format [default: text]'
+            cand --format 'Output format [default: text]'
             cand --color 'Colour: auto (terminal and no NO_COLOR), always, never'
             cand --api-key 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]'
             cand --email 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]'
@@ -210,32 +210,9 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
-        &'pubmed;mcp'= {
-            cand --http 'Serve over MCP streamable HTTP at http://ADDR/mcp instead of stdio [default ADDR: 127.0.0.1:8765]'
-            cand --token 'Bearer token HTTP clients must send; required off loopback [env: PUBMED_MCP_TOKEN]'
-            cand --allow-origin 'Also accept browser requests from ORIGIN, e.g. https://app.example.org or http://host:* (repeatable; pages on localhost are always accepted)'
-            cand -f 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]'
-            cand --format 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]'
-            cand --color 'Colour: auto (terminal and no NO_COLOR), always, never'
-            cand --api-key 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]'
-            cand --email 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]'
-            cand --tool 'Tool name sent to NCBI with every request [default: pubmed-cli]'
-            cand --eutils-url 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]'
-            cand --idconv-url 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]'
-            cand --timeout 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]'
-            cand -q 'No warnings or notes on stderr'
-            cand --quiet 'No warnings or notes on stderr'
-            cand -v 'Log each request on stderr (API key redacted)'
-            cand --verbose 'Log each request on stderr (API key redacted)'
-            cand --no-progress 'No progress bar'
-            cand -h 'Print help'
-            cand --help 'Print help'
-            cand -V 'Print version'
-            cand --version 'Print version'
-        }
         &'pubmed;config'= {
-            cand -f 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]'
-            cand --format 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]'
+            cand -f 'f'
+            cand --format 'format'
             cand --color 'Colour: auto (terminal and no NO_COLOR), always, never'
             cand --api-key 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]'
             cand --email 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]'
@@ -252,14 +229,14 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand --help 'Print help'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand path 'Print the config file''s path'
             cand show 'Print every setting, its value (API key masked) and where it comes from'
+            cand path 'Print the config file''s path'
             cand set 'Set KEY to VALUE in the config file (VALUE `-` reads stdin; empty unsets)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
-        &'pubmed;config;path'= {
-            cand -f 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]'
-            cand --format 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]'
+        &'pubmed;config;show'= {
+            cand -f 'Output format [default: table on a terminal, text in a pipe]'
+            cand --format 'Output format [default: table on a terminal, text in a pipe]'
             cand --color 'Colour: auto (terminal and no NO_COLOR), always, never'
             cand --api-key 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]'
             cand --email 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]'
@@ -277,9 +254,9 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
-        &'pubmed;config;show'= {
-            cand -f 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]'
-            cand --format 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]'
+        &'pubmed;config;path'= {
+            cand -f 'f'
+            cand --format 'format'
             cand --color 'Colour: auto (terminal and no NO_COLOR), always, never'
             cand --api-key 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]'
             cand --email 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]'
@@ -298,8 +275,8 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand --version 'Print version'
         }
         &'pubmed;config;set'= {
-            cand -f 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]'
-            cand --format 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]'
+            cand -f 'f'
+            cand --format 'format'
             cand --color 'Colour: auto (terminal and no NO_COLOR), always, never'
             cand --api-key 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]'
             cand --email 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]'
@@ -318,22 +295,45 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand --version 'Print version'
         }
         &'pubmed;config;help'= {
-            cand path 'Print the config file''s path'
             cand show 'Print every setting, its value (API key masked) and where it comes from'
+            cand path 'Print the config file''s path'
             cand set 'Set KEY to VALUE in the config file (VALUE `-` reads stdin; empty unsets)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
-        &'pubmed;config;help;path'= {
-        }
         &'pubmed;config;help;show'= {
+        }
+        &'pubmed;config;help;path'= {
         }
         &'pubmed;config;help;set'= {
         }
         &'pubmed;config;help;help'= {
         }
+        &'pubmed;mcp'= {
+            cand --http 'Serve over MCP streamable HTTP at http://ADDR/mcp instead of stdio [default ADDR: 127.0.0.1:8765]'
+            cand --token 'Bearer token HTTP clients must send; required off loopback [env: PUBMED_MCP_TOKEN]'
+            cand --allow-origin 'Also accept browser requests from ORIGIN, e.g. `https://app.example.org` or `http://host:*` (repeatable; pages on localhost are always accepted)'
+            cand -f 'f'
+            cand --format 'format'
+            cand --color 'Colour: auto (terminal and no NO_COLOR), always, never'
+            cand --api-key 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]'
+            cand --email 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]'
+            cand --tool 'Tool name sent to NCBI with every request [default: pubmed-cli]'
+            cand --eutils-url 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]'
+            cand --idconv-url 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]'
+            cand --timeout 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]'
+            cand -q 'No warnings or notes on stderr'
+            cand --quiet 'No warnings or notes on stderr'
+            cand -v 'Log each request on stderr (API key redacted)'
+            cand --verbose 'Log each request on stderr (API key redacted)'
+            cand --no-progress 'No progress bar'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'pubmed;completions'= {
-            cand -f 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]'
-            cand --format 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]'
+            cand -f 'f'
+            cand --format 'format'
             cand --color 'Colour: auto (terminal and no NO_COLOR), always, never'
             cand --api-key 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]'
             cand --email 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]'
@@ -358,8 +358,8 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand related 'PubMed''s similar articles, citing articles or references of PMIDs (ELink), one record per input'
             cand fetch 'Full PubMed records (abstract, authors, MeSH, grants, retractions) with EFetch, one per input PMID'
             cand cite 'Formatted references (APA, Vancouver, AMA, any CSL style), one per input PMID'
-            cand mcp 'Serve the PubMed tools (pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles, pubmed_format_citations, pubmed_find_related) over MCP: stdio, or streamable HTTP with --http'
             cand config 'Show or change the configuration file (API key, e-mail, URLs, policy knobs)'
+            cand mcp 'Serve the PubMed tools (pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles, pubmed_format_citations, pubmed_find_related) over MCP: stdio, or streamable HTTP with --http'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -375,18 +375,18 @@ set edit:completion:arg-completer[pubmed] = {|@words|
         }
         &'pubmed;help;cite'= {
         }
-        &'pubmed;help;mcp'= {
-        }
         &'pubmed;help;config'= {
-            cand path 'Print the config file''s path'
             cand show 'Print every setting, its value (API key masked) and where it comes from'
+            cand path 'Print the config file''s path'
             cand set 'Set KEY to VALUE in the config file (VALUE `-` reads stdin; empty unsets)'
-        }
-        &'pubmed;help;config;path'= {
         }
         &'pubmed;help;config;show'= {
         }
+        &'pubmed;help;config;path'= {
+        }
         &'pubmed;help;config;set'= {
+        }
+        &'pubmed;help;mcp'= {
         }
         &'pubmed;help;completions'= {
         }

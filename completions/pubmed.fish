@@ -24,7 +24,7 @@ function __fish_pubmed_using_subcommand
     contains -- $cmd[1] $argv
 end
 
-complete -c pubmed -n "__fish_pubmed_needs_command" -s f -l format -d 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]' -r -f -a "table\t''
+complete -c pubmed -n "__fish_pubmed_needs_command" -s f -l format -d 'Output format; each command takes its own (see `pubmed help COMMAND`)' -r -f -a "table\t''
 text\t''
 json\t''
 ndjson\t''
@@ -59,25 +59,13 @@ complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "convert" -d 'Convert 
 complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "related" -d 'PubMed\'s similar articles, citing articles or references of PMIDs (ELink), one record per input'
 complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "fetch" -d 'Full PubMed records (abstract, authors, MeSH, grants, retractions) with EFetch, one per input PMID'
 complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "cite" -d 'Formatted references (APA, Vancouver, AMA, any CSL style), one per input PMID'
-complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "mcp" -d 'Serve the PubMed tools (pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles, pubmed_format_citations, pubmed_find_related) over MCP: stdio, or streamable HTTP with --http'
 complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "config" -d 'Show or change the configuration file (API key, e-mail, URLs, policy knobs)'
+complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "mcp" -d 'Serve the PubMed tools (pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles, pubmed_format_citations, pubmed_find_related) over MCP: stdio, or streamable HTTP with --http'
 complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -s f -l format -d 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]' -r -f -a "table\t''
-text\t''
+complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -s f -l format -d 'Output format [default: table on a terminal, text in a pipe]' -r -f -a "text\t''
 json\t''
-ndjson\t''
-csv\t''
-tsv\t''
-ids\t''
-abstract\t''
-medline\t''
-xml\t''
-ris\t''
-bibtex\t''
-csl-json\t''
-html\t''
-markdown\t''"
+table\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -118,21 +106,12 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l detail -d 'Reco
 brief\t''
 ids\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l output -d 'With --all: write to FILE instead of stdout, resumable with --resume' -r -F
-complete -c pubmed -n "__fish_pubmed_using_subcommand search" -s f -l format -d 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]' -r -f -a "table\t''
-text\t''
+complete -c pubmed -n "__fish_pubmed_using_subcommand search" -s f -l format -d 'Output format [default: table on a terminal, ids in a pipe]' -r -f -a "table\t''
 json\t''
 ndjson\t''
 csv\t''
 tsv\t''
-ids\t''
-abstract\t''
-medline\t''
-xml\t''
-ris\t''
-bibtex\t''
-csl-json\t''
-html\t''
-markdown\t''"
+ids\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -160,21 +139,12 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -l to -d 'Print o
 pmcid\t''
 doi\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -l fallback -d 'Look up IDs the Converter has no record of (not in PMC) in PubMed: a PMID\'s DOI, a DOI\'s PMID; such records say source "pubmed"' -r -f -a "pubmed\t''"
-complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -s f -l format -d 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]' -r -f -a "table\t''
-text\t''
+complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -s f -l format -d 'Output format [default: table on a terminal, tsv in a pipe; ids with --to]' -r -f -a "table\t''
 json\t''
 ndjson\t''
 csv\t''
 tsv\t''
-ids\t''
-abstract\t''
-medline\t''
-xml\t''
-ris\t''
-bibtex\t''
-csl-json\t''
-html\t''
-markdown\t''"
+ids\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -197,21 +167,12 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand related" -l retmax -d 'Kee
 complete -c pubmed -n "__fish_pubmed_using_subcommand related" -l detail -d 'Summaries of the linked articles [default: full with -f table, else ids]' -r -f -a "full\t''
 brief\t''
 ids\t''"
-complete -c pubmed -n "__fish_pubmed_using_subcommand related" -s f -l format -d 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]' -r -f -a "table\t''
-text\t''
+complete -c pubmed -n "__fish_pubmed_using_subcommand related" -s f -l format -d 'Output format [default: table on a terminal, ids in a pipe]' -r -f -a "table\t''
 json\t''
 ndjson\t''
 csv\t''
 tsv\t''
-ids\t''
-abstract\t''
-medline\t''
-xml\t''
-ris\t''
-bibtex\t''
-csl-json\t''
-html\t''
-markdown\t''"
+ids\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand related" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -230,21 +191,17 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand fetch" -s i -l input -d 'R
 complete -c pubmed -n "__fish_pubmed_using_subcommand fetch" -l bib-key -d 'BibTeX keys: pmid (pmid12091962) or author-year (Smith2020, then Smith2020a, …) [default: pmid]' -r -f -a "pmid\t''
 author-year\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand fetch" -l output -d 'Write to FILE instead of stdout; with -f ndjson, resumable with --resume' -r -F
-complete -c pubmed -n "__fish_pubmed_using_subcommand fetch" -s f -l format -d 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]' -r -f -a "table\t''
-text\t''
+complete -c pubmed -n "__fish_pubmed_using_subcommand fetch" -s f -l format -d 'Output format [default: abstract on a terminal, ndjson in a pipe]' -r -f -a "abstract\t''
+medline\t''
+xml\t''
 json\t''
 ndjson\t''
 csv\t''
 tsv\t''
-ids\t''
-abstract\t''
-medline\t''
-xml\t''
+table\t''
 ris\t''
 bibtex\t''
-csl-json\t''
-html\t''
-markdown\t''"
+csl-json\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand fetch" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -263,19 +220,7 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand fetch" -s h -l help -d 'Pr
 complete -c pubmed -n "__fish_pubmed_using_subcommand fetch" -s V -l version -d 'Print version'
 complete -c pubmed -n "__fish_pubmed_using_subcommand cite" -s i -l input -d 'Read PMIDs from FILE, one per line (`-` = stdin; blank and # lines skipped)' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand cite" -s s -l style -d 'Citation style: apa, vancouver, ama, nlm, harvard, chicago-author-date, ieee, nature, any bundled style name, or a .csl file [default: vancouver]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand cite" -s f -l format -d 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]' -r -f -a "table\t''
-text\t''
-json\t''
-ndjson\t''
-csv\t''
-tsv\t''
-ids\t''
-abstract\t''
-medline\t''
-xml\t''
-ris\t''
-bibtex\t''
-csl-json\t''
+complete -c pubmed -n "__fish_pubmed_using_subcommand cite" -s f -l format -d 'Output format [default: text]' -r -f -a "text\t''
 html\t''
 markdown\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand cite" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
@@ -293,10 +238,7 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand cite" -s v -l verbose -d '
 complete -c pubmed -n "__fish_pubmed_using_subcommand cite" -l no-progress -d 'No progress bar'
 complete -c pubmed -n "__fish_pubmed_using_subcommand cite" -s h -l help -d 'Print help'
 complete -c pubmed -n "__fish_pubmed_using_subcommand cite" -s V -l version -d 'Print version'
-complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l http -d 'Serve over MCP streamable HTTP at http://ADDR/mcp instead of stdio [default ADDR: 127.0.0.1:8765]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l token -d 'Bearer token HTTP clients must send; required off loopback [env: PUBMED_MCP_TOKEN]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l allow-origin -d 'Also accept browser requests from ORIGIN, e.g. https://app.example.org or http://host:* (repeatable; pages on localhost are always accepted)' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -s f -l format -d 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]' -r -f -a "table\t''
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from show path set help" -s f -l format -r -f -a "table\t''
 text\t''
 json\t''
 ndjson\t''
@@ -311,54 +253,42 @@ bibtex\t''
 csl-json\t''
 html\t''
 markdown\t''"
-complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from show path set help" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l api-key -d 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l email -d 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l tool -d 'Tool name sent to NCBI with every request [default: pubmed-cli]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l eutils-url -d 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -s q -l quiet -d 'No warnings or notes on stderr'
-complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -s v -l verbose -d 'Log each request on stderr (API key redacted)'
-complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l no-progress -d 'No progress bar'
-complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -s h -l help -d 'Print help'
-complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -s V -l version -d 'Print version'
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -s f -l format -d 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]' -r -f -a "table\t''
-text\t''
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from show path set help" -l api-key -d 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from show path set help" -l email -d 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from show path set help" -l tool -d 'Tool name sent to NCBI with every request [default: pubmed-cli]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from show path set help" -l eutils-url -d 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from show path set help" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from show path set help" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from show path set help" -s q -l quiet -d 'No warnings or notes on stderr'
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from show path set help" -s v -l verbose -d 'Log each request on stderr (API key redacted)'
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from show path set help" -l no-progress -d 'No progress bar'
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from show path set help" -s h -l help -d 'Print help'
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from show path set help" -s V -l version -d 'Print version'
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from show path set help" -f -a "show" -d 'Print every setting, its value (API key masked) and where it comes from'
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from show path set help" -f -a "path" -d 'Print the config file\'s path'
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from show path set help" -f -a "set" -d 'Set KEY to VALUE in the config file (VALUE `-` reads stdin; empty unsets)'
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from show path set help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -s f -l format -d 'Output format [default: table on a terminal, text in a pipe]' -r -f -a "text\t''
 json\t''
-ndjson\t''
-csv\t''
-tsv\t''
-ids\t''
-abstract\t''
-medline\t''
-xml\t''
-ris\t''
-bibtex\t''
-csl-json\t''
-html\t''
-markdown\t''"
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
+table\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -l api-key -d 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -l email -d 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -l tool -d 'Tool name sent to NCBI with every request [default: pubmed-cli]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -l eutils-url -d 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -s q -l quiet -d 'No warnings or notes on stderr'
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -s v -l verbose -d 'Log each request on stderr (API key redacted)'
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -l no-progress -d 'No progress bar'
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -s h -l help -d 'Print help'
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -s V -l version -d 'Print version'
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -f -a "path" -d 'Print the config file\'s path'
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -f -a "show" -d 'Print every setting, its value (API key masked) and where it comes from'
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -f -a "set" -d 'Set KEY to VALUE in the config file (VALUE `-` reads stdin; empty unsets)'
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from path show set help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -s f -l format -d 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]' -r -f -a "table\t''
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -l api-key -d 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -l email -d 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -l tool -d 'Tool name sent to NCBI with every request [default: pubmed-cli]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -l eutils-url -d 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -s q -l quiet -d 'No warnings or notes on stderr'
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -s v -l verbose -d 'Log each request on stderr (API key redacted)'
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -l no-progress -d 'No progress bar'
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -s f -l format -r -f -a "table\t''
 text\t''
 json\t''
 ndjson\t''
@@ -387,36 +317,7 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_su
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -l no-progress -d 'No progress bar'
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -s h -l help -d 'Print help'
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -s V -l version -d 'Print version'
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -s f -l format -d 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]' -r -f -a "table\t''
-text\t''
-json\t''
-ndjson\t''
-csv\t''
-tsv\t''
-ids\t''
-abstract\t''
-medline\t''
-xml\t''
-ris\t''
-bibtex\t''
-csl-json\t''
-html\t''
-markdown\t''"
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -l api-key -d 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -l email -d 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -l tool -d 'Tool name sent to NCBI with every request [default: pubmed-cli]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -l eutils-url -d 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -s q -l quiet -d 'No warnings or notes on stderr'
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -s v -l verbose -d 'Log each request on stderr (API key redacted)'
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -l no-progress -d 'No progress bar'
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -s f -l format -d 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]' -r -f -a "table\t''
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -s f -l format -r -f -a "table\t''
 text\t''
 json\t''
 ndjson\t''
@@ -445,11 +346,43 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_su
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -l no-progress -d 'No progress bar'
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -s V -l version -d 'Print version'
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "path" -d 'Print the config file\'s path'
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "show" -d 'Print every setting, its value (API key masked) and where it comes from'
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "path" -d 'Print the config file\'s path'
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "set" -d 'Set KEY to VALUE in the config file (VALUE `-` reads stdin; empty unsets)'
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -s f -l format -d 'Output format: spell takes text|json|table; search, convert and related take table|json|ndjson|csv|tsv|ids; fetch takes abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json; cite takes text|html|markdown [default: table on a terminal (fetch: abstract); text, ids, tsv, ndjson in a pipe; cite: text]' -r -f -a "table\t''
+complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l http -d 'Serve over MCP streamable HTTP at http://ADDR/mcp instead of stdio [default ADDR: 127.0.0.1:8765]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l token -d 'Bearer token HTTP clients must send; required off loopback [env: PUBMED_MCP_TOKEN]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l allow-origin -d 'Also accept browser requests from ORIGIN, e.g. `https://app.example.org` or `http://host:*` (repeatable; pages on localhost are always accepted)' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -s f -l format -r -f -a "table\t''
+text\t''
+json\t''
+ndjson\t''
+csv\t''
+tsv\t''
+ids\t''
+abstract\t''
+medline\t''
+xml\t''
+ris\t''
+bibtex\t''
+csl-json\t''
+html\t''
+markdown\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l api-key -d 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l email -d 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l tool -d 'Tool name sent to NCBI with every request [default: pubmed-cli]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l eutils-url -d 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -s q -l quiet -d 'No warnings or notes on stderr'
+complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -s v -l verbose -d 'Log each request on stderr (API key redacted)'
+complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l no-progress -d 'No progress bar'
+complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -s h -l help -d 'Print help'
+complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -s V -l version -d 'Print version'
+complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -s f -l format -r -f -a "table\t''
 text\t''
 json\t''
 ndjson\t''
@@ -478,16 +411,16 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -s v -l verbo
 complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -l no-progress -d 'No progress bar'
 complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite mcp config completions help" -f -a "spell" -d 'Correct the spelling of a PubMed query with ESpell, in place'
-complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite mcp config completions help" -f -a "search" -d 'Search PubMed (ESearch + ESummary) and say what PubMed did to the query'
-complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite mcp config completions help" -f -a "convert" -d 'Convert between PMID, PMCID and DOI with the PMC ID Converter, one record per input'
-complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite mcp config completions help" -f -a "related" -d 'PubMed\'s similar articles, citing articles or references of PMIDs (ELink), one record per input'
-complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite mcp config completions help" -f -a "fetch" -d 'Full PubMed records (abstract, authors, MeSH, grants, retractions) with EFetch, one per input PMID'
-complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite mcp config completions help" -f -a "cite" -d 'Formatted references (APA, Vancouver, AMA, any CSL style), one per input PMID'
-complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite mcp config completions help" -f -a "mcp" -d 'Serve the PubMed tools (pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles, pubmed_format_citations, pubmed_find_related) over MCP: stdio, or streamable HTTP with --http'
-complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite mcp config completions help" -f -a "config" -d 'Show or change the configuration file (API key, e-mail, URLs, policy knobs)'
-complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite mcp config completions help" -f -a "completions" -d 'Print a shell completion script'
-complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite mcp config completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c pubmed -n "__fish_pubmed_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "path" -d 'Print the config file\'s path'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite config mcp completions help" -f -a "spell" -d 'Correct the spelling of a PubMed query with ESpell, in place'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite config mcp completions help" -f -a "search" -d 'Search PubMed (ESearch + ESummary) and say what PubMed did to the query'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite config mcp completions help" -f -a "convert" -d 'Convert between PMID, PMCID and DOI with the PMC ID Converter, one record per input'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite config mcp completions help" -f -a "related" -d 'PubMed\'s similar articles, citing articles or references of PMIDs (ELink), one record per input'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite config mcp completions help" -f -a "fetch" -d 'Full PubMed records (abstract, authors, MeSH, grants, retractions) with EFetch, one per input PMID'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite config mcp completions help" -f -a "cite" -d 'Formatted references (APA, Vancouver, AMA, any CSL style), one per input PMID'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite config mcp completions help" -f -a "config" -d 'Show or change the configuration file (API key, e-mail, URLs, policy knobs)'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite config mcp completions help" -f -a "mcp" -d 'Serve the PubMed tools (pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles, pubmed_format_citations, pubmed_find_related) over MCP: stdio, or streamable HTTP with --http'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite config mcp completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite config mcp completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c pubmed -n "__fish_pubmed_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "show" -d 'Print every setting, its value (API key masked) and where it comes from'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "path" -d 'Print the config file\'s path'
 complete -c pubmed -n "__fish_pubmed_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "set" -d 'Set KEY to VALUE in the config file (VALUE `-` reads stdin; empty unsets)'

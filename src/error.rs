@@ -6,74 +6,46 @@
 use std::fmt;
 use std::io;
 
-use serde::Serialize;
+use crate::core::choice::Choice;
 
-/// Why a call failed. The string form (`as_str`) is the machine-readable
-/// `reason` printed in `--format json` errors and MCP `data.reason`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Reason {
-    /// The query or spell input has no search term.
-    BlankQuery,
-    /// A search filter has no term.
-    BlankFilter,
-    /// An impossible date, or a start after the end.
-    InvalidDateRange,
-    /// An ID does not fit its type.
-    MalformedId,
-    /// Any other bad argument: limits, unknown field, caller errors NCBI reports.
-    InvalidArgument,
-    /// The local request queue shed the call.
-    QueueFull,
-    /// NCBI answered HTTP 429 and the call stopped on it.
-    NcbiRateLimited,
-    /// Every allowed attempt failed, or the next backoff would overrun the deadline.
-    NcbiUnreachable,
-    /// The total deadline expired (queued, in flight or backing off).
-    NcbiDeadlineExceeded,
-    /// A complete body that cannot be parsed.
-    NcbiInvalidResponse,
-    /// NCBI says the ID or document does not exist.
-    NcbiResourceNotFound,
-    /// NCBI rejected the configured API key (HTTP 400 `API key invalid`).
-    InvalidApiKey,
+crate::core::choice::choice! {
+    /// Why a call failed. The name (`as_str`, also serde's spelling) is the
+    /// machine-readable `reason` printed in `--format json` errors and MCP
+    /// `data.reason`. Declared in the order of the exit-status table, which
+    /// [`Choice::ALL`] and [`Exit::meaning`] follow.
+    pub enum Reason {
+        /// NCBI says the ID or document does not exist.
+        NcbiResourceNotFound = "ncbi_resource_not_found",
+        /// The query or spell input has no search term.
+        BlankQuery = "blank_query",
+        /// A search filter has no term.
+        BlankFilter = "blank_filter",
+        /// An impossible date, or a start after the end.
+        InvalidDateRange = "invalid_date_range",
+        /// An ID does not fit its type.
+        MalformedId = "malformed_id",
+        /// Any other bad argument: limits, unknown field, caller errors NCBI reports.
+        InvalidArgument = "invalid_argument",
+        /// NCBI rejected the configured API key (HTTP 400 `API key invalid`).
+        InvalidApiKey = "invalid_api_key",
+        /// Every allowed attempt failed, or the next backoff would overrun the deadline.
+        NcbiUnreachable = "ncbi_unreachable",
+        /// The total deadline expired (queued, in flight or backing off).
+        NcbiDeadlineExceeded = "ncbi_deadline_exceeded",
+        /// A complete body that cannot be parsed.
+        NcbiInvalidResponse = "ncbi_invalid_response",
+        /// A failure that is neither NCBI's nor the caller's: the MCP server
+        /// stopped on a protocol or transport failure, a signal listener
+        /// could not be installed, or a state the code never reaches.
+        Internal = "internal",
+        /// NCBI answered HTTP 429 and the call stopped on it.
+        NcbiRateLimited = "ncbi_rate_limited",
+        /// The local request queue shed the call.
+        QueueFull = "queue_full",
+    }
 }
 
 impl Reason {
-    /// Every reason, in the order of the exit-status table.
-    pub const ALL: [Reason; 12] = [
-        Reason::NcbiResourceNotFound,
-        Reason::BlankQuery,
-        Reason::BlankFilter,
-        Reason::InvalidDateRange,
-        Reason::MalformedId,
-        Reason::InvalidArgument,
-        Reason::InvalidApiKey,
-        Reason::NcbiUnreachable,
-        Reason::NcbiDeadlineExceeded,
-        Reason::NcbiInvalidResponse,
-        Reason::NcbiRateLimited,
-        Reason::QueueFull,
-    ];
-
-    /// The reason as written in JSON output and MCP errors, e.g. `blank_query`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Reason::BlankQuery => "blank_query",
-            Reason::BlankFilter => "blank_filter",
-            Reason::InvalidDateRange => "invalid_date_range",
-            Reason::MalformedId => "malformed_id",
-            Reason::InvalidArgument => "invalid_argument",
-            Reason::QueueFull => "queue_full",
-            Reason::NcbiRateLimited => "ncbi_rate_limited",
-            Reason::NcbiUnreachable => "ncbi_unreachable",
-            Reason::NcbiDeadlineExceeded => "ncbi_deadline_exceeded",
-            Reason::NcbiInvalidResponse => "ncbi_invalid_response",
-            Reason::NcbiResourceNotFound => "ncbi_resource_not_found",
-            Reason::InvalidApiKey => "invalid_api_key",
-        }
-    }
-
     /// Advice to the caller: trying the same call later may succeed.
     pub fn retryable(self) -> bool {
         matches!(
@@ -100,10 +72,11 @@ impl Reason {
             | Reason::NcbiDeadlineExceeded
             | Reason::NcbiInvalidResponse => Exit::Unavailable,
             Reason::NcbiResourceNotFound => Exit::NotFound,
+            Reason::Internal => Exit::Internal,
         }
     }
 
-    /// [`Reason::exit`] as a number: 1, 2, 69 or 75.
+    /// [`Reason::exit`] as a number: 1, 2, 69, 70 or 75.
     pub fn exit_code(self) -> u8 {
         self.exit().code()
     }
@@ -121,6 +94,7 @@ impl Reason {
             Reason::NcbiDeadlineExceeded => -32004,
             Reason::NcbiInvalidResponse => -32070,
             Reason::NcbiResourceNotFound => -32001,
+            Reason::Internal => -32603,
             Reason::InvalidApiKey => -32005,
         }
     }
@@ -149,16 +123,13 @@ impl Reason {
                 "NCBI sent a body that is not what E-utilities document; retry later"
             }
             Reason::NcbiResourceNotFound => "check the ID; it may not exist in this database",
+            Reason::Internal => {
+                "this is pubmed's failure, not NCBI's or the input's; run it again, and report it if it persists"
+            }
             Reason::InvalidApiKey => {
                 "check the key in your NCBI account settings, or unset it (NCBI_API_KEY, `pubmed config set api_key ''`, --api-key) to work without one at 3 requests/s"
             }
         }
-    }
-}
-
-impl fmt::Display for Reason {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
     }
 }
 
@@ -397,7 +368,8 @@ pub enum Exit {
     Usage,
     /// 69 (`EX_UNAVAILABLE`): NCBI unavailable.
     Unavailable,
-    /// 70 (`EX_SOFTWARE`): an internal failure (the async runtime could not start).
+    /// 70 (`EX_SOFTWARE`): an internal failure (`internal`: the async
+    /// runtime or the MCP server could not run).
     Internal,
     /// 74 (`EX_IOERR`): writing the output failed.
     Output,
@@ -467,7 +439,9 @@ impl Exit {
             ),
             Exit::Usage => format!("Input to change: usage errors, {reasons}."),
             Exit::Unavailable => format!("NCBI unavailable: {reasons}."),
-            Exit::Internal => "Internal failure: the async runtime could not start.".into(),
+            Exit::Internal => format!(
+                "Internal failure, neither NCBI's nor the input's ({reasons}): the async runtime could not start, the MCP server stopped on a protocol or transport failure, a signal listener could not be installed."
+            ),
             Exit::Output => "Writing the output failed (a full disk, a closed file).".into(),
             Exit::TempFail => format!("Try again later: {reasons}."),
             Exit::Interrupted => {
@@ -520,13 +494,14 @@ impl Failure {
     /// The operation error of a run whose records are collected in memory
     /// (CLI arguments, MCP): its sink cannot fail and nothing listens for
     /// SIGINT there, so any other failure is a bug, reported as
-    /// `invalid_argument` rather than a panic.
+    /// `internal` (exit 70) rather than a panic.
     pub fn into_op_error(self) -> Error {
         match self {
             Failure::Op(e) => e,
-            f @ (Failure::Output(_) | Failure::Interrupted) => {
-                Error::new(Reason::InvalidArgument, format!("{f:?}"))
-            }
+            f @ (Failure::Output(_) | Failure::Interrupted) => Error::new(
+                Reason::Internal,
+                format!("a run collected in memory stopped without an operation error: {f:?}"),
+            ),
         }
     }
 }
@@ -563,6 +538,41 @@ mod tests {
         assert_eq!(Reason::NcbiInvalidResponse.mcp_code(), -32070);
         assert_eq!(Reason::InvalidApiKey.exit_code(), 2);
         assert_eq!(Reason::InvalidApiKey.mcp_code(), -32005);
+        // Neither NCBI's nor the caller's: EX_SOFTWARE and JSON-RPC's internal error.
+        assert_eq!(Reason::Internal.exit_code(), 70);
+        assert_eq!(Reason::Internal.mcp_code(), -32603);
+        assert!(!Reason::Internal.retryable());
+    }
+
+    /// The name is serde's and `as_str`'s alike, read back in any case.
+    #[test]
+    fn reasons_are_spelled_once() {
+        for r in Reason::ALL {
+            assert_eq!(serde_json::to_value(r).unwrap(), r.as_str());
+            assert_eq!(Reason::parse(&r.as_str().to_uppercase()), Some(*r));
+        }
+        assert_eq!(Reason::Internal.as_str(), "internal");
+        assert_eq!(
+            Reason::NcbiResourceNotFound.to_string(),
+            "ncbi_resource_not_found"
+        );
+    }
+
+    /// A run collected in memory that stops without an operation error is
+    /// a bug: `internal`, exit 70, never `invalid_argument`.
+    #[test]
+    fn impossible_stream_failures_are_internal() {
+        let e = Failure::Interrupted.into_op_error();
+        assert_eq!(e.reason, Reason::Internal);
+        assert_eq!(Failure::Op(e).exit(), Exit::Internal);
+        let e = Failure::Output(io::Error::from(io::ErrorKind::StorageFull)).into_op_error();
+        assert_eq!(e.reason, Reason::Internal);
+        let op = Error::new(Reason::BlankQuery, "blank");
+        assert_eq!(Failure::Op(op.clone()).into_op_error(), op);
+        assert_eq!(
+            Exit::Internal.meaning(),
+            "Internal failure, neither NCBI's nor the input's (internal): the async runtime could not start, the MCP server stopped on a protocol or transport failure, a signal listener could not be installed."
+        );
     }
 
     #[test]

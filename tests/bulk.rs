@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use pubmed::ncbi::transport::{HttpRequest, HttpResponse, SendFuture, Transport, TransportError};
-use pubmed::ncbi::{Client, ClientSettings, Policy};
+use pubmed::ncbi::{Client, ClientSettings, Db, Policy};
 use support::cli::{Run, pubmed};
 use support::fake_ncbi::{Corpus, FakeNcbi, SummaryCall, synthetic_doc};
 use support::server::{Reply, Request, TestServer, fixture};
@@ -311,7 +311,7 @@ async fn an_oversized_body_halves_the_chunk() {
     let pmids: Vec<String> = (0..1000)
         .map(|i| (30_000_000 + i * 13).to_string())
         .collect();
-    let answer = client.esummary(&pmids).await.unwrap();
+    let answer = client.esummary(Db::Pubmed, &pmids).await.unwrap();
     let got: Vec<&str> = answer.docs.iter().map(|d| d.uid.as_str()).collect();
     let want: Vec<&str> = pmids.iter().map(String::as_str).collect();
     assert_eq!(got, want);

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use pubmed::ncbi::{Client, ClientSettings, Policy};
+use pubmed::ncbi::{Client, ClientSettings, Db, Policy};
 use support::server::{RateLimit, Reply, TestServer, fixture};
 
 fn settings(server: &TestServer, policy: Policy) -> ClientSettings {
@@ -34,9 +34,9 @@ async fn a_long_query_goes_out_as_post_and_works() {
         .trim_end()
         .to_string();
     assert!(long.len() >= 2500);
-    let answer = client.espell(&long).await.unwrap();
+    let answer = client.espell(Db::Pubmed, &long).await.unwrap();
     assert_eq!(answer.corrected_query, "biopython");
-    let short = client.espell("biopythooon").await.unwrap();
+    let short = client.espell(Db::Pubmed, "biopythooon").await.unwrap();
     assert_eq!(short.query, "biopythooon");
     let reqs = server.requests();
     assert_eq!(reqs[0].method, "POST");
@@ -63,12 +63,12 @@ async fn default_pacing_never_trips_a_three_per_second_limit() {
     let client = Arc::new(Client::new(settings(&server, Policy::default())).unwrap());
     let t0 = Instant::now();
     for _ in 0..30 {
-        client.espell("biopythooon").await.unwrap();
+        client.espell(Db::Pubmed, "biopythooon").await.unwrap();
     }
     let concurrent: Vec<_> = (0..8)
         .map(|_| {
             let c = client.clone();
-            tokio::spawn(async move { c.espell("biopythooon").await })
+            tokio::spawn(async move { c.espell(Db::Pubmed, "biopythooon").await })
         })
         .collect();
     for h in concurrent {
@@ -114,7 +114,7 @@ async fn esummary_batches_of_1000_keep_esearch_order() {
     let pmids: Vec<String> = (0..2200)
         .map(|i| (40_000_000 - i * 7).to_string())
         .collect();
-    let answer = client.esummary(&pmids).await.unwrap();
+    let answer = client.esummary(Db::Pubmed, &pmids).await.unwrap();
     assert_eq!(answer.docs.len(), 2200);
     assert!(answer.missing.is_empty());
     let got: Vec<&str> = answer.docs.iter().map(|d| d.uid.as_str()).collect();

@@ -9,7 +9,7 @@ use std::time::Duration;
 use bytes::Bytes;
 use pubmed::error::Reason;
 use pubmed::ncbi::transport::{HttpRequest, HttpResponse, SendFuture, Transport, TransportError};
-use pubmed::ncbi::{Client, ClientSettings, Policy};
+use pubmed::ncbi::{Client, ClientSettings, Db, Policy};
 use tokio::time::Instant;
 
 const ESPELL_OK: &[u8] = include_bytes!("fixtures/espell_biopythooon.xml");
@@ -163,7 +163,7 @@ async fn burst_starts_respect_the_gap_without_and_with_a_key() {
         let calls: Vec<_> = (0..20)
             .map(|_| {
                 let c = c.clone();
-                tokio::spawn(async move { c.espell("biopythooon").await })
+                tokio::spawn(async move { c.espell(Db::Pubmed, "biopythooon").await })
             })
             .collect();
         for h in calls {
@@ -185,7 +185,7 @@ async fn concurrency_never_exceeds_eight() {
     let calls: Vec<_> = (0..30)
         .map(|_| {
             let c = c.clone();
-            tokio::spawn(async move { c.espell("biopythooon").await })
+            tokio::spawn(async move { c.espell(Db::Pubmed, "biopythooon").await })
         })
         .collect();
     for h in calls {
@@ -199,7 +199,7 @@ async fn concurrency_never_exceeds_eight() {
 async fn consecutive_429s_double_the_cooldown_up_to_15s() {
     let fake = Fake::new(|n| if n < 6 { too_many(None) } else { ok() });
     let c = client(&fake, None, Policy::default());
-    let a = c.espell("biopythooon").await.unwrap();
+    let a = c.espell(Db::Pubmed, "biopythooon").await.unwrap();
     assert_eq!(a.corrected_query, "biopython");
     let gaps: Vec<u64> = fake.gaps().iter().map(|g| g.as_millis() as u64).collect();
     assert_eq!(gaps, vec![1000, 2000, 4000, 8000, 15000, 15000]);
@@ -215,8 +215,8 @@ async fn the_streak_resets_on_success() {
         }
     });
     let c = client(&fake, None, Policy::default());
-    c.espell("biopythooon").await.unwrap();
-    c.espell("biopythooon").await.unwrap();
+    c.espell(Db::Pubmed, "biopythooon").await.unwrap();
+    c.espell(Db::Pubmed, "biopythooon").await.unwrap();
     let gaps: Vec<u64> = fake.gaps().iter().map(|g| g.as_millis() as u64).collect();
     // 429 → 1 s → ok; next call 400 ms later → 429 → 1 s again (not 2 s)
     assert_eq!(gaps, vec![1000, 400, 1000]);
@@ -226,14 +226,14 @@ async fn the_streak_resets_on_success() {
 async fn retry_after_seconds_and_http_date_are_honoured() {
     let fake = Fake::new(|n| if n == 0 { too_many(Some("3")) } else { ok() });
     let c = client(&fake, None, Policy::default());
-    c.espell("biopythooon").await.unwrap();
+    c.espell(Db::Pubmed, "biopythooon").await.unwrap();
     assert_eq!(fake.gaps(), vec![secs(3.0)]);
 
     // An HTTP date 5 s ahead (whole seconds, wall clock): between 4 and 5 s.
     let date = httpdate::fmt_http_date(std::time::SystemTime::now() + secs(5.0));
     let fake = Fake::new(move |n| if n == 0 { too_many(Some(&date)) } else { ok() });
     let c = client(&fake, None, Policy::default());
-    c.espell("biopythooon").await.unwrap();
+    c.espell(Db::Pubmed, "biopythooon").await.unwrap();
     let gap = fake.gaps()[0];
     assert!(gap >= secs(3.9) && gap <= secs(5.0), "{gap:?}");
 }
@@ -243,7 +243,7 @@ async fn long_retry_after_stops_at_once() {
     let fake = Fake::new(|_| too_many(Some("120")));
     let c = client(&fake, None, Policy::default());
     let t0 = Instant::now();
-    let e = c.espell("biopythooon").await.unwrap_err();
+    let e = c.espell(Db::Pubmed, "biopythooon").await.unwrap_err();
     assert_eq!(e.reason, Reason::NcbiRateLimited);
     assert_eq!(e.retry_after, Some(120));
     assert_eq!(fake.starts().len(), 1);
@@ -261,7 +261,7 @@ async fn retries_exhausted_on_429_is_rate_limited() {
             ..Policy::default()
         },
     );
-    let e = c.espell("biopythooon").await.unwrap_err();
+    let e = c.espell(Db::Pubmed, "biopythooon").await.unwrap_err();
     assert_eq!(e.reason, Reason::NcbiRateLimited);
     assert_eq!(fake.starts().len(), 4);
     assert!(e.message.contains("4 attempts"), "{}", e.message);
@@ -272,7 +272,7 @@ async fn server_errors_are_retried_seven_times_with_backoff() {
     let fake = Fake::new(|_| status(500, b"oops"));
     let c = client(&fake, None, Policy::default());
     let t0 = Instant::now();
-    let e = c.espell("biopythooon").await.unwrap_err();
+    let e = c.espell(Db::Pubmed, "biopythooon").await.unwrap_err();
     assert_eq!(e.reason, Reason::NcbiUnreachable);
     assert_eq!(e.reason.exit_code(), 69);
     assert_eq!(fake.starts().len(), 7);
@@ -317,7 +317,7 @@ async fn caller_errors_are_not_retried() {
         let body = body.to_vec();
         let fake = Fake::new(move |_| status(code, &body));
         let c = client(&fake, None, Policy::default());
-        let e = c.espell("biopythooon").await.unwrap_err();
+        let e = c.espell(Db::Pubmed, "biopythooon").await.unwrap_err();
         assert_eq!(e.reason, reason, "HTTP {code}: {}", e.message);
         assert_eq!(fake.starts().len(), 1, "HTTP {code} must not be retried");
     }
@@ -328,7 +328,7 @@ async fn transient_400_capture_is_retried() {
     let body = include_bytes!("fixtures/efetch_error_http400_external_viewer_timeout.xml");
     let fake = Fake::new(move |n| if n < 2 { status(400, body) } else { ok() });
     let c = client(&fake, None, Policy::default());
-    let a = c.espell("biopythooon").await.unwrap();
+    let a = c.espell(Db::Pubmed, "biopythooon").await.unwrap();
     assert_eq!(a.corrected_query, "biopython");
     assert_eq!(fake.starts().len(), 3);
 
@@ -342,7 +342,7 @@ async fn transient_400_capture_is_retried() {
             ..Policy::default()
         },
     );
-    let e = c.espell("biopythooon").await.unwrap_err();
+    let e = c.espell(Db::Pubmed, "biopythooon").await.unwrap_err();
     assert_eq!(e.reason, Reason::NcbiUnreachable);
     assert!(e.message.contains("3 attempts"), "{}", e.message);
     assert!(e.message.contains("External viewer error"), "{}", e.message);
@@ -352,7 +352,7 @@ async fn transient_400_capture_is_retried() {
 async fn broken_connections_are_retried() {
     let fake = Fake::new(|n| if n == 0 { Step::Broken } else { ok() });
     let c = client(&fake, None, Policy::default());
-    c.espell("biopythooon").await.unwrap();
+    c.espell(Db::Pubmed, "biopythooon").await.unwrap();
     assert_eq!(fake.starts().len(), 2);
 }
 
@@ -361,7 +361,7 @@ async fn hanging_server_hits_the_deadline_exactly() {
     let fake = Fake::new(|_| Step::Hang);
     let c = client(&fake, None, Policy::default());
     let t0 = Instant::now();
-    let e = c.espell("biopythooon").await.unwrap_err();
+    let e = c.espell(Db::Pubmed, "biopythooon").await.unwrap_err();
     assert_eq!(e.reason, Reason::NcbiDeadlineExceeded);
     assert_eq!(Instant::now() - t0, secs(60.0));
     // 30 s per-request timeout, a backoff, then a second attempt cut at 60 s
@@ -381,7 +381,7 @@ async fn hanging_server_hits_the_deadline_exactly() {
         },
     );
     let t0 = Instant::now();
-    let e = c.espell("biopythooon").await.unwrap_err();
+    let e = c.espell(Db::Pubmed, "biopythooon").await.unwrap_err();
     assert_eq!(e.reason, Reason::NcbiDeadlineExceeded);
     assert_eq!(Instant::now() - t0, secs(2.0));
 }
@@ -398,7 +398,7 @@ async fn next_backoff_past_the_deadline_gives_up_early() {
         },
     );
     let t0 = Instant::now();
-    let e = c.espell("biopythooon").await.unwrap_err();
+    let e = c.espell(Db::Pubmed, "biopythooon").await.unwrap_err();
     assert_eq!(e.reason, Reason::NcbiUnreachable);
     assert!(e.message.contains("deadline"), "{}", e.message);
     assert!(Instant::now() - t0 < secs(5.0));
@@ -420,12 +420,14 @@ async fn the_101st_waiting_call_is_shed() {
     let mut calls = Vec::new();
     for _ in 0..108 {
         let c = c.clone();
-        calls.push(tokio::spawn(async move { c.espell("biopythooon").await }));
+        calls.push(tokio::spawn(async move {
+            c.espell(Db::Pubmed, "biopythooon").await
+        }));
     }
     tokio::time::sleep(secs(1.0)).await;
     assert_eq!(fake.starts().len(), 8, "eight in flight");
     assert_eq!(c.pacer().waiting(), 100);
-    let e = c.espell("biopythooon").await.unwrap_err();
+    let e = c.espell(Db::Pubmed, "biopythooon").await.unwrap_err();
     assert_eq!(e.reason, Reason::QueueFull);
     assert!(e.retry_after.is_some_and(|s| s >= 1), "{e:?}");
     for h in calls {
@@ -448,11 +450,13 @@ async fn a_call_that_cannot_start_before_its_deadline_is_shed_at_once() {
     let mut calls = Vec::new();
     for _ in 0..5 {
         let c = c.clone();
-        calls.push(tokio::spawn(async move { c.espell("biopythooon").await }));
+        calls.push(tokio::spawn(async move {
+            c.espell(Db::Pubmed, "biopythooon").await
+        }));
     }
     tokio::task::yield_now().await;
     let t0 = Instant::now();
-    let e = c.espell("biopythooon").await.unwrap_err();
+    let e = c.espell(Db::Pubmed, "biopythooon").await.unwrap_err();
     assert_eq!(e.reason, Reason::QueueFull);
     assert_eq!(Instant::now(), t0, "decided at enqueue");
     assert!(e.retry_after.is_some_and(|s| s >= 4), "{e:?}");
@@ -640,7 +644,7 @@ async fn a_retry_after_over_30s_stops_at_once_for_503_and_429() {
         let fake = Fake::new(move |_| step.clone());
         let c = client(&fake, None, Policy::default());
         let t0 = Instant::now();
-        let e = c.espell("biopythooon").await.unwrap_err();
+        let e = c.espell(Db::Pubmed, "biopythooon").await.unwrap_err();
         assert_eq!(e.reason, Reason::NcbiRateLimited, "{}", e.message);
         assert_eq!(e.reason.exit_code(), 75);
         assert_eq!(e.retry_after, Some(secs_asked));
@@ -666,7 +670,7 @@ async fn a_retry_after_past_the_deadline_stops_and_a_short_one_is_waited() {
     };
     let c = client(&fake, None, short);
     let t0 = Instant::now();
-    let e = c.espell("biopythooon").await.unwrap_err();
+    let e = c.espell(Db::Pubmed, "biopythooon").await.unwrap_err();
     assert_eq!(e.reason, Reason::NcbiRateLimited);
     assert_eq!(e.retry_after, Some(20));
     assert!(e.message.contains("time left"), "{}", e.message);
@@ -675,7 +679,10 @@ async fn a_retry_after_past_the_deadline_stops_and_a_short_one_is_waited() {
     let fake = Fake::new(|n| if n == 0 { unavailable("3") } else { ok() });
     let c = client(&fake, None, Policy::default());
     assert_eq!(
-        c.espell("biopythooon").await.unwrap().corrected_query,
+        c.espell(Db::Pubmed, "biopythooon")
+            .await
+            .unwrap()
+            .corrected_query,
         "biopython"
     );
     assert_eq!(
@@ -697,7 +704,7 @@ async fn unresolvable_or_refusing_hosts_are_tried_twice() {
         let fake = Fake::new(move |_| Step::Fail(err.clone()));
         let c = client(&fake, None, Policy::default());
         let t0 = Instant::now();
-        let e = c.espell("biopythooon").await.unwrap_err();
+        let e = c.espell(Db::Pubmed, "biopythooon").await.unwrap_err();
         assert_eq!(e.reason, Reason::NcbiUnreachable);
         assert_eq!(e.reason.exit_code(), 69);
         assert_eq!(fake.starts().len(), 2, "{}", e.message);
@@ -717,7 +724,7 @@ async fn unresolvable_or_refusing_hosts_are_tried_twice() {
         }
     });
     let c = client(&fake, None, Policy::default());
-    c.espell("biopythooon").await.unwrap();
+    c.espell(Db::Pubmed, "biopythooon").await.unwrap();
     assert_eq!(fake.starts().len(), 4);
 }
 
@@ -744,7 +751,7 @@ async fn an_invalid_api_key_fails_at_once_naming_its_origin() {
         ..Default::default()
     };
     let c = Client::with_transport(settings, fake.clone());
-    let e = c.espell("biopythooon").await.unwrap_err();
+    let e = c.espell(Db::Pubmed, "biopythooon").await.unwrap_err();
     assert_eq!(e.reason, Reason::InvalidApiKey);
     assert_eq!(e.reason.as_str(), "invalid_api_key");
     assert_eq!(e.reason.exit_code(), 2);
@@ -765,7 +772,7 @@ async fn a_cross_site_redirect_stops_the_call() {
         ))
     });
     let c = client(&fake, Some("k"), Policy::default());
-    let e = c.espell("biopythooon").await.unwrap_err();
+    let e = c.espell(Db::Pubmed, "biopythooon").await.unwrap_err();
     assert_eq!(e.reason, Reason::InvalidArgument);
     assert_eq!(fake.starts().len(), 1);
     assert!(e.message.contains("elsewhere.invalid"), "{}", e.message);

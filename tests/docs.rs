@@ -450,3 +450,127 @@ fn doc_comments_cite_no_file_outside_the_repository() {
         );
     }
 }
+
+/// The values of the `-f` entry of a man page, in order.
+fn man_formats(page: &str) -> Vec<String> {
+    let path = format!("{}/man/{page}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let at = text
+        .find("\\fB\\-f\\fR, \\fB\\-\\-format\\fR")
+        .unwrap_or_else(|| panic!("{page} has no -f entry"));
+    let entry = &text[at..];
+    let entry = &entry[..entry.find(".RE").unwrap_or(entry.len())];
+    entry
+        .split(".IP \\(bu 2\n")
+        .skip(1)
+        .map(|v| v.trim().replace("\\-", "-"))
+        .collect()
+}
+
+/// The `[possible values: …]` of the `-f` line of `pubmed ARGS --help`.
+fn help_formats(args: &[&str]) -> Vec<String> {
+    let mut args = args.to_vec();
+    args.push("--help");
+    let run = support::cli::pubmed(&args).run();
+    assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
+    let flat = run.stdout.split_whitespace().collect::<Vec<_>>().join(" ");
+    let entry = &flat[flat.find("-f, --format <FORMAT>").expect("an -f line")..];
+    let list = &entry[entry.find("[possible values: ").unwrap() + 18..];
+    list[..list.find(']').unwrap()]
+        .split(", ")
+        .map(str::to_string)
+        .collect()
+}
+
+/// One command's `-f`: its `--help`, its man page and the clap command
+/// (which completions come from) list exactly `F`'s formats, in order, and
+/// its `--help` gives `F`'s defaults.
+fn offers_exactly<F: pubmed::output::CommandFormat>(path: &[&str]) {
+    let want: Vec<String> = F::ALL.iter().map(|f| f.as_str().to_string()).collect();
+    assert_eq!(help_formats(path), want, "pubmed {path:?} --help");
+    assert_eq!(
+        man_formats(&format!("pubmed-{}.1", path.join("-"))),
+        want,
+        "man page of {path:?}"
+    );
+    let mut cmd = pubmed::cli::args::command();
+    cmd.build();
+    let mut sub = &cmd;
+    for p in path {
+        sub = sub.find_subcommand(p).unwrap();
+    }
+    let arg = sub
+        .get_arguments()
+        .find(|a| a.get_id() == "format")
+        .unwrap();
+    let values: Vec<String> = arg
+        .get_possible_values()
+        .iter()
+        .map(|v| v.get_name().to_string())
+        .collect();
+    assert_eq!(values, want, "clap's {path:?}");
+    let help = arg.get_help().unwrap().to_string();
+    assert_eq!(help, F::help());
+    assert!(help.contains(F::PIPE.as_str()), "{help}");
+}
+
+#[test]
+fn each_command_offers_exactly_its_formats() {
+    use pubmed::output::*;
+    offers_exactly::<SpellFormat>(&["spell"]);
+    offers_exactly::<SearchFormat>(&["search"]);
+    offers_exactly::<ConvertFormat>(&["convert"]);
+    offers_exactly::<RelatedFormat>(&["related"]);
+    offers_exactly::<FetchFormat>(&["fetch"]);
+    offers_exactly::<CiteFormat>(&["cite"]);
+    offers_exactly::<ConfigFormat>(&["config", "show"]);
+    // `search --all` names its own subset in its help.
+    let mut cmd = pubmed::cli::args::command();
+    cmd.build();
+    let search = cmd.find_subcommand("search").unwrap();
+    let all = search
+        .get_arguments()
+        .find(|a| a.get_id() == "all")
+        .unwrap();
+    assert!(
+        all.get_help()
+            .unwrap()
+            .to_string()
+            .contains(&format!("(formats {};", SearchAllFormat::names())),
+        "{:?}",
+        all.get_help()
+    );
+    // No subcommand shows every format: each lists its own, or (no
+    // formats of its own) none.
+    fn walk(cmd: &clap::Command, path: String) {
+        for sub in cmd.get_subcommands().filter(|s| s.get_name() != "help") {
+            let path = format!("{path} {}", sub.get_name());
+            let f = sub
+                .get_arguments()
+                .find(|a| a.get_id() == "format")
+                .unwrap_or_else(|| panic!("{path}: no -f"));
+            assert!(
+                f.is_hide_set() || f.get_possible_values().len() < Format::ALL.len(),
+                "{path} offers every format"
+            );
+            walk(sub, path);
+        }
+    }
+    walk(&cmd, "pubmed".into());
+}
+
+/// The MCP server's instructions and `pubmed mcp --help` name exactly the
+/// tools it serves (`tools::specs`).
+#[test]
+fn mcp_texts_name_exactly_the_served_tools() {
+    let specs: Vec<&str> = pubmed::mcp::tools::specs().iter().map(|s| s.name).collect();
+    assert!(specs.len() >= 6, "{specs:?}");
+    let help = support::cli::pubmed(&["mcp", "--help"]).run().stdout;
+    for text in [pubmed::mcp::tools::instructions(), help] {
+        let named: Vec<&str> = text
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .filter(|w| w.starts_with("pubmed_"))
+            .collect();
+        assert_eq!(named, specs, "{text}");
+    }
+}

@@ -25,19 +25,34 @@ async fn initialize_and_list_the_tools() {
     assert_eq!(si.name, "pubmed");
     assert_eq!(si.version, env!("CARGO_PKG_VERSION"));
     let tools = c.list_all_tools().await.unwrap();
-    let mut names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
-    names.sort();
-    assert_eq!(
-        names,
-        vec![
-            "pubmed_convert_ids",
-            "pubmed_fetch_articles",
-            "pubmed_find_related",
-            "pubmed_format_citations",
-            "pubmed_search_articles",
-            "pubmed_spell_check"
-        ]
-    );
+    let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
+    // The served list is the spec list, in its order; these six at least.
+    let specs: Vec<&str> = pubmed::mcp::tools::specs().iter().map(|s| s.name).collect();
+    assert_eq!(names, specs);
+    for name in [
+        "pubmed_convert_ids",
+        "pubmed_fetch_articles",
+        "pubmed_find_related",
+        "pubmed_format_citations",
+        "pubmed_search_articles",
+        "pubmed_spell_check",
+    ] {
+        assert!(names.contains(&name), "{name}: {names:?}");
+    }
+    // The server's instructions name exactly the served tools, each once.
+    let instructions = info.instructions.as_deref().unwrap();
+    for name in &names {
+        assert_eq!(
+            instructions.matches(name).count(),
+            1,
+            "{name}: {instructions}"
+        );
+    }
+    let named = instructions
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| w.starts_with("pubmed_"))
+        .count();
+    assert_eq!(named, names.len(), "{instructions}");
     for t in &tools {
         let a = t.annotations.as_ref().unwrap();
         assert_eq!(a.read_only_hint, Some(true), "{}", t.name);
@@ -226,6 +241,25 @@ async fn schemas_are_portable_and_outputs_conform() {
             .await,
         ),
     ]);
+    for format in ["text", "ris"] {
+        results.push((
+            "pubmed_format_citations",
+            call(
+                &c,
+                "pubmed_format_citations",
+                json!({"pmids": ["9700097"], "format": format}),
+            )
+            .await,
+        ));
+    }
+    // Every tool served has its output checked against its schema here.
+    for t in &tools {
+        assert!(
+            results.iter().any(|(n, _)| *n == t.name),
+            "{} has no call in this test",
+            t.name
+        );
+    }
     for (name, r) in results {
         assert_eq!(r.is_error, Some(false), "{name}: {r:?}");
         let sc = r.structured_content.unwrap();

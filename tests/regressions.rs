@@ -368,7 +368,7 @@ fn garbage_ids_from_esearch_are_an_invalid_response() {
 
 #[tokio::test]
 async fn an_endless_body_is_cut_off() {
-    use pubmed::ncbi::{Client, ClientSettings};
+    use pubmed::ncbi::{Client, ClientSettings, Db};
     let big = Arc::new(vec![b' '; pubmed::ncbi::transport::MAX_BODY + 1024]);
     let server = TestServer::start(move |_| Reply::xml(big.to_vec()));
     let client = Client::new(ClientSettings {
@@ -376,7 +376,7 @@ async fn an_endless_body_is_cut_off() {
         ..Default::default()
     })
     .unwrap();
-    let e = client.espell("x").await.unwrap_err();
+    let e = client.espell(Db::Pubmed, "x").await.unwrap_err();
     assert_eq!(e.reason, pubmed::error::Reason::NcbiInvalidResponse);
     assert!(e.message.contains("larger than"), "{}", e.message);
     assert_eq!(server.count(), 1, "not retried");

@@ -1,10 +1,10 @@
 //! clap definitions. They stay in the CLI layer and are turned into plain
 //! request structs before any operation runs.
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, Parser, Subcommand};
 use clap_complete::Shell;
 
-use super::choice::choice;
+use super::choice::{self, choice};
 use crate::core::dates::DateType;
 use crate::core::ids::IdType;
 use crate::core::query::Species;
@@ -12,9 +12,16 @@ use crate::ops::fallback::Fallback;
 use crate::ops::related::LinkKind;
 use crate::ops::search::{Detail, Sort, SpellMode};
 use crate::output::citation::KeyStyle;
-use crate::output::{ColorWhen, Format};
+use crate::output::{
+    CiteFormat, ColorWhen, CommandFormat, ConfigFormat, ConvertFormat, FetchFormat, Format,
+    RelatedFormat, SearchAllFormat, SearchFormat, SpellFormat,
+};
 
 use crate::config::ConfigKey;
+use crate::core::choice::Choice;
+use crate::core::text::thousands;
+use crate::ncbi::limits::{ESEARCH_MAX_RETMAX, ESEARCH_MAX_RETSTART, ESEARCH_WINDOW};
+use crate::ops;
 
 const SPELL_EXAMPLES: &str = "\
 Examples:
@@ -92,6 +99,50 @@ Examples:
   pubmed search 'microbiome[mh]' --all | pubmed fetch -f ndjson > corpus.ndjson
   pubmed mcp                       # serve the same tools to an MCP client";
 
+/// `search --retmax`: the default and NCBI's page limits.
+fn retmax_help() -> String {
+    format!(
+        "Records per page [default: {}; ≤ {} with summaries, ≤ {} IDs; 0 = count only]",
+        ops::search::DEFAULT_RETMAX,
+        thousands(ops::search::MAX_RETMAX_SUMMARIES),
+        thousands(ESEARCH_MAX_RETMAX)
+    )
+}
+
+/// `search --retstart`: the records PubMed serves.
+fn retstart_help() -> String {
+    format!(
+        "First record, 0-based (PubMed serves records 0–{})",
+        thousands(ESEARCH_MAX_RETSTART)
+    )
+}
+
+/// `search --all`: past the window, and the formats it streams.
+fn all_help() -> String {
+    format!(
+        "Every PMID of the query, past PubMed's {}-record window, streamed (formats {}; summaries with --detail brief|full)",
+        thousands(ESEARCH_WINDOW),
+        SearchAllFormat::names()
+    )
+}
+
+/// `cite --style`: the short names of the style table and the default.
+fn style_help() -> String {
+    format!(
+        "Citation style: {}, any bundled style name, or a .csl file [default: {}]",
+        ops::cite::SHORT_NAMES.map(|(n, _)| n).join(", "),
+        ops::cite::DEFAULT_STYLE
+    )
+}
+
+/// The `mcp` subcommand's one-line help: the tools it serves, by name.
+fn mcp_about() -> String {
+    format!(
+        "Serve the PubMed tools ({}) over MCP: stdio, or streamable HTTP with --http",
+        crate::mcp::tools::names()
+    )
+}
+
 /// The top-level `--help` epilogue: the examples and the exit statuses.
 fn main_after_help() -> String {
     format!("{MAIN_EXAMPLES}\n\n{}", crate::error::Exit::summary())
@@ -112,6 +163,62 @@ Examples:
   mkdir -p ~/.config/fish/completions
   pubmed completions fish > ~/.config/fish/completions/pubmed.fish";
 
+/// The clap command of `pubmed`: [`Cli`]'s definition, with each
+/// subcommand's `-f` listing only its formats, from its format enum (help,
+/// completions and man pages come from here). Commands without formats
+/// keep `-f` (for JSON errors) out of their help.
+///
+/// A new command with formats adds one line here.
+pub fn command() -> clap::Command {
+    fn config(c: clap::Command) -> clap::Command {
+        no_formats(c)
+            .mut_subcommand("show", formats::<ConfigFormat>)
+            .mut_subcommand("path", no_formats)
+            .mut_subcommand("set", no_formats)
+    }
+    Cli::command()
+        .mut_subcommand("spell", formats::<SpellFormat>)
+        .mut_subcommand("search", formats::<SearchFormat>)
+        .mut_subcommand("convert", formats::<ConvertFormat>)
+        .mut_subcommand("related", formats::<RelatedFormat>)
+        .mut_subcommand("fetch", formats::<FetchFormat>)
+        .mut_subcommand("cite", formats::<CiteFormat>)
+        .mut_subcommand("config", config)
+        .mut_subcommand("mcp", no_formats)
+        .mut_subcommand("completions", no_formats)
+}
+
+/// `cmd` with its own `-f`, taking the formats of `F`.
+fn formats<F: CommandFormat>(cmd: clap::Command) -> clap::Command {
+    cmd.arg(
+        format_arg()
+            .value_parser(choice::formats::<F>())
+            .help(F::help()),
+    )
+}
+
+/// `cmd` with a hidden `-f` that takes any format (only JSON matters:
+/// errors are printed as JSON).
+fn no_formats(cmd: clap::Command) -> clap::Command {
+    cmd.arg(
+        format_arg()
+            .value_parser(choice::choice::<Format>())
+            .hide(true),
+    )
+}
+
+/// The `-f`/`--format` argument, as the global one is declared.
+fn format_arg() -> clap::Arg {
+    clap::Arg::new("format")
+        .short('f')
+        .long("format")
+        .value_name("FORMAT")
+        .help_heading("Output")
+        // first of "Output", where the global one stands
+        .display_order(0)
+        .action(clap::ArgAction::Set)
+}
+
 /// PubMed from the command line: search, spell-check and convert IDs with
 /// NCBI's E-utilities, or serve the same tools over MCP.
 #[derive(Debug, Parser)]
@@ -128,13 +235,11 @@ pub struct Cli {
 /// Options every subcommand takes.
 #[derive(Debug, Args)]
 pub struct GlobalArgs {
-    /// Output format: spell takes text|json|table; search, convert and related take
-    /// table|json|ndjson|csv|tsv|ids; fetch takes
-    /// abstract|medline|xml|json|ndjson|csv|tsv|table|ris|bibtex|csl-json;
-    /// cite takes text|html|markdown [default: table on a terminal (fetch:
-    /// abstract); text, ids, tsv, ndjson in a pipe; cite: text]
+    /// Output format (every subcommand declares its own `-f`, with its
+    /// formats, in [`command`]; the value lands here wherever it was given)
     #[arg(short = 'f', long, global = true, value_name = "FORMAT",
-          value_parser = choice::<Format>(), help_heading = "Output")]
+          value_parser = choice::<Format>(), help_heading = "Output",
+          help = "Output format; each command takes its own (see `pubmed help COMMAND`)")]
     pub format: Option<Format>,
     /// Colour: auto (terminal and no NO_COLOR), always, never
     #[arg(long, global = true, value_name = "WHEN", default_value = "auto",
@@ -196,8 +301,8 @@ pub enum Command {
     /// Formatted references (APA, Vancouver, AMA, any CSL style), one per input PMID
     #[command(after_help = CITE_EXAMPLES)]
     Cite(CiteArgs),
-    /// Serve the PubMed tools (pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles, pubmed_format_citations, pubmed_find_related) over MCP: stdio, or streamable HTTP with --http
-    #[command(after_help = MCP_EXAMPLES)]
+    /// Serve the PubMed tools over MCP (the tool list comes from `mcp::tools::specs`)
+    #[command(about = mcp_about(), after_help = MCP_EXAMPLES)]
     Mcp(McpArgs),
     /// Show or change the configuration file (API key, e-mail, URLs, policy knobs)
     #[command(after_help = CONFIG_EXAMPLES)]
@@ -310,8 +415,8 @@ pub struct CiteArgs {
     /// Read PMIDs from FILE, one per line (`-` = stdin; blank and # lines skipped)
     #[arg(short, long, value_name = "FILE")]
     pub input: Option<String>,
-    /// Citation style: apa, vancouver, ama, nlm, harvard, chicago-author-date, ieee, nature, any bundled style name, or a .csl file [default: vancouver]
-    #[arg(short, long, value_name = "NAME|PATH.csl")]
+    /// Citation style (help from the style table: `style_help`)
+    #[arg(short, long, value_name = "NAME|PATH.csl", help = style_help())]
     pub style: Option<String>,
     /// Print the style names and exit
     #[arg(long, conflicts_with_all = ["pmids", "input", "style"])]
@@ -371,11 +476,12 @@ pub struct SearchArgs {
     #[arg(long, value_name = "WHICH", value_parser = choice::<Species>(),
           help_heading = "Filters")]
     pub species: Option<Species>,
-    /// Records per page [default: 20; ≤ 1,000 with summaries, ≤ 10,000 IDs; 0 = count only]
-    #[arg(long, value_name = "N", help_heading = "Paging")]
+    /// Records per page (help from the limits: `retmax_help`)
+    #[arg(long, value_name = "N", help_heading = "Paging", help = retmax_help())]
     pub retmax: Option<u32>,
-    /// First record, 0-based (PubMed serves records 0–9,998)
-    #[arg(long, value_name = "N", default_value_t = 0, help_heading = "Paging")]
+    /// First record, 0-based (help from the limits: `retstart_help`)
+    #[arg(long, value_name = "N", default_value_t = 0, help_heading = "Paging",
+          help = retstart_help())]
     pub retstart: u32,
     /// Print the number of hits only
     #[arg(long, help_heading = "Paging")]
@@ -384,9 +490,8 @@ pub struct SearchArgs {
     #[arg(long, value_name = "ORDER", value_parser = choice::<Sort>(),
           help_heading = "Paging")]
     pub sort: Option<Sort>,
-    /// Every PMID of the query, past PubMed's 9,999-record window, streamed
-    /// (formats ids, ndjson, csv, tsv; summaries with --detail brief|full)
-    #[arg(long, help_heading = "Paging",
+    /// Every PMID of the query, past PubMed's window, streamed (help: `all_help`)
+    #[arg(long, help_heading = "Paging", help = all_help(),
           conflicts_with_all = ["retmax", "retstart", "count", "sort", "spell"])]
     pub all: bool,
     /// Record detail [default: full; ids with -f ids and with --all]
@@ -410,7 +515,7 @@ pub struct McpArgs {
     /// Bearer token HTTP clients must send; required off loopback [env: PUBMED_MCP_TOKEN]
     #[arg(long, value_name = "TOKEN", requires = "http")]
     pub token: Option<String>,
-    /// Also accept browser requests from ORIGIN, e.g. https://app.example.org or http://host:* (repeatable; pages on localhost are always accepted)
+    /// Also accept browser requests from ORIGIN, e.g. `https://app.example.org` or `http://host:*` (repeatable; pages on localhost are always accepted)
     #[arg(long, value_name = "ORIGIN", requires = "http")]
     pub allow_origin: Vec<String>,
 }

@@ -7,15 +7,14 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
-use clap::{CommandFactory, ValueEnum};
+use clap::ValueEnum;
 use clap_complete::Shell;
 
-use super::args::Cli;
 use crate::config::KNOBS;
 
-/// The full clap command.
+/// The full clap command ([`super::args::command`]).
 pub fn command() -> clap::Command {
-    Cli::command()
+    super::args::command()
 }
 
 /// The completion script for `shell`.

@@ -10,7 +10,7 @@ use super::progress::Counting;
 use super::{Context, end_of_stream, interruptible};
 use crate::error::{Exit, Failure};
 use crate::ops::cite::{self, CiteOutput, CiteStyle};
-use crate::output::{self, Format};
+use crate::output::{self, CiteFormat};
 
 /// `--list-styles`: the short names, then every bundled style, one per
 /// line as `NAME<TAB>TITLE`.
@@ -27,10 +27,7 @@ pub(super) async fn run(a: CiteArgs, ctx: &Context) -> Result<Exit, Failure> {
     if a.list_styles {
         return list_styles();
     }
-    let format = match ctx.format {
-        None => Format::Text,
-        Some(_) => ctx.format_for("cite", &Format::CITE, Format::Text)?,
-    };
+    let format = ctx.format_of::<CiteFormat>()?;
     let style = CiteStyle::resolve(a.style.as_deref().unwrap_or(cite::DEFAULT_STYLE))?;
     let input = choose_input("cite", a.input.as_deref(), &a.pmids)?;
     let client = ctx.client()?;

@@ -7,7 +7,7 @@ use super::Context;
 use super::args::ConfigAction;
 use crate::config::{self, ConfigFile, ConfigKey, file::Change};
 use crate::error::{Error, Exit, Failure, Reason};
-use crate::output::Format;
+use crate::output::ConfigFormat;
 
 /// The longest value `config set KEY -` reads from stdin.
 const MAX_STDIN_VALUE: u64 = 64 * 1024;
@@ -44,8 +44,10 @@ pub(super) fn run(action: ConfigAction, ctx: &Context) -> Result<Exit, Failure> 
 /// `pubmed config show`: every knob, its value (the API key masked) and
 /// its source, as text or JSON.
 fn show(ctx: &Context, out: &mut dyn Write) -> Result<(), Failure> {
-    let shown_as = [Format::Text, Format::Json, Format::Table];
-    let json = ctx.format_for("config show", &shown_as, Format::Text)? == Format::Json;
+    let json = match ctx.format_of::<ConfigFormat>()? {
+        ConfigFormat::Json => true,
+        ConfigFormat::Text | ConfigFormat::Table => false,
+    };
     let settings = config::load(&ctx.flags, !ctx.quiet)?;
     for w in &settings.warnings {
         ctx.note(w);

@@ -10,16 +10,16 @@ use super::{Context, end_of_stream, interruptible};
 use crate::error::{Error, Exit, Failure, Reason};
 use crate::ops::convert::{self, Output};
 use crate::ops::fallback;
-use crate::output::{self, Format};
+use crate::output::{self, ConvertFormat};
 
 /// The output format: `ids` when `--to` is given without `-f`. Errors:
 /// `-f ids` without `--to`, or a format `convert` does not offer.
-fn choose_format(a: &ConvertArgs, ctx: &Context) -> Result<Format, Error> {
+fn choose_format(a: &ConvertArgs, ctx: &Context) -> Result<ConvertFormat, Error> {
     let format = match (ctx.format, a.to) {
-        (None, Some(_)) => Format::Ids,
-        _ => ctx.format_for("convert", &Format::RECORDS, Format::Tsv)?,
+        (None, Some(_)) => ConvertFormat::Ids,
+        _ => ctx.format_of::<ConvertFormat>()?,
     };
-    if format == Format::Ids && a.to.is_none() {
+    if format == ConvertFormat::Ids && a.to.is_none() {
         return Err(Error::new(
             Reason::InvalidArgument,
             "--format ids needs --to pmid|pmcid|doi (which ID to print)",

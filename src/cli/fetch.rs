@@ -15,17 +15,7 @@ use crate::ncbi::efetch::Mode;
 use crate::ops::fetch::{self, FetchOptions, Output};
 use crate::ops::resume;
 use crate::output::citation::BibOptions;
-use crate::output::{self, Format};
-
-/// The format: `--format` if `fetch` offers it, else `abstract` on a
-/// terminal and `ndjson` in a pipe.
-fn choose_format(ctx: &Context) -> Result<Format, Error> {
-    match ctx.format {
-        None if ctx.stdout_tty => Ok(Format::Abstract),
-        None => Ok(Format::Ndjson),
-        Some(_) => ctx.format_for("fetch", &Format::FETCH, Format::Ndjson),
-    }
-}
+use crate::output::{self, FetchFormat};
 
 /// The input of `command` (`fetch`, `cite`): PMIDs checked all at once,
 /// or a file / stdin ([`Input::choose`]).
@@ -54,13 +44,13 @@ struct OutputFile {
 
 fn open_output(
     a: &FetchArgs,
-    format: Format,
+    format: FetchFormat,
     ctx: &Context,
 ) -> Result<Option<OutputFile>, Failure> {
     let Some(path) = &a.output else {
         return Ok(None);
     };
-    if format != Format::Ndjson {
+    if format != FetchFormat::Ndjson {
         if a.resume {
             return Err(Error::new(
                 Reason::InvalidArgument,
@@ -125,7 +115,7 @@ fn open_output(
 }
 
 pub(super) async fn run(a: FetchArgs, ctx: &Context) -> Result<Exit, Failure> {
-    let format = choose_format(ctx)?;
+    let format = ctx.format_of::<FetchFormat>()?;
     let bib = BibOptions {
         keys: a.bib_key.unwrap_or_default(),
         unicode: a.bib_unicode,
@@ -136,9 +126,9 @@ pub(super) async fn run(a: FetchArgs, ctx: &Context) -> Result<Exit, Failure> {
     let client = ctx.client()?;
     let options = FetchOptions {
         mode: match format {
-            Format::Medline => Mode::Medline,
+            FetchFormat::Medline => Mode::Medline,
             f => Mode::Xml {
-                keep_raw: f == Format::Xml,
+                keep_raw: f == FetchFormat::Xml,
             },
         },
         ..FetchOptions::default()
@@ -180,7 +170,7 @@ pub(super) async fn run(a: FetchArgs, ctx: &Context) -> Result<Exit, Failure> {
             progress.inc();
         }
         // MEDLINE text has no place for an error: it goes to stderr.
-        if let (Format::Medline, Output::Record(f)) = (format, &item)
+        if let (FetchFormat::Medline, Output::Record(f)) = (format, &item)
             && let Some(e) = &f.error
         {
             ctx.note(&format!(

@@ -24,7 +24,7 @@ use crate::core::query::MAX_QUERY_CHARS;
 use crate::error::{Error, Exit, Failure, Reason};
 use crate::ncbi::Client;
 use crate::ops;
-use crate::output::{self, ColorWhen, Format, Style};
+use crate::output::{self, ColorWhen, Format, SpellFormat, Style};
 use args::{Cli, Command, GlobalArgs};
 
 /// What every command needs from the environment: resolved settings, the
@@ -75,32 +75,17 @@ impl Context {
         }
     }
 
-    /// The format for a command: `--format` if allowed, else table on a
-    /// terminal (when the command has one), else the command's pipe
-    /// default. The one check of `--format`. Errors: a format the command
-    /// does not offer is `invalid_argument` (exit 2).
-    pub fn format_for(
-        &self,
-        command: &str,
-        allowed: &[Format],
-        pipe_default: Format,
-    ) -> Result<Format, Error> {
+    /// The format of a command: `--format` when the command's set `F`
+    /// holds it, else `F`'s terminal or pipe default. The one check of the
+    /// global `-f` (a command's own `-f` already refused other formats).
+    /// Errors: a format the command does not offer is `invalid_argument`
+    /// (exit 2).
+    pub fn format_of<F: output::CommandFormat>(&self) -> Result<F, Error> {
         match self.format {
-            Some(f) if allowed.contains(&f) => Ok(f),
-            Some(f) => Err(Error::new(
-                Reason::InvalidArgument,
-                format!(
-                    "--format {} is not available for `{command}` (use {})",
-                    f.as_str(),
-                    allowed
-                        .iter()
-                        .map(|f| f.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            )),
-            None if self.stdout_tty && allowed.contains(&Format::Table) => Ok(Format::Table),
-            None => Ok(pipe_default),
+            Some(f) => F::try_from(f)
+                .map_err(|f| Error::new(Reason::InvalidArgument, choice::not_offered::<F>(f))),
+            None if self.stdout_tty => Ok(F::TERMINAL),
+            None => Ok(F::PIPE),
         }
     }
 
@@ -246,11 +231,7 @@ fn report_failure(f: &Failure, json: bool) -> Exit {
 async fn run(cli: Cli, ctx: Context) -> Result<Exit, Failure> {
     match cli.command {
         Command::Spell(a) => {
-            let format = ctx.format_for(
-                "spell",
-                &[Format::Text, Format::Json, Format::Table],
-                Format::Text,
-            )?;
+            let format = ctx.format_of::<SpellFormat>()?;
             let query = read_query(&a.query)?;
             ops::spell::check_query(&query)?;
             let client = ctx.client()?;
@@ -258,7 +239,7 @@ async fn run(cli: Cli, ctx: Context) -> Result<Exit, Failure> {
             let mut out = io::stdout().lock();
             output::spell::render(&mut out, &outcome, format, &ctx.style)?;
             out.flush()?;
-            if format == Format::Text {
+            if format == SpellFormat::Text {
                 ctx.note(&output::spell::note(&outcome));
             }
             Ok(Exit::Success)
@@ -292,9 +273,7 @@ async fn run(cli: Cli, ctx: Context) -> Result<Exit, Failure> {
                 return Ok(Exit::Success);
             }
             let client = ctx.client()?;
-            crate::mcp::serve(client).await.map_err(|e| {
-                Error::new(Reason::NcbiUnreachable, format!("MCP server stopped: {e}"))
-            })?;
+            crate::mcp::serve(client).await?;
             Ok(Exit::Success)
         }
     }

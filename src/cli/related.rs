@@ -10,12 +10,12 @@ use super::{Context, end_of_stream, interruptible};
 use crate::error::{Exit, Failure};
 use crate::ops::related::{self, Output, RelatedRequest};
 use crate::ops::search::Detail;
-use crate::output::{self, Format};
+use crate::output::{self, RelatedFormat};
 
 pub(super) async fn run(a: RelatedArgs, ctx: &Context) -> Result<Exit, Failure> {
-    let format = ctx.format_for("related", &Format::RECORDS, Format::Ids)?;
+    let format = ctx.format_of::<RelatedFormat>()?;
     // Summaries cost ESummary requests: only a table shows them unasked.
-    let detail = a.detail.unwrap_or(if format == Format::Table {
+    let detail = a.detail.unwrap_or(if format == RelatedFormat::Table {
         Detail::Full
     } else {
         Detail::Ids
@@ -45,7 +45,7 @@ pub(super) async fn run(a: RelatedArgs, ctx: &Context) -> Result<Exit, Failure> 
             match &r.error {
                 None if r.total == 0 => ctx.note(&format!("note: {}", related::no_links_note(r))),
                 // Error records are rows in every other format.
-                Some(e) if format == Format::Ids => ctx.note(&format!(
+                Some(e) if format == RelatedFormat::Ids => ctx.note(&format!(
                     "error: {}: {} [{}]",
                     r.requested, e.message, e.reason
                 )),

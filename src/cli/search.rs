@@ -16,15 +16,16 @@ use crate::ops::resume::{self, OnRetry, sidecar_path};
 use crate::ops::search::{self, Detail, SearchRequest};
 use crate::ops::search_all::{self, Checkpoint, Event};
 use crate::output::search_all::{self as search_all_out, Note};
-use crate::output::{self, Format};
+use crate::output::{self, SearchAllFormat, SearchFormat};
 
-/// Turns `search` arguments into a plain request (no clap types).
-fn search_request(a: &SearchArgs, query: String, format: Format) -> SearchRequest {
+/// Turns `search` arguments into a plain request (no clap types);
+/// `ids_out`: the output is bare PMIDs (`-f ids`).
+fn search_request(a: &SearchArgs, query: String, ids_out: bool) -> SearchRequest {
     let count_only = a.count || a.retmax == Some(0);
     let detail = match a.detail {
         _ if count_only => Detail::Ids,
         Some(d) => d,
-        None if format == Format::Ids => Detail::Ids,
+        None if ids_out => Detail::Ids,
         None => Detail::Full,
     };
     SearchRequest {
@@ -63,18 +64,18 @@ pub(super) async fn run(a: SearchArgs, ctx: &Context) -> Result<Exit, Failure> {
     if a.all {
         return run_all(&a, ctx).await;
     }
-    let format = ctx.format_for("search", &Format::RECORDS, Format::Ids)?;
+    let format = ctx.format_of::<SearchFormat>()?;
     let query = read_query(&a.query)?;
-    let req = search_request(&a, query, format);
+    let req = search_request(&a, query, format == SearchFormat::Ids);
     let today = search::today_utc();
     // Checked before the configuration is read: bad input never waits on it.
     let prepared = search::prepare(&req, today)?;
     let client = ctx.client()?;
     let outcome = search::search_prepared(&client, &req, &prepared, today).await?;
-    if format != Format::Json {
+    if format != SearchFormat::Json {
         ctx.note(&output::search::header_line(&outcome));
         if let Some(t) = &outcome.query_translation
-            && (format == Format::Table || ctx.flags.verbose)
+            && (format == SearchFormat::Table || ctx.flags.verbose)
         {
             ctx.note(&format!("searched as: {t}"));
         }
@@ -94,11 +95,11 @@ pub(super) async fn run(a: SearchArgs, ctx: &Context) -> Result<Exit, Failure> {
 /// `search --all`: streams every PMID (or summary) as ranges complete, to
 /// stdout or (`--output FILE`) to a file kept resumable.
 async fn run_all(a: &SearchArgs, ctx: &Context) -> Result<Exit, Failure> {
-    let format = ctx.format_for("search --all", &search_all_out::FORMATS, Format::Ids)?;
+    let format = ctx.format_of::<SearchAllFormat>()?;
     let query = read_query(&a.query)?;
-    let mut req = search_request(a, query, format);
+    let mut req = search_request(a, query, format == SearchAllFormat::Ids);
     // PMIDs alone need no summaries (and none can then be missing).
-    if a.detail.is_none() || format == Format::Ids {
+    if a.detail.is_none() || format == SearchAllFormat::Ids {
         req.detail = Detail::Ids;
     }
     let plan = search_all::prepare(&req, search::today_utc())?;
@@ -174,7 +175,7 @@ impl OutputFile {
     fn open(
         path: &Path,
         a: &SearchArgs,
-        format: Format,
+        format: SearchAllFormat,
         detail: Detail,
         fingerprint: &[(&str, String)],
     ) -> Result<OutputFile, Failure> {

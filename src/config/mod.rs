@@ -4,9 +4,9 @@
 //! accepts, the defaults printed in `--help` and the man pages, and the
 //! README's table.
 //!
-//! - [`file`]: the TOML file, edited in place (comments and layout kept) and
+//! - [`mod@file`]: the TOML file, edited in place (comments and layout kept) and
 //!   written atomically with mode 0600.
-//! - [`resolve`]: flag > environment > config file > default, resolved once
+//! - [`mod@resolve`]: flag > environment > config file > default, resolved once
 //!   into typed [`Settings`] that know each value's [`Source`], then into the
 //!   client's [`ClientSettings`](crate::ncbi::ClientSettings).
 

@@ -124,6 +124,20 @@ pub fn count(n: impl Into<u64>, noun: &str) -> String {
     }
 }
 
+/// `n` with thousands separators, as help and messages quote NCBI's limits:
+/// `9,999`, `10,000`, `200`.
+pub fn thousands(n: impl Into<u64>) -> String {
+    let digits = n.into().to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// Trims a value and folds every internal whitespace run (line breaks and
 /// tabs included) to one space, as NCBI pads values (docs/search.md
 /// "Summaries"). Control characters count as whitespace, so no value can
@@ -145,6 +159,20 @@ pub fn fold_whitespace(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn thousands_are_separated_by_commas() {
+        for (n, want) in [
+            (0u64, "0"),
+            (200, "200"),
+            (9_999, "9,999"),
+            (10_000, "10,000"),
+            (1_000_000, "1,000,000"),
+            (u64::MAX, "18,446,744,073,709,551,615"),
+        ] {
+            assert_eq!(thousands(n), want);
+        }
+    }
 
     #[test]
     fn invisible_characters_named_in_spell_md() {

@@ -213,8 +213,7 @@ fn allowed_hosts(addr: &SocketAddr) -> Option<Vec<String>> {
 /// address cannot be bound.
 pub async fn serve(client: Arc<Client>, opts: HttpOptions) -> Result<(), Error> {
     let addr = check(&opts)?;
-    let interrupted =
-        super::interrupt_listener().map_err(|e| Error::new(Reason::NcbiUnreachable, e))?;
+    let interrupted = super::interrupt_listener()?;
     tokio::pin!(interrupted);
     let listener = TcpListener::bind(addr).await.map_err(|e| {
         // the address is the user's to change, not an NCBI outage

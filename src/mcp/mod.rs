@@ -13,6 +13,7 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 
+use crate::error::{Error, Reason};
 use crate::ncbi::Client;
 
 pub mod http;
@@ -34,8 +35,6 @@ impl PubmedServer {
     }
 }
 
-const INSTRUCTIONS: &str = "PubMed literature tools on NCBI E-utilities. Search with pubmed_search_articles (PubMed query syntax, filters, dates); if it finds nothing, check the query with pubmed_spell_check and search again; read full records (abstract, authors, MeSH, retractions) with pubmed_fetch_articles; turn PMIDs into citations (RIS, BibTeX, CSL-JSON or APA/Vancouver/AMA text) with pubmed_format_citations; follow an article's similar articles, citing articles or references with pubmed_find_related; convert PMIDs, PMCIDs and DOIs with pubmed_convert_ids.";
-
 impl ServerHandler for PubmedServer {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
@@ -43,7 +42,7 @@ impl ServerHandler for PubmedServer {
                 Implementation::new("pubmed", env!("CARGO_PKG_VERSION"))
                     .with_title("pubmed — PubMed search, spelling, ID conversion, records, citations and related articles"),
             )
-            .with_instructions(INSTRUCTIONS)
+            .with_instructions(tools::instructions())
     }
 
     async fn list_tools(
@@ -78,7 +77,7 @@ impl ServerHandler for PubmedServer {
                 None => Err(ErrorData::invalid_params(
                     format!(
                         "unknown tool {name:?}; this server has {}",
-                        tools::specs().iter().map(|s| s.name).collect::<Vec<_>>().join(", ")
+                        tools::names()
                     ),
                     None,
                 )),
@@ -120,8 +119,10 @@ impl ServerHandler for PubmedServer {
 /// Serves MCP on stdin/stdout until stdin closes (exit 0), SIGINT or
 /// SIGTERM.
 ///
-/// Errors: a transport or protocol failure, as a message.
-pub async fn serve(client: Arc<Client>) -> Result<(), String> {
+/// Errors: `internal` (exit 70) when the signal handlers cannot be
+/// installed or the session ends on a transport or protocol failure:
+/// neither is NCBI's nor the caller's input (docs/errors.md).
+pub async fn serve(client: Arc<Client>) -> Result<(), Error> {
     // Listen for SIGINT before the first message, so an early one ends the
     // server cleanly too.
     let interrupted = interrupt_listener()?;
@@ -132,13 +133,13 @@ pub async fn serve(client: Arc<Client>) -> Result<(), String> {
             Ok(r) => r,
             // stdin closed (or no client) before `initialize`: nothing to serve.
             Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => return Ok(()),
-            Err(e) => return Err(e.to_string()),
+            Err(e) => return Err(stopped(&e)),
         },
         _ = &mut interrupted => return Ok(()),
     };
     let token = running.cancellation_token();
     tokio::select! {
-        quit = running.waiting() => quit.map(|_| ()).map_err(|e| e.to_string()),
+        quit = running.waiting() => quit.map(|_| ()).map_err(|e| stopped(&e)),
         _ = &mut interrupted => {
             token.cancel();
             Ok(())
@@ -146,16 +147,25 @@ pub async fn serve(client: Arc<Client>) -> Result<(), String> {
     }
 }
 
+/// The error of a session that ended on a transport or protocol failure.
+fn stopped(e: &dyn std::fmt::Display) -> Error {
+    Error::new(Reason::Internal, format!("MCP server stopped: {e}"))
+}
+
 /// A future that resolves on SIGINT or SIGTERM (both end the server the
 /// same way: calls in flight are cancelled, exit 0); the handlers are
 /// installed at once.
+///
+/// Errors: `internal` when a handler cannot be installed.
 #[cfg(unix)]
-pub fn interrupt_listener() -> Result<impl std::future::Future<Output = ()>, String> {
+pub fn interrupt_listener() -> Result<impl std::future::Future<Output = ()>, Error> {
     use tokio::signal::unix::{SignalKind, signal};
-    let mut int =
-        signal(SignalKind::interrupt()).map_err(|e| format!("cannot listen for SIGINT: {e}"))?;
-    let mut term =
-        signal(SignalKind::terminate()).map_err(|e| format!("cannot listen for SIGTERM: {e}"))?;
+    let listen = |kind: SignalKind, name: &str| {
+        signal(kind)
+            .map_err(|e| Error::new(Reason::Internal, format!("cannot listen for {name}: {e}")))
+    };
+    let mut int = listen(SignalKind::interrupt(), "SIGINT")?;
+    let mut term = listen(SignalKind::terminate(), "SIGTERM")?;
     Ok(async move {
         tokio::select! {
             _ = int.recv() => {}
@@ -166,7 +176,7 @@ pub fn interrupt_listener() -> Result<impl std::future::Future<Output = ()>, Str
 
 /// A future that resolves on Ctrl-C.
 #[cfg(not(unix))]
-pub fn interrupt_listener() -> Result<impl std::future::Future<Output = ()>, String> {
+pub fn interrupt_listener() -> Result<impl std::future::Future<Output = ()>, Error> {
     Ok(async {
         let _ = tokio::signal::ctrl_c().await;
     })

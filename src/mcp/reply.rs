@@ -8,7 +8,9 @@ use rmcp::model::{CallToolResult, ContentBlock};
 use serde_json::{Map, Value, json};
 
 use super::schema::{Arg, ArgError, path_of};
+use crate::core::text::thousands;
 use crate::error::{Error, Field, Reason, Term, Words};
+use crate::ncbi::limits::{ESEARCH_MAX_RETSTART, ESEARCH_WINDOW};
 
 /// The search tool's name (hints point agents at it).
 pub const SEARCH_TOOL: &str = "pubmed_search_articles";
@@ -77,11 +79,17 @@ pub fn hint(reason: Reason, field: Option<Field>, path: Option<&str>) -> String 
             Some(_) => format!("give {arg} as PMIDs: digits (23193287; leading zeros allowed, never 0), one per element, with no comma or whitespace; turn a PMCID or DOI into a PMID first with pubmed_convert_ids"),
         },
         Reason::InvalidArgument => match field {
-            Some(Field::Retstart) => "PubMed serves only the first 9,999 records of a query: keep `offset` at most 9998, and narrow the query (e.g. with `dateRange` or `reldate`) to reach later records".into(),
+            Some(Field::Retstart) => format!(
+                "PubMed serves only the first {} records of a query: keep `offset` at most {ESEARCH_MAX_RETSTART}, and narrow the query (e.g. with `dateRange` or `reldate`) to reach later records",
+                thousands(ESEARCH_WINDOW)
+            ),
             Some(Field::Retmax) => "ask for fewer records with `maxResults`, and page with `offset`".into(),
             Some(Field::SearchField) => "give `field` a PubMed field tag such as ti, tiab, au, mh, pt, ta or dp (or its long name, e.g. title)".into(),
             Some(Field::Query) => "shorten `query`".into(),
-            Some(Field::Style) => "give `style` a bundled style name: apa, vancouver, ama, nlm, harvard, chicago-author-date, ieee, nature, or another bundled CSL style name such as the-lancet".into(),
+            Some(Field::Style) => format!(
+                "give `style` a bundled style name: {}, or another bundled CSL style name such as the-lancet",
+                crate::ops::cite::SHORT_NAMES.map(|(n, _)| n).join(", ")
+            ),
             _ => format!("correct {arg} as the message says; the tool's inputSchema lists every argument with its type and limits"),
         },
         Reason::QueueFull => "this server has too many NCBI requests waiting; call again after `retryAfter` seconds".into(),
@@ -91,6 +99,7 @@ pub fn hint(reason: Reason, field: Option<Field>, path: Option<&str>) -> String 
         Reason::NcbiInvalidResponse => "NCBI sent a body that is not what E-utilities document; call again later".into(),
         Reason::NcbiResourceNotFound => "check the ID; it may not exist in this database".into(),
         Reason::InvalidApiKey => "NCBI rejected this server's API key: calling again fails the same way; the server's operator must correct or remove the key (NCBI_API_KEY, or api_key in the configuration file)".into(),
+        Reason::Internal => "the server failed in a way that is neither NCBI's nor the arguments'; call again, and tell the server's operator if it persists".into(),
     }
 }
 
@@ -226,6 +235,7 @@ pub fn success(structured: Value, text: String, keep_null: &[&str]) -> CallToolR
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::choice::Choice;
 
     fn args() -> Vec<Arg> {
         vec![
@@ -282,7 +292,7 @@ mod tests {
 
     #[test]
     fn no_hint_names_a_cli_flag_or_command() {
-        for r in Reason::ALL {
+        for &r in Reason::ALL {
             let h = hint(r, None, None);
             assert!(!h.contains("--") && !h.contains("pubmed "), "{r}: {h}");
         }

@@ -11,6 +11,7 @@ use tokio::time::Instant;
 
 use super::budget::{self, SharedBudget};
 use super::classify::{self, Refusal, Verdict};
+use super::db::Db;
 use super::pacer::{Lane, Pacer, PacerConfig};
 use super::policy::Policy;
 use super::transport::{
@@ -30,7 +31,7 @@ pub const DEFAULT_TOOL: &str = "pubmed-cli";
 /// E-utilities switch from GET to POST above this many encoded characters.
 const MAX_GET_PARAMS_LEN: usize = 2000;
 /// … or above this many IDs in one `id` list.
-const MAX_GET_IDS: usize = 200;
+const MAX_GET_IDS: usize = super::limits::POST_ABOVE_IDS;
 
 /// Where and as whom the client calls NCBI, and its policy.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -165,6 +166,109 @@ struct Retry {
     bad_answer: bool,
 }
 
+/// An answer the call ends with, or a retry.
+enum Next<T> {
+    /// The call's value.
+    Done(T),
+    /// An attempt to retry after [`Client::next_wait`].
+    Retry(Retry),
+}
+
+impl Retry {
+    /// A failure worth another attempt; `hopeless` when waiting cannot fix
+    /// it (two attempts at most).
+    fn transient(text: String, hopeless: bool) -> Retry {
+        Retry {
+            rate_limited: false,
+            text,
+            retry_after: None,
+            hopeless,
+            bad_answer: false,
+        }
+    }
+
+    /// An attempt that got no answer within `budget`: the end of the call
+    /// (`ncbi_deadline_exceeded`) once the call's `deadline` (of `total`)
+    /// has passed, else a retry.
+    fn timed_out(
+        endpoint: &str,
+        budget: Duration,
+        deadline: Instant,
+        total: Duration,
+    ) -> Result<Retry> {
+        if Instant::now() >= deadline {
+            return Err(Error::new(
+                Reason::NcbiDeadlineExceeded,
+                format!(
+                    "{endpoint} did not answer within the {}s deadline",
+                    total.as_secs_f64()
+                ),
+            ));
+        }
+        Ok(Retry::transient(
+            format!("{endpoint} gave no answer within {}s", budget.as_secs_f64()),
+            false,
+        ))
+    }
+
+    /// An attempt whose transport failed before an answer (sent to `url`):
+    /// a body over the cap is `ncbi_invalid_response` and a redirect
+    /// `invalid_argument` at once (docs/client.md); a host that does not
+    /// resolve or refuses is a hopeless retry; anything else a retry.
+    fn from_transport(endpoint: &str, url: &str, e: TransportError) -> Result<Retry> {
+        let host = host_of(url);
+        match e {
+            TransportError::TooLarge => Err(Error::new(
+                Reason::NcbiInvalidResponse,
+                format!("{endpoint}: {}", TransportError::TooLarge),
+            )),
+            TransportError::Redirected(to) => Err(Error::new(
+                Reason::InvalidArgument,
+                format!(
+                    "{endpoint} ({host}) redirected to {to}; not followed, so the API key and e-mail stay with the configured server"
+                ),
+            )
+            .with_hint("if the service moved, point --eutils-url / PUBMED_EUTILS_URL (or --idconv-url / PUBMED_IDCONV_URL) at its new address")),
+            e @ TransportError::TooManyRedirects => Err(Error::new(
+                Reason::InvalidArgument,
+                format!("{endpoint} ({host}) answered with {e} within its own site; not followed further"),
+            )
+            .with_hint("check --eutils-url / PUBMED_EUTILS_URL (or --idconv-url / PUBMED_IDCONV_URL): the server at that address keeps redirecting")),
+            e @ (TransportError::Unresolved(_) | TransportError::Refused(_)) => {
+                Ok(Retry::transient(format!("{endpoint} ({host}): {e}"), true))
+            }
+            e => Ok(Retry::transient(format!("{endpoint} ({host}): {e}"), false)),
+        }
+    }
+
+    /// An answer's [`Verdict`]: the value, the error that ends the call,
+    /// or a retry (a 429, or a transient answer).
+    fn from_verdict<T>(endpoint: &str, verdict: Verdict<T>) -> Result<Next<T>> {
+        match verdict {
+            Verdict::Done(v) => Ok(Next::Done(v)),
+            Verdict::Fatal(e) => Err(e),
+            Verdict::RateLimited { retry_after } => Ok(Next::Retry(Retry {
+                rate_limited: true,
+                text: format!("{endpoint} answered HTTP 429 (rate limited)"),
+                retry_after,
+                hopeless: false,
+                bad_answer: false,
+            })),
+            Verdict::Transient {
+                text,
+                retry_after,
+                bad_answer,
+            } => Ok(Next::Retry(Retry {
+                bad_answer,
+                rate_limited: false,
+                text,
+                retry_after,
+                hopeless: false,
+            })),
+        }
+    }
+}
+
 /// The hint for a server that cannot be reached at all.
 const UNREACHABLE_HINT: &str = "check the host name and the network: the server URLs come from --eutils-url / PUBMED_EUTILS_URL and --idconv-url / PUBMED_IDCONV_URL; behind a proxy set HTTPS_PROXY (NO_PROXY lists hosts reached directly); on a slow network raise --timeout";
 
@@ -290,17 +394,19 @@ impl Client {
         &self.pacer
     }
 
-    /// Builds an E-utilities request: `db=pubmed` callers add their own
-    /// parameters; `tool`, `email` and `api_key` are appended. POST when the
-    /// encoded parameters exceed 2,000 characters or the ID list 200 IDs.
+    /// Builds an E-utilities request to `eutil` (`esearch.fcgi`, …) on
+    /// database `db`: `db` first, then the caller's parameters, then
+    /// `tool`, `email` and `api_key`. POST when the encoded parameters
+    /// exceed 2,000 characters or the ID list [`MAX_GET_IDS`] IDs.
     pub(crate) fn eutils_request(
         &self,
-        endpoint: &str,
+        eutil: &str,
+        db: Db,
         params: Vec<(&str, String)>,
         id_count: usize,
     ) -> HttpRequest {
-        let mut params: Vec<(String, String)> = params
-            .into_iter()
+        let mut params: Vec<(String, String)> = std::iter::once(("db", db.as_str().to_string()))
+            .chain(params)
             .map(|(k, v)| (k.to_string(), v))
             .collect();
         params.push(("tool".into(), self.settings.tool.clone()));
@@ -317,7 +423,7 @@ impl Client {
         };
         HttpRequest {
             method,
-            url: join_url(&self.settings.eutils_url, endpoint),
+            url: join_url(&self.settings.eutils_url, eutil),
             params,
         }
     }
@@ -406,84 +512,19 @@ impl Client {
             let sent = tokio::time::timeout(budget, self.transport.send(req.clone())).await;
             let started = permit.started;
             drop(permit);
-            let transient = |text: String, hopeless: bool| Retry {
-                rate_limited: false,
-                text,
-                retry_after: None,
-                hopeless,
-                bad_answer: false,
-            };
             let retry = match sent {
-                Err(_) if Instant::now() >= deadline => {
-                    return Err(Error::new(
-                        Reason::NcbiDeadlineExceeded,
-                        format!(
-                            "{endpoint} did not answer within the {}s deadline",
-                            policy.deadline.as_secs_f64()
-                        ),
-                    ));
-                }
-                Err(_) => transient(
-                    format!("{endpoint} gave no answer within {}s", budget.as_secs_f64()),
-                    false,
-                ),
-                Ok(Err(TransportError::TooLarge)) => {
-                    return Err(Error::new(
-                        Reason::NcbiInvalidResponse,
-                        format!("{endpoint}: {}", TransportError::TooLarge),
-                    ));
-                }
-                Ok(Err(TransportError::Redirected(to))) => {
-                    return Err(Error::new(
-                        Reason::InvalidArgument,
-                        format!(
-                            "{endpoint} ({}) redirected to {to}; not followed, so the API key and e-mail stay with the configured server",
-                            host_of(&req.url)
-                        ),
-                    )
-                    .with_hint("if the service moved, point --eutils-url / PUBMED_EUTILS_URL (or --idconv-url / PUBMED_IDCONV_URL) at its new address"));
-                }
-                Ok(Err(e @ TransportError::TooManyRedirects)) => {
-                    return Err(Error::new(
-                        Reason::InvalidArgument,
-                        format!(
-                            "{endpoint} ({}) answered with {e} within its own site; not followed further",
-                            host_of(&req.url)
-                        ),
-                    )
-                    .with_hint("check --eutils-url / PUBMED_EUTILS_URL (or --idconv-url / PUBMED_IDCONV_URL): the server at that address keeps redirecting"));
-                }
-                Ok(Err(e @ (TransportError::Unresolved(_) | TransportError::Refused(_)))) => {
-                    transient(format!("{endpoint} ({}): {e}", host_of(&req.url)), true)
-                }
-                Ok(Err(e)) => transient(format!("{endpoint} ({}): {e}", host_of(&req.url)), false),
-                Ok(Ok(resp)) => match classify(resp) {
-                    Verdict::Done(v) => {
+                Err(_) => Retry::timed_out(endpoint, budget, deadline, policy.deadline)?,
+                Ok(Err(e)) => Retry::from_transport(endpoint, &req.url, e)?,
+                Ok(Ok(resp)) => match Retry::from_verdict(endpoint, classify(resp)) {
+                    Ok(Next::Done(v)) => {
                         self.pacer.note_success(lane).await;
                         return Ok(v);
                     }
-                    Verdict::Fatal(e) if e.reason == Reason::InvalidApiKey => {
+                    Ok(Next::Retry(r)) => r,
+                    Err(e) if e.reason == Reason::InvalidApiKey => {
                         return Err(self.with_key_origin(e));
                     }
-                    Verdict::Fatal(e) => return Err(e),
-                    Verdict::RateLimited { retry_after } => Retry {
-                        rate_limited: true,
-                        text: format!("{endpoint} answered HTTP 429 (rate limited)"),
-                        retry_after,
-                        hopeless: false,
-                        bad_answer: false,
-                    },
-                    Verdict::Transient {
-                        text,
-                        retry_after,
-                        bad_answer,
-                    } => Retry {
-                        bad_answer,
-                        rate_limited: false,
-                        text,
-                        retry_after,
-                        hopeless: false,
-                    },
+                    Err(e) => return Err(e),
                 },
             };
             let resume = self
@@ -629,12 +670,26 @@ mod tests {
             ClientSettings::default(),
             Arc::new(ReqwestTransport::new().unwrap()),
         );
-        let short = c.eutils_request("esearch.fcgi", vec![("term", "x".into())], 0);
+        let short = c.eutils_request("esearch.fcgi", Db::Pubmed, vec![("term", "x".into())], 0);
         assert_eq!(short.method, Method::Get);
-        let long = c.eutils_request("esearch.fcgi", vec![("term", "x".repeat(2500))], 0);
+        let long = c.eutils_request(
+            "esearch.fcgi",
+            Db::Pubmed,
+            vec![("term", "x".repeat(2500))],
+            0,
+        );
         assert_eq!(long.method, Method::Post);
-        let ids = c.eutils_request("esummary.fcgi", vec![("id", "1,".repeat(201))], 201);
+        let ids = c.eutils_request(
+            "esummary.fcgi",
+            Db::Pubmed,
+            vec![("id", "1,".repeat(201))],
+            201,
+        );
         assert_eq!(ids.method, Method::Post);
+        // The database is a parameter: `db` leads, as the caller names it.
+        let mesh = c.eutils_request("esearch.fcgi", Db::Mesh, vec![("term", "x".into())], 0);
+        assert_eq!(mesh.params[0], ("db".to_string(), "mesh".to_string()));
+        assert_eq!(short.params[0], ("db".to_string(), "pubmed".to_string()));
     }
 
     #[test]

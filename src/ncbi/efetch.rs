@@ -23,6 +23,7 @@ use quick_xml::events::Event;
 
 use super::classify::{self, Verdict};
 use super::client::Client;
+use super::db::Db;
 use super::pacer::Lane;
 use super::transport::{HttpResponse, Method, TransportError};
 use super::xml::{self, Element, Node};
@@ -33,10 +34,10 @@ use crate::core::record::{
 use crate::core::text::fold_whitespace;
 use crate::error::{Error, Reason, Result};
 
-/// PMIDs per EFetch request, as EDirect sends them. Real records average
-/// 5–35 KB of XML (the captures: 3.9–64 KB each, compact), so a chunk is
-/// usually 5–35 MB, under the client's 64 MB body cap; a larger one is halved.
-pub const EFETCH_CHUNK: usize = 1000;
+/// PMIDs per EFetch request. Real records average 5–35 KB of XML (the
+/// captures: 3.9–64 KB each, compact), so a chunk is usually 5–35 MB, under
+/// the client's 64 MB body cap; a larger one is halved.
+pub use super::limits::EFETCH_CHUNK;
 /// A chunk that timed out is halved while it holds more PMIDs than this.
 pub const MIN_TIMEOUT_SPLIT: usize = 100;
 const ENDPOINT: &str = "EFetch";
@@ -878,16 +879,17 @@ fn worth_halving(e: &Error, len: usize) -> bool {
 }
 
 impl Client {
-    /// One EFetch request for `pmids`. When `may_halve`, an answer saying
+    /// One EFetch request for `pmids` of `db`. When `may_halve`, an answer saying
     /// NCBI timed out ends the call at once (the caller halves the chunk)
     /// instead of being retried whole; the second value is then true.
     async fn efetch_once(
         &self,
+        db: Db,
         pmids: &[String],
         mode: Mode,
         may_halve: bool,
     ) -> std::result::Result<ChunkBody, (Error, bool)> {
-        let mut params = vec![("db", "pubmed".to_string()), ("id", pmids.join(","))];
+        let mut params = vec![("id", pmids.join(","))];
         match mode {
             Mode::Xml { .. } => params.push(("retmode", "xml".to_string())),
             Mode::Medline => {
@@ -895,7 +897,7 @@ impl Client {
                 params.push(("retmode", "text".to_string()));
             }
         }
-        let mut req = self.eutils_request("efetch.fcgi", params, pmids.len());
+        let mut req = self.eutils_request("efetch.fcgi", db, params, pmids.len());
         // Always a form body: ID lists of any length, one request shape.
         req.method = Method::Post;
         let timed_out = AtomicBool::new(false);
@@ -921,12 +923,14 @@ impl Client {
         })
     }
 
-    /// Full records for `pmids` (canonical PMIDs), in as few EFetch
+    /// Full records for `pmids` (canonical PMIDs) of `db`, which must hold
+    /// PubMed records (`mode` reads `PubmedArticleSet` XML or MEDLINE
+    /// text: [`Db::Pubmed`]), in as few EFetch
     /// requests as [`EFETCH_CHUNK`] allows; every distinct PMID gets an
     /// [`Entry`]. A chunk that times out, or whose body is over the cap,
     /// is halved and retried; a chunk that still fails gives its PMIDs
     /// `Missing { reason: Failed(…) }` and its error in `failures`.
-    pub async fn efetch(&self, pmids: &[String], mode: Mode) -> EfetchAnswer {
+    pub async fn efetch(&self, db: Db, pmids: &[String], mode: Mode) -> EfetchAnswer {
         let mut seen = HashSet::new();
         let unique: Vec<String> = pmids
             .iter()
@@ -942,7 +946,7 @@ impl Client {
             .collect();
         while let Some(ids) = work.pop() {
             let may_halve = ids.len() > MIN_TIMEOUT_SPLIT;
-            match self.efetch_once(&ids, mode, may_halve).await {
+            match self.efetch_once(db, &ids, mode, may_halve).await {
                 Ok(body) => merge(&mut answer, &ids, body),
                 Err((_, true)) if ids.len() > 1 => {
                     let (a, b) = ids.split_at(ids.len() / 2);

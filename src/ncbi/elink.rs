@@ -14,6 +14,7 @@ use std::collections::HashMap;
 
 use super::classify::{self, ErrorTextKind, Verdict};
 use super::client::Client;
+use super::db::Db;
 use super::pacer::Lane;
 use super::xml::Element;
 use crate::core::choice::choice;
@@ -44,6 +45,16 @@ impl LinkKind {
             LinkKind::Similar => "pubmed_pubmed",
             LinkKind::CitedBy => "pubmed_pubmed_citedin",
             LinkKind::References => "pubmed_pubmed_refs",
+        }
+    }
+
+    /// The databases the link runs between (`dbfrom`, `db`): every kind
+    /// links PubMed records to PubMed records.
+    pub fn dbs(self) -> (Db, Db) {
+        match self {
+            LinkKind::Similar | LinkKind::CitedBy | LinkKind::References => {
+                (Db::Pubmed, Db::Pubmed)
+            }
         }
     }
 }
@@ -276,7 +287,8 @@ pub fn match_inputs(
     let mut unattributed = Vec::new();
     for set in &answer.sets {
         let db = set.dbs.iter().find(|d| {
-            d.link_name == kind.linkname() && (d.db_to.is_empty() || d.db_to == "pubmed")
+            d.link_name == kind.linkname()
+                && (d.db_to.is_empty() || d.db_to == kind.dbs().1.as_str())
         });
         let mut errors: Vec<String> = set.errors.clone();
         errors.extend(db.and_then(|d| d.error.clone()));
@@ -387,7 +399,8 @@ fn per_id_or(texts: Vec<String>) -> Verdict<ElinkChunk> {
 
 impl Client {
     /// ELink `cmd=neighbor` for `kind` on `pmids` (canonical, distinct):
-    /// `dbfrom=pubmed&db=pubmed&linkname=…` and one `id` parameter per PMID,
+    /// `db` and `dbfrom` from [`LinkKind::dbs`], `linkname=…` and one `id`
+    /// parameter per PMID,
     /// sent by POST when the list is long (the client's rule).
     ///
     /// Errors: as every E-utilities call (docs/related.md); an answer that is
@@ -395,14 +408,14 @@ impl Client {
     /// inputs, PMIDs not asked for), is `ncbi_invalid_response`; a top-level
     /// `<ERROR>` naming an ID is [`ElinkChunk::PerIdError`], not an error.
     pub async fn elink(&self, kind: LinkKind, pmids: &[String]) -> Result<ElinkChunk> {
+        let (from, to) = kind.dbs();
         let mut params = vec![
-            ("dbfrom", "pubmed".to_string()),
-            ("db", "pubmed".to_string()),
+            ("dbfrom", from.as_str().to_string()),
             ("cmd", "neighbor".to_string()),
             ("linkname", kind.linkname().to_string()),
         ];
         params.extend(pmids.iter().map(|p| ("id", p.clone())));
-        let req = self.eutils_request("elink.fcgi", params, pmids.len());
+        let req = self.eutils_request("elink.fcgi", to, params, pmids.len());
         self.execute(ENDPOINT, Lane::Eutils, &req, |resp| {
             classify_answer(&resp, pmids, kind)
         })

@@ -1,11 +1,14 @@
-//! ESearch (`esearch.fcgi?db=pubmed`): parameters, the typed answer, its parser.
+//! ESearch (`esearch.fcgi`, on any [`Db`]): parameters, the typed answer,
+//! its parser.
 
 use super::classify::Refusal;
 use super::client::Client;
+use super::db::Db;
 use super::xml::Element;
 use crate::error::Result;
 
-/// ESearch parameters (E-utilities names). `db=pubmed` is implied.
+/// ESearch parameters (E-utilities names); the database is the call's
+/// [`Db`].
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct EsearchParams {
     /// `term`: the composed query.
@@ -142,7 +145,8 @@ pub fn check_consistent(a: &EsearchAnswer, retstart: u32, retmax: u32) -> Result
 }
 
 impl Client {
-    /// Runs ESearch on PubMed.
+    /// Runs ESearch on `db` (the UIDs of the answer are that database's:
+    /// PMIDs for [`Db::Pubmed`]).
     ///
     /// Errors: a top-level `<ERROR>` is a failure classified by its text
     /// (e.g. the retstart cap is `invalid_argument`); `<ErrorList>` and
@@ -150,9 +154,8 @@ impl Client {
     /// An answer that contradicts itself ([`check_consistent`]) is retried
     /// like an outage and, if the last attempt still does, is
     /// `ncbi_invalid_response`: a short page is never a result.
-    pub async fn esearch(&self, p: &EsearchParams) -> Result<EsearchAnswer> {
+    pub async fn esearch(&self, db: Db, p: &EsearchParams) -> Result<EsearchAnswer> {
         let mut params = vec![
-            ("db", "pubmed".to_string()),
             ("term", p.term.clone()),
             ("retstart", p.retstart.to_string()),
             ("retmax", p.retmax.to_string()),
@@ -170,7 +173,7 @@ impl Client {
             params.push(("mindate", min.clone()));
             params.push(("maxdate", max.clone()));
         }
-        let req = self.eutils_request("esearch.fcgi", params, 0);
+        let req = self.eutils_request("esearch.fcgi", db, params, 0);
         self.eutils_xml_checked("ESearch", req, |root| {
             let a = parse(root).map_err(Refusal::Invalid)?;
             check_consistent(&a, p.retstart, p.retmax).map_err(Refusal::Inconsistent)?;

@@ -1,7 +1,8 @@
-//! ESpell (`espell.fcgi?db=pubmed&term=…`): the typed answer and its parser.
+//! ESpell (`espell.fcgi?db=…&term=…`): the typed answer and its parser.
 
 use super::classify::Refusal;
 use super::client::Client;
+use super::db::Db;
 use super::xml::Element;
 use crate::core::spell::Segment;
 use crate::core::text::fold_whitespace;
@@ -77,7 +78,8 @@ fn shown(q: &str) -> String {
 }
 
 impl Client {
-    /// ESpell for PubMed. `term` is sent as written.
+    /// ESpell on `db` (PubMed's spelling for [`Db::Pubmed`]). `term` is
+    /// sent as written.
     ///
     /// Errors: an `<ERROR>` with text, an HTML page or a prolog-only body
     /// are retried and end as `ncbi_unreachable`; a body that does not
@@ -85,12 +87,8 @@ impl Client {
     /// `term` ([`answers`]) is the answer to another request: retried, and
     /// `ncbi_invalid_response` when the last attempt still is one, never
     /// applied (docs/spell.md "Which answer is ours").
-    pub async fn espell(&self, term: &str) -> Result<EspellAnswer> {
-        let req = self.eutils_request(
-            "espell.fcgi",
-            vec![("db", "pubmed".into()), ("term", term.to_string())],
-            0,
-        );
+    pub async fn espell(&self, db: Db, term: &str) -> Result<EspellAnswer> {
+        let req = self.eutils_request("espell.fcgi", db, vec![("term", term.to_string())], 0);
         self.eutils_xml_checked("ESpell", req, |root| {
             let a = parse(root).map_err(Refusal::Invalid)?;
             if !answers(term, &a.query) {

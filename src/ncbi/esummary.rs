@@ -1,5 +1,5 @@
-//! ESummary (`esummary.fcgi?db=pubmed&version=2.0`, XML): document
-//! summaries in chunks of [`ESUMMARY_BATCH`] IDs sent by POST, halved when
+//! ESummary (`esummary.fcgi?db=…&version=2.0`, XML): document summaries
+//! (parsed as PubMed's: [`DocSum`]) in chunks of [`ESUMMARY_BATCH`] IDs sent by POST, halved when
 //! NCBI cannot answer a chunk whole, returned in the caller's order
 //! (docs/search.md "Batch sizes").
 
@@ -9,16 +9,17 @@ use futures::StreamExt;
 
 use super::classify;
 use super::client::Client;
+use super::db::Db;
 use super::halving::{self, Part};
 use super::xml::Element;
 use crate::core::text::fold_whitespace;
 use crate::error::{Error, Reason, Result};
 
-/// IDs per ESummary request: 1,000, as EDirect sends them. Only JSON
-/// output (`retmode=json`) is limited to 500 UIDs; this client asks for
-/// XML version 2.0, which carries the same fields (docs/search.md "Batch
-/// sizes"). A chunk of 1,000 real summaries is 2–5 MB of XML.
-pub const ESUMMARY_BATCH: usize = 1000;
+/// IDs per ESummary request. Only JSON output (`retmode=json`) is limited
+/// to [`ESUMMARY_JSON_MAX_UIDS`](super::limits::ESUMMARY_JSON_MAX_UIDS);
+/// this client asks for XML version 2.0, which carries the same fields
+/// (docs/search.md "Batch sizes").
+pub use super::limits::ESUMMARY_BATCH;
 /// A chunk that timed out is halved while it holds more IDs than this.
 pub const MIN_TIMEOUT_SPLIT: usize = 100;
 const ENDPOINT: &str = "ESummary";
@@ -170,16 +171,13 @@ pub fn parse(root: &Element) -> Result<EsummaryAnswer, String> {
 }
 
 impl Client {
-    /// One ESummary request for `ids` (POST above 200 IDs). A top-level
-    /// "not found" answer gives every ID NCBI's text as missing.
-    async fn esummary_once(&self, ids: &[String]) -> Result<EsummaryAnswer, (Error, bool)> {
+    /// One ESummary request for `ids` of `db` (POST above 200 IDs). A
+    /// top-level "not found" answer gives every ID NCBI's text as missing.
+    async fn esummary_once(&self, db: Db, ids: &[String]) -> Result<EsummaryAnswer, (Error, bool)> {
         let req = self.eutils_request(
             "esummary.fcgi",
-            vec![
-                ("db", "pubmed".to_string()),
-                ("id", ids.join(",")),
-                ("version", "2.0".to_string()),
-            ],
+            db,
+            vec![("id", ids.join(",")), ("version", "2.0".to_string())],
             ids.len(),
         );
         let answer = self
@@ -199,23 +197,27 @@ impl Client {
         }
     }
 
-    /// Summaries for one chunk of `pmids` (at most [`ESUMMARY_BATCH`] for
+    /// Summaries for one chunk of `pmids` of `db` (at most [`ESUMMARY_BATCH`] for
     /// one request; more are sent in one request too), halved when NCBI
     /// times out, the body is over the cap or NCBI refuses the number of
     /// UIDs: the parts in `pmids` order, each with its answer (docs in the
     /// answer's order) or its failure after retries.
-    pub async fn esummary_parts(&self, pmids: Vec<String>) -> Vec<Part<EsummaryAnswer>> {
-        halving::run(pmids, |ids| async move { self.esummary_once(&ids).await }).await
+    pub async fn esummary_parts(&self, db: Db, pmids: Vec<String>) -> Vec<Part<EsummaryAnswer>> {
+        halving::run(
+            pmids,
+            |ids| async move { self.esummary_once(db, &ids).await },
+        )
+        .await
     }
 
-    /// Summaries for `pmids`, in chunks of [`ESUMMARY_BATCH`] (by POST),
+    /// Summaries for `pmids` of `db`, in chunks of [`ESUMMARY_BATCH`] (by POST),
     /// kept flowing through the pacer, halved as
     /// [`Client::esummary_parts`] says, and returned in `pmids` order. An
     /// ID NCBI answers with an error, or not at all, is in `missing` with
     /// NCBI's text; it is never dropped silently.
     ///
     /// Errors: the first part that failed after retries and halving.
-    pub async fn esummary(&self, pmids: &[String]) -> Result<EsummaryAnswer> {
+    pub async fn esummary(&self, db: Db, pmids: &[String]) -> Result<EsummaryAnswer> {
         // Owned chunks keep this future `Send` (borrowed ones trip rustc's
         // higher-ranked lifetime inference inside MCP handlers).
         let chunks: Vec<Vec<String>> = pmids
@@ -223,7 +225,7 @@ impl Client {
             .map(<[String]>::to_vec)
             .collect();
         let mut batches = futures::stream::iter(chunks)
-            .map(|chunk| self.esummary_parts(chunk))
+            .map(|chunk| self.esummary_parts(db, chunk))
             .buffered(self.settings().policy.max_in_flight.max(1));
         let mut by_uid: HashMap<String, DocSum> = HashMap::new();
         let mut errors: HashMap<String, String> = HashMap::new();

@@ -11,7 +11,7 @@ use crate::core::ids::IdType;
 use crate::error::{Error, Reason, Result};
 
 /// The most IDs the Converter takes per request.
-pub const IDCONV_MAX_IDS: usize = 200;
+pub use super::limits::IDCONV_MAX_IDS;
 
 /// One answered record. `pmid` is a string whether NCBI sent a number
 /// (current service) or a string (legacy).
@@ -169,7 +169,7 @@ fn contradiction(idtype: IdType, records: &[IdconvRecord], requested: &[String])
 /// type `idtype`, as sent): HTTP trouble first, then a top-level error
 /// object, an E-utilities style `error` text, then the records.
 ///
-/// A top-level error that is about the IDs ([`is_rejection`]) is
+/// A top-level error that is about the IDs (`is_rejection`) is
 /// [`IdconvAnswer::Rejected`]; any other is `ncbi_invalid_response`, as is
 /// a record that contradicts the request (docs/convert.md).
 pub fn classify(

@@ -4,6 +4,7 @@
 pub mod budget;
 pub mod classify;
 mod client;
+pub mod db;
 pub mod efetch;
 pub mod elink;
 pub mod esearch;
@@ -11,6 +12,7 @@ pub mod espell;
 pub mod esummary;
 pub mod halving;
 pub mod idconv;
+pub mod limits;
 pub mod pacer;
 mod policy;
 pub mod transport;
@@ -19,4 +21,5 @@ pub mod xml;
 pub use client::{
     Client, ClientSettings, DEFAULT_EUTILS_URL, DEFAULT_IDCONV_URL, DEFAULT_TOOL, redact_url,
 };
+pub use db::Db;
 pub use policy::{Backoff, Policy};

@@ -267,78 +267,88 @@ impl Pacer {
             )
             .with_retry_after(ceil_secs(estimate - now)));
         }
-        let wait = async {
-            let _turn = self.turn.lock().await;
-            let slot = self
-                .in_flight
-                .clone()
-                .acquire_owned()
-                .await
-                .expect("the pacer never closes its semaphore");
-            loop {
-                let now = Instant::now();
-                let local = self.next_free(now, lane);
-                let booked = match self.shared() {
-                    Some(sh) => {
-                        sh.budget
-                            .book(sh.lane(lane), step, wall_ms(local), wall_ms(deadline))
-                            .await
-                    }
-                    None => None,
-                };
-                let at = match booked {
-                    Some(Ok(b)) => {
-                        self.state()[lane.index()].shared_streak |= b.streak > 0;
-                        instant_of(b.at).max(now)
-                    }
-                    Some(Err(_)) if local > deadline || Instant::now() >= deadline => {
-                        return Err(self.own_start_too_late(lane, Instant::now(), deadline));
-                    }
-                    Some(Err(late)) => return Err(late_error(late)),
-                    None => local,
-                };
-                if at > now {
-                    let mut unused = match (self.shared(), booked) {
-                        (Some(shared), Some(Ok(b))) => Some(Unused {
-                            shared,
-                            lane,
-                            booking: Some(b),
-                        }),
-                        _ => None,
-                    };
-                    tokio::time::sleep_until(at).await;
-                    if let Some(u) = unused.as_mut() {
-                        u.booking = None;
-                    }
-                    // A 429 may have arrived meanwhile, here or in another
-                    // process: then book again after its cooldown.
-                    if booked.is_some()
-                        && let Some(sh) = self.shared()
-                        && let Some(until) = sh.budget.cooldown(sh.lane(lane)).await
-                    {
-                        let mut s = self.state();
-                        let c = &mut s[lane.index()].cooldown_until;
-                        *c = Some(c.map_or(instant_of(until), |c| c.max(instant_of(until))));
-                        continue;
-                    }
-                    if booked.is_none() || self.cooling_down(lane, Instant::now()) {
-                        continue;
-                    }
-                }
-                let now = Instant::now();
-                self.state()[lane.index()].last_start = Some(now);
-                return Ok(Permit {
-                    _slot: slot,
-                    started: now,
-                });
-            }
-        };
+        let wait = self.wait_for_slot(lane, deadline);
         tokio::time::timeout_at(deadline, wait).await.map_err(|_| {
             Error::new(
                 Reason::NcbiDeadlineExceeded,
                 "the deadline passed while the request waited for its turn",
             )
         })?
+    }
+
+    /// The booking loop of [`Pacer::acquire`]: this process's turn, a slot
+    /// in flight, then the start this process's pacing allows, booked in
+    /// the shared budget when there is one, waited for, and booked again
+    /// when a 429 cooldown (here or in another process) arrived meanwhile.
+    ///
+    /// Errors: as [`Pacer::acquire`] says of the shared budget (the caller
+    /// bounds the whole wait by `deadline`).
+    async fn wait_for_slot(&self, lane: Lane, deadline: Instant) -> Result<Permit, Error> {
+        let step = self.cfg.gap_of(lane);
+        let _turn = self.turn.lock().await;
+        let slot = self
+            .in_flight
+            .clone()
+            .acquire_owned()
+            .await
+            .expect("the pacer never closes its semaphore");
+        loop {
+            let now = Instant::now();
+            let local = self.next_free(now, lane);
+            let booked = match self.shared() {
+                Some(sh) => {
+                    sh.budget
+                        .book(sh.lane(lane), step, wall_ms(local), wall_ms(deadline))
+                        .await
+                }
+                None => None,
+            };
+            let at = match booked {
+                Some(Ok(b)) => {
+                    self.state()[lane.index()].shared_streak |= b.streak > 0;
+                    instant_of(b.at).max(now)
+                }
+                Some(Err(_)) if local > deadline || Instant::now() >= deadline => {
+                    return Err(self.own_start_too_late(lane, Instant::now(), deadline));
+                }
+                Some(Err(late)) => return Err(late_error(late)),
+                None => local,
+            };
+            if at > now {
+                let mut unused = match (self.shared(), booked) {
+                    (Some(shared), Some(Ok(b))) => Some(Unused {
+                        shared,
+                        lane,
+                        booking: Some(b),
+                    }),
+                    _ => None,
+                };
+                tokio::time::sleep_until(at).await;
+                if let Some(u) = unused.as_mut() {
+                    u.booking = None;
+                }
+                // A 429 may have arrived meanwhile, here or in another
+                // process: then book again after its cooldown.
+                if booked.is_some()
+                    && let Some(sh) = self.shared()
+                    && let Some(until) = sh.budget.cooldown(sh.lane(lane)).await
+                {
+                    let mut s = self.state();
+                    let c = &mut s[lane.index()].cooldown_until;
+                    *c = Some(c.map_or(instant_of(until), |c| c.max(instant_of(until))));
+                    continue;
+                }
+                if booked.is_none() || self.cooling_down(lane, Instant::now()) {
+                    continue;
+                }
+            }
+            let now = Instant::now();
+            self.state()[lane.index()].last_start = Some(now);
+            return Ok(Permit {
+                _slot: slot,
+                started: now,
+            });
+        }
     }
 
     /// The error of a call that could not start before `deadline` even

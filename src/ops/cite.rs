@@ -242,7 +242,8 @@ impl CiteStyle {
             return Err(Error::new(
                 Reason::InvalidArgument,
                 format!(
-                    "unknown citation style `{spec}`: give a bundled style name such as apa, vancouver, ama, nlm, harvard, chicago-author-date, ieee or nature"
+                    "unknown citation style `{spec}`: give a bundled style name such as {}",
+                    SHORT_NAMES.map(|(n, _)| n).join(", ")
                 ),
             )
             .with_field(crate::error::Field::Style));
@@ -873,11 +874,7 @@ pub async fn cite_pmids(
     };
     match cite_stream(client, lines, style, &mut sink).await {
         Ok(t) => Ok((out, t)),
-        Err(Failure::Op(e)) => Err(e),
-        Err(f) => Err(Error::new(
-            Reason::InvalidArgument,
-            format!("citing stopped: {f:?}"),
-        )),
+        Err(f) => Err(f.into_op_error()),
     }
 }
 

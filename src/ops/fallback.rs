@@ -24,8 +24,8 @@ use super::search::{self, Summary};
 use crate::core::choice::choice;
 use crate::core::ids::{self, Canonical, IdType};
 use crate::error::{Error, Failure, Reason};
-use crate::ncbi::Client;
 use crate::ncbi::esearch::EsearchParams;
+use crate::ncbi::{Client, Db};
 
 choice! {
     /// Where `convert --fallback` looks up IDs the Converter does not know.
@@ -165,7 +165,7 @@ async fn doi_searches(
             retmax: (batch.len() * 10) as u32,
             ..Default::default()
         };
-        let answer = client.esearch(&p).await.map(|a| a.ids);
+        let answer = client.esearch(Db::Pubmed, &p).await.map(|a| a.ids);
         for d in batch {
             doi_hits.insert(d.clone(), answer.clone());
         }
@@ -366,7 +366,7 @@ const AHEAD: usize = 2 * MAX_ITEMS;
 
 /// `convert` with the fallback stage after it: the Converter's engine
 /// ([`convert::convert_stream`]) feeds this stage, which hands every item to
-/// `sink` in input order. At most [`AHEAD`] input lines are between the two
+/// `sink` in input order. At most `AHEAD` input lines are between the two
 /// stages, so memory stays flat however long the input. The totals are the
 /// run's after the stage (records found in PubMed count as converted; its
 /// requests are included).

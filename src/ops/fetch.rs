@@ -18,8 +18,8 @@ use super::convert::InputLine;
 pub use crate::core::ids::check_pmid;
 use crate::core::record::Record;
 use crate::error::{Error, Exit, Failure, Reason, Result};
-use crate::ncbi::Client;
 use crate::ncbi::efetch::{EFETCH_CHUNK, EfetchAnswer, Entry, MissingReason, Mode};
+use crate::ncbi::{Client, Db};
 
 /// Chunks outstanding at once: enough to keep the pacer busy, few enough
 /// that the bodies in memory stay bounded.
@@ -477,7 +477,7 @@ where
         while running.len() < limit {
             let Some(id) = e.ready.pop_front() else { break };
             let ids = e.chunks[&id].ids.clone();
-            running.push(async move { (id, client.efetch(&ids, options.mode).await) });
+            running.push(async move { (id, client.efetch(Db::Pubmed, &ids, options.mode).await) });
         }
         e.drain(sink).map_err(Failure::Output)?;
         if eof && e.pending.is_empty() && running.is_empty() {

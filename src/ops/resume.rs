@@ -189,9 +189,7 @@ pub enum Line {
 
 /// True when `reason` (its snake_case name) is worth asking again for.
 fn retryable(reason: &str) -> bool {
-    Reason::ALL
-        .iter()
-        .any(|r| r.as_str() == reason && r.retryable())
+    reason.parse::<Reason>().is_ok_and(Reason::retryable)
 }
 
 /// Reads one line (without its line break) as `lines` writes it.

@@ -8,18 +8,13 @@ use crate::core::choice::{Choice, choice, choice_traits};
 use crate::core::dates::{self, DateBound, DateRange, DateRequest};
 use crate::core::fields;
 use crate::core::query::{self, Filters};
-use crate::core::text::{clean_markup, fold_whitespace};
+use crate::core::text::{clean_markup, fold_whitespace, thousands};
 use crate::error::{Error, Field, Reason, Result, Words};
-use crate::ncbi::Client;
 use crate::ncbi::esearch::{EsearchAnswer, EsearchParams, QueryNote};
 use crate::ncbi::esummary::DocSum;
+use crate::ncbi::limits::{ESEARCH_MAX_RETMAX, ESEARCH_MAX_RETSTART, ESEARCH_WINDOW};
+use crate::ncbi::{Client, Db};
 
-/// PubMed serves only the first 9,999 records of a query.
-pub const MAX_RECORDS: u32 = 9999;
-/// Largest `retstart` (0-based).
-pub const MAX_RETSTART: u32 = MAX_RECORDS - 1;
-/// Largest `retmax` for ID-only output.
-pub const MAX_RETMAX_IDS: u32 = 10_000;
 /// Largest `retmax` when summaries are fetched.
 pub const MAX_RETMAX_SUMMARIES: u32 = 1_000;
 /// `retmax` when none is given.
@@ -147,7 +142,7 @@ choice! {
         PhraseIgnored = "phrase_ignored",
         /// A one-sided date range got its other bound filled in.
         DateBoundFilled = "date_bound_filled",
-        /// The page was cut at PubMed's 9,999-record window.
+        /// The page was cut at the end of PubMed's window ([`ESEARCH_WINDOW`] records).
         WindowTruncated = "window_truncated",
         /// No records (zero does not prove there is no literature).
         ZeroHits = "zero_hits",
@@ -351,7 +346,7 @@ pub struct SearchOutcome {
     pub count: u64,
     /// `retstart` sent.
     pub retstart: u32,
-    /// `retmax` sent (after the 9,999 cut).
+    /// `retmax` sent (after the cut at [`ESEARCH_WINDOW`]).
     pub retmax: u32,
     /// PMIDs of the page, in ESearch order.
     pub pmids: Vec<String>,
@@ -467,26 +462,27 @@ fn search_field(given: Option<&str>) -> Result<Option<String>> {
 }
 
 /// The page limits, before any request: `retstart` within PubMed's
-/// 9,999-record window, `retmax` within a page (10,000 PMIDs, 1,000 with
-/// summaries). Errors: `invalid_argument` on the field at fault.
+/// window ([`ESEARCH_WINDOW`] records), `retmax` within a page
+/// ([`ESEARCH_MAX_RETMAX`] PMIDs, [`MAX_RETMAX_SUMMARIES`] with summaries). Errors: `invalid_argument` on the field at fault.
 fn check_page(req: &SearchRequest) -> Result<()> {
-    if req.retstart > MAX_RETSTART {
+    if req.retstart > ESEARCH_MAX_RETSTART {
         return Err(Error::about(
             Reason::InvalidArgument,
             Field::Retstart,
             Words::new()
                 .field(Field::Retstart, "retstart")
                 .text(format!(
-                    " {} is past PubMed's limit: only the first 9,999 records of a query are served (",
-                    req.retstart
+                    " {} is past PubMed's limit: only the first {} records of a query are served (",
+                    req.retstart,
+                    thousands(ESEARCH_WINDOW)
                 ))
                 .field(Field::Retstart, "retstart")
-                .text(" ≤ 9998)")
+                .text(format!(" ≤ {ESEARCH_MAX_RETSTART})"))
                 .cli_only("; narrow the query, e.g. by date, or use --all"),
         ));
     }
     let limit = if req.detail == Detail::Ids {
-        MAX_RETMAX_IDS
+        ESEARCH_MAX_RETMAX
     } else {
         MAX_RETMAX_SUMMARIES
     };
@@ -502,24 +498,29 @@ fn check_page(req: &SearchRequest) -> Result<()> {
             } else {
                 words
                     .text("records with summaries per page")
-                    .cli_only(" (use --detail ids for up to 10,000 PMIDs)")
+                    .cli_only(format!(
+                        " (use --detail ids for up to {} PMIDs)",
+                        thousands(ESEARCH_MAX_RETMAX)
+                    ))
             },
         ));
     }
     Ok(())
 }
 
-/// `retmax` cut so the page ends at record 9,999 (PubMed serves no more of
-/// a query), with the `window_truncated` warning when it was cut.
+/// `retmax` cut so the page ends at the window's last record
+/// ([`ESEARCH_WINDOW`]: PubMed serves no more of a query), with the
+/// `window_truncated` warning when it was cut.
 fn within_window(retstart: u32, retmax: u32) -> (u32, Option<Warning>) {
-    if retstart + retmax <= MAX_RECORDS {
+    if retstart + retmax <= ESEARCH_WINDOW {
         return (retmax, None);
     }
-    let retmax = MAX_RECORDS - retstart;
+    let retmax = ESEARCH_WINDOW - retstart;
     let warning = Warning::new(
         WarningKind::WindowTruncated,
         format!(
-            "PubMed serves only the first 9,999 records of a query: the page was cut to records {}–9999 ({}); `pubmed search --all` returns every PMID of the query",
+            "PubMed serves only the first {} records of a query: the page was cut to records {}–{ESEARCH_WINDOW} ({}); `pubmed search --all` returns every PMID of the query",
+            thousands(ESEARCH_WINDOW),
             retstart + 1,
             crate::core::text::count(retmax, "record")
         ),
@@ -704,7 +705,7 @@ pub async fn search_prepared(
     prepared: &Prepared,
     today: DateBound,
 ) -> Result<SearchOutcome> {
-    let answer = client.esearch(&prepared.params).await?;
+    let answer = client.esearch(Db::Pubmed, &prepared.params).await?;
     let mut out = outcome_from(req, prepared, answer);
     fill_summaries(client, req, &mut out).await?;
     if out.count == 0 && req.spell != SpellMode::Off && !prepared.normalized_query.is_empty() {
@@ -792,7 +793,7 @@ pub fn missing_from(missing: Vec<(String, String)>) -> Vec<Missing> {
 ///
 /// Errors: the client's (an ESummary `<ERROR>` is an error, never "no records").
 pub async fn summaries(client: &Client, pmids: &[String]) -> Result<(Vec<Summary>, Vec<Missing>)> {
-    let answer = client.esummary(pmids).await?;
+    let answer = client.esummary(Db::Pubmed, pmids).await?;
     Ok((
         answer.docs.iter().map(Summary::from_docsum).collect(),
         missing_from(answer.missing),

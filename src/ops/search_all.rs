@@ -1,7 +1,8 @@
-//! `search --all`: every PMID of a query, past PubMed's 9,999-record window
-//! (docs/search.md "--all"). Above 9,999 hits the query is split into PMID ranges
-//! `(QUERY) AND LO:HI[uid]`, planned from where the first page's hits lie
-//! and bisected while a range holds more than 9,999; ranges run
+//! `search --all`: every PMID of a query, past PubMed's window of
+//! [`ESEARCH_WINDOW`] records (docs/search.md "--all"). Above that many hits
+//! the query is split into PMID ranges `(QUERY) AND LO:HI[uid]`, planned
+//! from where the first page's hits lie and bisected while a range holds
+//! more than the window; ranges run
 //! concurrently under the client's pacer and their PMIDs stream out as each
 //! completes, each PMID once.
 
@@ -15,13 +16,15 @@ use serde::{Deserialize, Serialize};
 use super::search::{self, Detail, Missing, SearchRequest, Summary, Warning, WarningKind};
 use crate::core::dates::DateBound;
 use crate::error::{Error, Exit, Failure, Reason, Result};
-use crate::ncbi::Client;
 use crate::ncbi::esearch::{EsearchAnswer, EsearchParams};
 use crate::ncbi::esummary::{self, EsummaryAnswer};
 use crate::ncbi::halving::Part;
+use crate::ncbi::limits::ESEARCH_WINDOW;
+use crate::ncbi::{Client, Db};
 
-/// Records one ESearch request can return for a query (PubMed's window).
-pub const WINDOW: u64 = 9999;
+/// [`ESEARCH_WINDOW`] as a count of hits.
+const WINDOW: u64 = ESEARCH_WINDOW as u64;
+
 /// Hits a planned range aims at, leaving room for estimation error.
 pub const TARGET: u64 = 8000;
 /// The upper end of the top range: above any PMID NCBI will assign soon,
@@ -112,7 +115,7 @@ pub fn plan(total: u64, sample: &[u64]) -> Vec<PmidRange> {
     ranges
 }
 
-/// Splits a range that held more than [`WINDOW`] hits, given the PMIDs its
+/// Splits a range that held more than [`ESEARCH_WINDOW`] hits, given the PMIDs its
 /// request returned (the newest first): peel `[min(ids), hi]` (the window
 /// it just saw) from `[lo, min(ids) - 1]`, or halve it when that would not
 /// shrink it. Pure.
@@ -241,7 +244,7 @@ pub struct Plan {
 }
 
 /// Checks a request for `--all` and plans its first request: the first
-/// 9,999-record window of the query, IDs only (summaries come in their own
+/// window of the query, IDs only (summaries come in their own
 /// batches), no sort and no `retstart`. The request's `detail` says whether
 /// summaries are fetched.
 ///
@@ -249,7 +252,7 @@ pub struct Plan {
 pub fn prepare(req: &SearchRequest, today: DateBound) -> Result<Plan> {
     let first = SearchRequest {
         retstart: 0,
-        retmax: WINDOW as u32,
+        retmax: ESEARCH_WINDOW,
         sort: None,
         detail: Detail::Ids,
         ..req.clone()
@@ -332,8 +335,8 @@ enum Done {
 impl Job {
     async fn send(self, client: &Client) -> Done {
         match self {
-            Job::Range(id, params) => Done::Range(id, client.esearch(&params).await),
-            Job::Summaries(ids) => Done::Summaries(client.esummary_parts(ids).await),
+            Job::Range(id, params) => Done::Range(id, client.esearch(Db::Pubmed, &params).await),
+            Job::Summaries(ids) => Done::Summaries(client.esummary_parts(Db::Pubmed, ids).await),
         }
     }
 }
@@ -342,7 +345,7 @@ fn ranged(base: &EsearchParams, r: PmidRange) -> EsearchParams {
     EsearchParams {
         term: format!("({}) AND {}:{}[uid]", base.term, r.lo, r.hi),
         retstart: 0,
-        retmax: WINDOW as u32,
+        retmax: ESEARCH_WINDOW,
         ..base.clone()
     }
 }
@@ -776,7 +779,7 @@ pub async fn search_all(
     let mut run = match &start.checkpoint {
         Some(cp) => AllRun::resume(plan, sink, &start, cp)?,
         None => {
-            let first = client.esearch(&plan.base).await?;
+            let first = client.esearch(Db::Pubmed, &plan.base).await?;
             AllRun::start(plan, sink, &start, &first)?
         }
     };

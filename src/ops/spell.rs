@@ -6,7 +6,7 @@ use serde::Serialize;
 use crate::core::spell::{self, Correction};
 use crate::core::text::has_visible;
 use crate::error::{Error, Field, Reason, Result};
-use crate::ncbi::Client;
+use crate::ncbi::{Client, Db};
 
 /// `{original, corrected, hasSuggestion, corrections}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -33,7 +33,7 @@ pub struct SpellOutcome {
 /// suggestion").
 pub async fn spell(client: &Client, query: &str) -> Result<SpellOutcome> {
     check_query(query)?;
-    let answer = client.espell(query).await?;
+    let answer = client.espell(Db::Pubmed, query).await?;
     Ok(outcome(query, &answer.segments))
 }
 

@@ -8,7 +8,7 @@ use std::io::{self, Write};
 
 use html_escape::{encode_double_quoted_attribute, encode_text};
 
-use super::Format;
+use super::CiteFormat;
 use crate::core::text::printable;
 use crate::ops::cite::{CiteTotals, Cited, Span};
 
@@ -102,13 +102,13 @@ fn md_span(s: &Span) -> String {
 /// A streaming writer for one `cite` run.
 pub struct CiteWriter<'a> {
     out: &'a mut dyn Write,
-    format: Format,
+    format: CiteFormat,
     entries: u64,
 }
 
 impl<'a> CiteWriter<'a> {
     /// Starts the output in `format` (`text`, `html` or `markdown`).
-    pub fn begin(out: &'a mut dyn Write, format: Format) -> CiteWriter<'a> {
+    pub fn begin(out: &'a mut dyn Write, format: CiteFormat) -> CiteWriter<'a> {
         CiteWriter {
             out,
             format,
@@ -122,18 +122,18 @@ impl<'a> CiteWriter<'a> {
         let Some(r) = &c.reference else {
             let e = error_text(c);
             return match self.format {
-                Format::Html => writeln!(
+                CiteFormat::Html => writeln!(
                     self.out,
                     "<div class=\"csl-entry pubmed-error\" data-pmid=\"{}\">{}</div>",
                     encode_double_quoted_attribute(&printable(&c.pmid)),
                     encode_text(&e)
                 ),
-                Format::Markdown => self.paragraph(&format!("*{}*", md_escape(&e))),
-                _ => writeln!(self.out, "[{e}]"),
+                CiteFormat::Markdown => self.paragraph(&format!("*{}*", md_escape(&e))),
+                CiteFormat::Text => writeln!(self.out, "[{e}]"),
             };
         };
         match self.format {
-            Format::Html => {
+            CiteFormat::Html => {
                 let body: String = r.spans.iter().map(html_span).collect();
                 let class = if c.retracted {
                     "csl-entry pubmed-retracted"
@@ -146,11 +146,11 @@ impl<'a> CiteWriter<'a> {
                     encode_double_quoted_attribute(&printable(&c.pmid))
                 )
             }
-            Format::Markdown => {
+            CiteFormat::Markdown => {
                 let body: String = r.spans.iter().map(md_span).collect();
                 self.paragraph(&body)
             }
-            _ => writeln!(self.out, "{}", one_line(&r.text())),
+            CiteFormat::Text => writeln!(self.out, "{}", one_line(&r.text())),
         }
     }
 

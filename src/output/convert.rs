@@ -6,7 +6,7 @@ use std::io::{self, Write};
 
 use super::delimited::{write_header, write_rows};
 use super::stream::{self, TableBlock, json_record};
-use super::{Format, Style, cell, write_json_line, write_table};
+use super::{ConvertFormat, Style, cell, write_json_line, write_table};
 use crate::core::ids::IdType;
 use crate::core::text::{count, printable};
 use crate::ops::convert::{ConvertRecord, Output, Totals};
@@ -16,7 +16,7 @@ const HEADER: [&str; 6] = ["requested", "pmid", "pmcid", "doi", "error", "messag
 /// A streaming writer for one run.
 pub struct Writer<'a> {
     out: &'a mut dyn Write,
-    format: Format,
+    format: ConvertFormat,
     to: Option<IdType>,
     style: Style,
     records: u64,
@@ -52,7 +52,7 @@ impl<'a> Writer<'a> {
     /// Starts the output (headers, the JSON opening).
     pub fn begin(
         out: &'a mut dyn Write,
-        format: Format,
+        format: ConvertFormat,
         to: Option<IdType>,
         style: Style,
     ) -> io::Result<Writer<'a>> {
@@ -63,7 +63,7 @@ impl<'a> Writer<'a> {
     /// `source` is set.
     pub fn begin_with(
         out: &'a mut dyn Write,
-        format: Format,
+        format: ConvertFormat,
         to: Option<IdType>,
         style: Style,
         source: bool,
@@ -82,9 +82,9 @@ impl<'a> Writer<'a> {
             header.push("source");
         }
         match format {
-            Format::Csv | Format::Tsv => write_header(w.out, format, &header)?,
-            Format::Json => write!(w.out, "{{\"records\": [")?,
-            _ => {}
+            ConvertFormat::Csv | ConvertFormat::Tsv => write_header(w.out, format.into(), &header)?,
+            ConvertFormat::Json => write!(w.out, "{{\"records\": [")?,
+            ConvertFormat::Table | ConvertFormat::Ndjson | ConvertFormat::Ids => {}
         }
         Ok(w)
     }
@@ -94,7 +94,7 @@ impl<'a> Writer<'a> {
         let r = match item {
             Output::Flush => return self.out.flush(),
             Output::Skipped => {
-                if self.format == Format::Ids {
+                if self.format == ConvertFormat::Ids {
                     writeln!(self.out)?;
                 }
                 return Ok(());
@@ -103,20 +103,20 @@ impl<'a> Writer<'a> {
         };
         self.records += 1;
         match self.format {
-            Format::Ids => {
+            ConvertFormat::Ids => {
                 let id = self.to.and_then(|t| r.get(t)).unwrap_or("");
                 writeln!(self.out, "{}", printable(id))?;
             }
-            Format::Ndjson => write_json_line(self.out, r)?,
-            Format::Json => json_record(self.out, self.records, r)?,
-            Format::Csv | Format::Tsv => {
+            ConvertFormat::Ndjson => write_json_line(self.out, r)?,
+            ConvertFormat::Json => json_record(self.out, self.records, r)?,
+            ConvertFormat::Csv | ConvertFormat::Tsv => {
                 let mut row = cells(r);
                 if self.source {
                     row.push(source_cell(r));
                 }
-                write_rows(self.out, self.format, &[row])?
+                write_rows(self.out, self.format.into(), &[row])?
             }
-            _ => {
+            ConvertFormat::Table => {
                 if self.table.push(r.clone(), 1) {
                     self.flush_table()?;
                 }
@@ -162,7 +162,7 @@ impl<'a> Writer<'a> {
         self.flush_table()?;
         stream::finish(
             self.out,
-            self.format,
+            self.format.into(),
             format_args!(
                 "\"submitted\": {}, \"converted\": {}, \"failed\": {}",
                 totals.submitted, totals.converted, totals.failed
@@ -174,7 +174,7 @@ impl<'a> Writer<'a> {
     /// block so far, the JSON record line ended; see [`stream::abandon`].
     pub fn abandon(&mut self) -> io::Result<()> {
         self.flush_table()?;
-        stream::abandon(self.out, self.format)
+        stream::abandon(self.out, self.format.into())
     }
 }
 

@@ -9,7 +9,7 @@ use std::io::{self, Write};
 use super::citation::{BibOptions, CitationWriter, Export};
 use super::delimited::{write_header, write_rows};
 use super::stream::{self, TableBlock, json_record};
-use super::{Format, Style, cell, write_json_line, write_table};
+use super::{FetchFormat, Style, cell, write_json_line, write_table};
 use crate::core::record::{DateParts, Record, RecordKind};
 use crate::core::text::{count, printable, terminal_safe};
 use crate::ops::fetch::{Fetched, Output, Totals};
@@ -35,7 +35,7 @@ pub const DEFAULT_PROLOG: &str = "<?xml version=\"1.0\" ?>\n<!DOCTYPE PubmedArti
 /// A streaming writer for one run.
 pub struct Writer<'a> {
     out: &'a mut dyn Write,
-    format: Format,
+    format: FetchFormat,
     style: Style,
     records: u64,
     xml_open: bool,
@@ -368,7 +368,11 @@ fn xml_comment(f: &Fetched) -> String {
 
 impl<'a> Writer<'a> {
     /// Starts the output (the CSV/TSV header, the JSON opening).
-    pub fn begin(out: &'a mut dyn Write, format: Format, style: Style) -> io::Result<Writer<'a>> {
+    pub fn begin(
+        out: &'a mut dyn Write,
+        format: FetchFormat,
+        style: Style,
+    ) -> io::Result<Writer<'a>> {
         Writer::begin_with(out, format, style, BibOptions::default())
     }
 
@@ -376,15 +380,22 @@ impl<'a> Writer<'a> {
     /// `--bib-unicode`).
     pub fn begin_with(
         out: &'a mut dyn Write,
-        format: Format,
+        format: FetchFormat,
         style: Style,
         bib: BibOptions,
     ) -> io::Result<Writer<'a>> {
         let export = match format {
-            Format::Ris => Some(Export::Ris),
-            Format::Bibtex => Some(Export::Bibtex),
-            Format::CslJson => Some(Export::CslJson),
-            _ => None,
+            FetchFormat::Ris => Some(Export::Ris),
+            FetchFormat::Bibtex => Some(Export::Bibtex),
+            FetchFormat::CslJson => Some(Export::CslJson),
+            FetchFormat::Abstract
+            | FetchFormat::Medline
+            | FetchFormat::Xml
+            | FetchFormat::Json
+            | FetchFormat::Ndjson
+            | FetchFormat::Csv
+            | FetchFormat::Tsv
+            | FetchFormat::Table => None,
         };
         let mut w = Writer {
             out,
@@ -400,9 +411,16 @@ impl<'a> Writer<'a> {
             c.begin(w.out)?;
         }
         match format {
-            Format::Csv | Format::Tsv => write_header(w.out, format, &HEADER)?,
-            Format::Json => write!(w.out, "{{\"records\": [")?,
-            _ => {}
+            FetchFormat::Csv | FetchFormat::Tsv => write_header(w.out, format.into(), &HEADER)?,
+            FetchFormat::Json => write!(w.out, "{{\"records\": [")?,
+            FetchFormat::Abstract
+            | FetchFormat::Medline
+            | FetchFormat::Xml
+            | FetchFormat::Ndjson
+            | FetchFormat::Table
+            | FetchFormat::Ris
+            | FetchFormat::Bibtex
+            | FetchFormat::CslJson => {}
         }
         Ok(w)
     }
@@ -440,31 +458,35 @@ impl<'a> Writer<'a> {
             Output::Record(f) => f,
         };
         self.records += 1;
-        if let Some(c) = &mut self.citation {
-            return c.record(self.out, f);
-        }
         match self.format {
-            Format::Ndjson => write_json_line(self.out, f)?,
-            Format::Json => json_record(self.out, self.records, f)?,
-            Format::Csv | Format::Tsv => write_rows(self.out, self.format, &[cells(f)])?,
-            Format::Medline => {
+            FetchFormat::Ris | FetchFormat::Bibtex | FetchFormat::CslJson => {
+                if let Some(c) = &mut self.citation {
+                    return c.record(self.out, f);
+                }
+            }
+            FetchFormat::Ndjson => write_json_line(self.out, f)?,
+            FetchFormat::Json => json_record(self.out, self.records, f)?,
+            FetchFormat::Csv | FetchFormat::Tsv => {
+                write_rows(self.out, self.format.into(), &[cells(f)])?
+            }
+            FetchFormat::Medline => {
                 if let (Some(raw), None) = (&f.raw, &f.error) {
                     write!(self.out, "\n{}", self.raw(raw))?;
                 }
             }
-            Format::Xml => {
+            FetchFormat::Xml => {
                 self.open_xml(f.prolog.as_deref())?;
                 match (&f.raw, &f.error) {
                     (Some(raw), None) => writeln!(self.out, "{}", self.raw(raw))?,
                     _ => writeln!(self.out, "{}", xml_comment(f))?,
                 }
             }
-            Format::Table => {
+            FetchFormat::Table => {
                 if self.table.push(f.clone(), 1) {
                     self.flush_table()?;
                 }
             }
-            _ => write_abstract(self.out, self.records, f, &self.style)?,
+            FetchFormat::Abstract => write_abstract(self.out, self.records, f, &self.style)?,
         }
         Ok(())
     }
@@ -525,14 +547,14 @@ impl<'a> Writer<'a> {
         if let Some(c) = &mut self.citation {
             c.finish(self.out)?;
         }
-        if self.format == Format::Xml {
+        if self.format == FetchFormat::Xml {
             self.open_xml(None)?;
             writeln!(self.out, "</PubmedArticleSet>")?;
         }
         self.flush_table()?;
         stream::finish(
             self.out,
-            self.format,
+            self.format.into(),
             format_args!(
                 "\"submitted\": {}, \"found\": {}, \"failed\": {}",
                 totals.submitted, totals.found, totals.failed
@@ -549,7 +571,7 @@ impl<'a> Writer<'a> {
     /// block so far, the JSON record line ended; see [`stream::abandon`].
     pub fn abandon(&mut self) -> io::Result<()> {
         self.flush_table()?;
-        stream::abandon(self.out, self.format)
+        stream::abandon(self.out, self.format.into())
     }
 }
 

@@ -6,7 +6,7 @@ use std::io::{self, Write};
 
 use comfy_table::{Cell, ContentArrangement, Table, presets};
 
-use crate::core::choice::choice;
+use crate::core::choice::{Choice, choice};
 use crate::core::text::printable;
 
 pub mod citation;
@@ -57,38 +57,196 @@ choice! {
 }
 
 impl Format {
-    /// The formats of commands that print records (`search`, `convert`).
-    pub const RECORDS: [Format; 6] = [
-        Format::Table,
-        Format::Json,
-        Format::Ndjson,
-        Format::Csv,
-        Format::Tsv,
-        Format::Ids,
-    ];
-
-    /// The formats of `fetch`.
-    pub const FETCH: [Format; 11] = [
-        Format::Abstract,
-        Format::Medline,
-        Format::Xml,
-        Format::Json,
-        Format::Ndjson,
-        Format::Csv,
-        Format::Tsv,
-        Format::Table,
-        Format::Ris,
-        Format::Bibtex,
-        Format::CslJson,
-    ];
-
-    /// The formats of `cite`.
-    pub const CITE: [Format; 3] = [Format::Text, Format::Html, Format::Markdown];
-
     /// True for formats whose errors are printed as JSON on stderr.
     pub fn is_json(self) -> bool {
         matches!(self, Format::Json | Format::Ndjson)
     }
+}
+
+/// Defines the formats of one command (or one MCP tool), here beside the
+/// others, as an enum of some of [`Format`]'s variants, with [`Choice`]
+/// (names are `Format`'s), `Display`, `FromStr`, serde, `From<Self> for
+/// Format` and `TryFrom<Format>` (the global `-f` converted in the
+/// adapter). Writers match on it exhaustively, and `--help`, completions
+/// and man pages list exactly its values (`cli::args::command`).
+macro_rules! formats {
+    (
+        $(#[$meta:meta])*
+        $vis:vis enum $name:ident { $($variant:ident),+ $(,)? }
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        $vis enum $name {
+            $(
+                #[doc = concat!("[`Format::", stringify!($variant), "`].")]
+                $variant
+            ),+
+        }
+
+        impl $name {
+            /// The format's name (`Format`'s), as typed after `-f`.
+            $vis const fn as_str(self) -> &'static str {
+                match self {
+                    $( $name::$variant => $crate::output::Format::$variant.as_str() ),+
+                }
+            }
+        }
+
+        impl From<$name> for $crate::output::Format {
+            fn from(f: $name) -> Self {
+                match f {
+                    $( $name::$variant => $crate::output::Format::$variant ),+
+                }
+            }
+        }
+
+        impl TryFrom<$crate::output::Format> for $name {
+            /// The format given, which this set does not hold.
+            type Error = $crate::output::Format;
+
+            fn try_from(f: $crate::output::Format) -> Result<Self, Self::Error> {
+                match f {
+                    $( $crate::output::Format::$variant => Ok($name::$variant), )+
+                    other => Err(other),
+                }
+            }
+        }
+
+        impl $crate::core::choice::Choice for $name {
+            const ALL: &'static [Self] = &[$($name::$variant),+];
+
+            fn as_str(self) -> &'static str {
+                $name::as_str(self)
+            }
+        }
+
+        $crate::core::choice::choice_traits!($name);
+    };
+}
+
+/// The formats of a command, converted from the global `-f` by its
+/// adapter (`cli::Context::format_of`), with what it writes when `-f` is
+/// not given.
+pub trait CommandFormat:
+    Choice + Into<Format> + TryFrom<Format, Error = Format> + Send + Sync
+{
+    /// The command as messages name it (`search`, `search --all`).
+    const COMMAND: &'static str;
+    /// The format when stdout is a terminal.
+    const TERMINAL: Self;
+    /// The format in a pipe or a file.
+    const PIPE: Self;
+    /// Said after the defaults in `--help` (`; ids with --to`).
+    const NOTE: &'static str = "";
+
+    /// The `-f` help line: the defaults.
+    fn help() -> String {
+        let (t, p) = (Self::TERMINAL.as_str(), Self::PIPE.as_str());
+        let defaults = if t == p {
+            t.to_string()
+        } else {
+            format!("{t} on a terminal, {p} in a pipe")
+        };
+        format!("Output format [default: {defaults}{}]", Self::NOTE)
+    }
+}
+
+formats! {
+    /// The formats of `spell`.
+    pub enum SpellFormat { Text, Json, Table }
+}
+
+impl CommandFormat for SpellFormat {
+    const COMMAND: &'static str = "spell";
+    const TERMINAL: Self = SpellFormat::Table;
+    const PIPE: Self = SpellFormat::Text;
+}
+
+formats! {
+    /// The formats of `search` (one page).
+    pub enum SearchFormat { Table, Json, Ndjson, Csv, Tsv, Ids }
+}
+
+impl CommandFormat for SearchFormat {
+    const COMMAND: &'static str = "search";
+    const TERMINAL: Self = SearchFormat::Table;
+    const PIPE: Self = SearchFormat::Ids;
+}
+
+formats! {
+    /// The formats of `search --all`: streamed, so no table and no JSON
+    /// document.
+    pub enum SearchAllFormat { Ids, Ndjson, Csv, Tsv }
+}
+
+impl CommandFormat for SearchAllFormat {
+    const COMMAND: &'static str = "search --all";
+    const TERMINAL: Self = SearchAllFormat::Ids;
+    const PIPE: Self = SearchAllFormat::Ids;
+}
+
+formats! {
+    /// The formats of `convert`.
+    pub enum ConvertFormat { Table, Json, Ndjson, Csv, Tsv, Ids }
+}
+
+impl CommandFormat for ConvertFormat {
+    const COMMAND: &'static str = "convert";
+    const TERMINAL: Self = ConvertFormat::Table;
+    const PIPE: Self = ConvertFormat::Tsv;
+    const NOTE: &'static str = "; ids with --to";
+}
+
+formats! {
+    /// The formats of `related`.
+    pub enum RelatedFormat { Table, Json, Ndjson, Csv, Tsv, Ids }
+}
+
+impl CommandFormat for RelatedFormat {
+    const COMMAND: &'static str = "related";
+    const TERMINAL: Self = RelatedFormat::Table;
+    const PIPE: Self = RelatedFormat::Ids;
+}
+
+formats! {
+    /// The formats of `fetch`.
+    pub enum FetchFormat {
+        Abstract, Medline, Xml, Json, Ndjson, Csv, Tsv, Table, Ris, Bibtex, CslJson,
+    }
+}
+
+impl CommandFormat for FetchFormat {
+    const COMMAND: &'static str = "fetch";
+    const TERMINAL: Self = FetchFormat::Abstract;
+    const PIPE: Self = FetchFormat::Ndjson;
+}
+
+formats! {
+    /// The formats of `cite`.
+    pub enum CiteFormat { Text, Html, Markdown }
+}
+
+impl CommandFormat for CiteFormat {
+    const COMMAND: &'static str = "cite";
+    const TERMINAL: Self = CiteFormat::Text;
+    const PIPE: Self = CiteFormat::Text;
+}
+
+formats! {
+    /// The formats of `config show` (a table is the text listing).
+    pub enum ConfigFormat { Text, Json, Table }
+}
+
+impl CommandFormat for ConfigFormat {
+    const COMMAND: &'static str = "config show";
+    const TERMINAL: Self = ConfigFormat::Table;
+    const PIPE: Self = ConfigFormat::Text;
+}
+
+formats! {
+    /// The formats of MCP `pubmed_format_citations`: the reference-manager
+    /// exports, or references in a style.
+    pub enum ToolCiteFormat { Ris, Bibtex, CslJson, Text }
 }
 
 choice! {

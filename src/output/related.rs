@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use super::delimited::{write_header, write_rows};
 use super::search::{first_author, header, marked_title, row};
 use super::stream::{self, TableBlock, json_record};
-use super::{Format, Style, cell, write_json_line, write_table};
+use super::{RelatedFormat, Style, cell, write_json_line, write_table};
 use crate::core::text::count;
 use crate::ops::related::{LinkKind, Linked, Output, RelatedRecord, Totals};
 use crate::ops::search::{Detail, Summary};
@@ -148,7 +148,7 @@ pub fn ndjson_lines(r: &RelatedRecord, detail: Detail) -> Vec<Value> {
 /// A streaming writer for one run.
 pub struct Writer<'a> {
     out: &'a mut dyn Write,
-    format: Format,
+    format: RelatedFormat,
     detail: Detail,
     style: Style,
     records: u64,
@@ -161,7 +161,7 @@ impl<'a> Writer<'a> {
     /// Starts the output (CSV/TSV header, the JSON opening).
     pub fn begin(
         out: &'a mut dyn Write,
-        format: Format,
+        format: RelatedFormat,
         kind: LinkKind,
         detail: Detail,
         style: Style,
@@ -176,9 +176,13 @@ impl<'a> Writer<'a> {
             table: TableBlock::default(),
         };
         match format {
-            Format::Csv | Format::Tsv => write_header(w.out, format, &columns(detail))?,
-            Format::Json => write!(w.out, "{{\"kind\": \"{}\", \"links\": [", kind.as_str())?,
-            _ => {}
+            RelatedFormat::Csv | RelatedFormat::Tsv => {
+                write_header(w.out, format.into(), &columns(detail))?
+            }
+            RelatedFormat::Json => {
+                write!(w.out, "{{\"kind\": \"{}\", \"links\": [", kind.as_str())?
+            }
+            RelatedFormat::Table | RelatedFormat::Ndjson | RelatedFormat::Ids => {}
         }
         Ok(w)
     }
@@ -192,21 +196,25 @@ impl<'a> Writer<'a> {
         };
         self.records += 1;
         match self.format {
-            Format::Ids => {
+            RelatedFormat::Ids => {
                 for l in &r.linked {
                     if self.printed.insert(l.pmid.clone()) {
                         writeln!(self.out, "{}", l.pmid)?;
                     }
                 }
             }
-            Format::Ndjson => {
+            RelatedFormat::Ndjson => {
                 for v in ndjson_lines(r, self.detail) {
                     write_json_line(self.out, &v)?;
                 }
             }
-            Format::Json => json_record(self.out, self.records, &record_json(r, self.detail))?,
-            Format::Csv | Format::Tsv => write_rows(self.out, self.format, &rows(r, self.detail))?,
-            _ => {
+            RelatedFormat::Json => {
+                json_record(self.out, self.records, &record_json(r, self.detail))?
+            }
+            RelatedFormat::Csv | RelatedFormat::Tsv => {
+                write_rows(self.out, self.format.into(), &rows(r, self.detail))?
+            }
+            RelatedFormat::Table => {
                 // A record without links still takes a row.
                 if self.table.push(r.clone(), r.linked.len().max(1)) {
                     self.flush_table()?;
@@ -289,7 +297,7 @@ impl<'a> Writer<'a> {
         self.flush_table()?;
         stream::finish(
             self.out,
-            self.format,
+            self.format.into(),
             format_args!(
                 "\"submitted\": {}, \"withLinks\": {}, \"withoutLinks\": {}, \"failed\": {}, \"linked\": {}",
                 totals.submitted,
@@ -305,7 +313,7 @@ impl<'a> Writer<'a> {
     /// block so far, the JSON record line ended; see [`stream::abandon`].
     pub fn abandon(&mut self) -> io::Result<()> {
         self.flush_table()?;
-        stream::abandon(self.out, self.format)
+        stream::abandon(self.out, self.format.into())
     }
 }
 

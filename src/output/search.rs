@@ -6,8 +6,9 @@ use std::collections::HashMap;
 use std::io::{self, Write};
 
 use super::delimited::write_delimited;
-use super::{Format, Style, cell, write_json, write_json_line};
+use super::{SearchFormat, Style, cell, write_json, write_json_line};
 use crate::core::text::{count, printable};
+use crate::error::Reason;
 use crate::ops::search::{Detail, Missing, SearchOutcome, Summary};
 use comfy_table::{Cell, Color, ColumnConstraint, Width};
 
@@ -16,15 +17,15 @@ use comfy_table::{Cell, Color, ColumnConstraint, Width};
 pub fn render(
     out: &mut dyn Write,
     o: &SearchOutcome,
-    format: Format,
+    format: SearchFormat,
     detail: Detail,
     style: &Style,
 ) -> io::Result<()> {
-    if o.retmax == 0 && format != Format::Json {
+    if o.retmax == 0 && format != SearchFormat::Json {
         return writeln!(out, "{}", o.count);
     }
     match format {
-        Format::Json => {
+        SearchFormat::Json => {
             if detail == Detail::Brief {
                 let mut v = serde_json::to_value(o)?;
                 v["summaries"] = serde_json::to_value(
@@ -35,8 +36,8 @@ pub fn render(
                 write_json(out, o)
             }
         }
-        Format::Ids => write_ids(out, &o.pmids),
-        Format::Ndjson => {
+        SearchFormat::Ids => write_ids(out, &o.pmids),
+        SearchFormat::Ndjson => {
             if detail == Detail::Ids {
                 for p in &o.pmids {
                     write_json_line(out, &serde_json::json!({ "pmid": p }))?;
@@ -52,7 +53,7 @@ pub fn render(
                 Ok(())
             }
         }
-        Format::Csv | Format::Tsv => {
+        SearchFormat::Csv | SearchFormat::Tsv => {
             let rows: Vec<Vec<String>> = if detail == Detail::Ids {
                 o.pmids.iter().map(|p| vec![p.clone()]).collect()
             } else {
@@ -64,9 +65,9 @@ pub fn render(
                     })
                     .collect()
             };
-            write_delimited(out, format, &header(detail), &rows)
+            write_delimited(out, format.into(), &header(detail), &rows)
         }
-        _ => write_table(out, o, detail, style),
+        SearchFormat::Table => write_table(out, o, detail, style),
     }
 }
 
@@ -127,7 +128,7 @@ pub fn missing_note(m: &Missing) -> String {
 
 /// The NDJSON line for a PMID without a summary.
 pub fn missing_json(m: &Missing) -> serde_json::Value {
-    serde_json::json!({"pmid": m.pmid, "error": {"reason": "ncbi_resource_not_found", "message": m.message}})
+    serde_json::json!({"pmid": m.pmid, "error": {"reason": Reason::NcbiResourceNotFound, "message": m.message}})
 }
 
 /// The CSV/TSV row for a PMID without a summary: the PMID and the `error`

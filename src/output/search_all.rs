@@ -8,19 +8,17 @@ use super::delimited::{write_header, write_rows};
 use super::search::{
     header, missing_json, missing_note, missing_row, row, write_ids, write_ndjson,
 };
-use super::{Format, write_json_line};
+use super::{SearchAllFormat, write_json_line};
+use crate::error::Reason;
 use crate::ops::resume::Lines;
 use crate::ops::search::{Detail, Missing};
 use crate::ops::search_all::Event;
-
-/// The formats `--all` streams.
-pub const FORMATS: [Format; 4] = [Format::Ids, Format::Ndjson, Format::Csv, Format::Tsv];
 
 /// A streaming writer for one `--all` run: [`Writer::begin`], then
 /// [`Writer::event`] for each event, then [`Writer::finish`].
 pub struct Writer<'a> {
     out: &'a mut dyn Write,
-    format: Format,
+    format: SearchAllFormat,
     detail: Detail,
     /// The CSV/TSV header goes out with the first rows, so a run that fails
     /// before any data leaves stdout empty.
@@ -28,14 +26,17 @@ pub struct Writer<'a> {
 }
 
 impl<'a> Writer<'a> {
-    /// Starts the output; nothing is written yet. `format` is one of
-    /// [`FORMATS`]; `detail` says which columns rows have.
-    pub fn begin(out: &'a mut dyn Write, format: Format, detail: Detail) -> Writer<'a> {
+    /// Starts the output; nothing is written yet. `detail` says which
+    /// columns rows have.
+    pub fn begin(out: &'a mut dyn Write, format: SearchAllFormat, detail: Detail) -> Writer<'a> {
         Writer {
             out,
             format,
             detail,
-            header_due: matches!(format, Format::Csv | Format::Tsv),
+            header_due: match format {
+                SearchAllFormat::Csv | SearchAllFormat::Tsv => true,
+                SearchAllFormat::Ids | SearchAllFormat::Ndjson => false,
+            },
         }
     }
 
@@ -47,27 +48,29 @@ impl<'a> Writer<'a> {
     fn header(&mut self) -> io::Result<()> {
         if self.header_due {
             self.header_due = false;
-            write_header(self.out, self.format, &header(self.detail))?;
+            write_header(self.out, self.format.into(), &header(self.detail))?;
         }
         Ok(())
     }
 
     fn rows(&mut self, rows: &[Vec<String>]) -> io::Result<()> {
         self.header()?;
-        write_rows(self.out, self.format, rows)
+        write_rows(self.out, self.format.into(), rows)
     }
 
     /// A PMID without a summary: its NDJSON error line or its CSV/TSV row
     /// with the `error` column (nothing in `ids`).
-    fn missing(&mut self, m: &Missing, reason: &str) -> io::Result<()> {
+    fn missing(&mut self, m: &Missing, reason: Reason) -> io::Result<()> {
         match self.format {
-            Format::Ndjson => {
+            SearchAllFormat::Ndjson => {
                 let mut v = missing_json(m);
-                v["error"]["reason"] = reason.into();
+                v["error"]["reason"] = reason.as_str().into();
                 write_json_line(self.out, &v)
             }
-            Format::Csv | Format::Tsv => self.rows(&[missing_row(m, self.detail)]),
-            _ => Ok(()),
+            SearchAllFormat::Csv | SearchAllFormat::Tsv => {
+                self.rows(&[missing_row(m, self.detail)])
+            }
+            SearchAllFormat::Ids => Ok(()),
         }
     }
 
@@ -76,41 +79,44 @@ impl<'a> Writer<'a> {
     pub fn event(&mut self, event: &Event<'_>) -> io::Result<()> {
         match event {
             Event::Pmids(ids) => match self.format {
-                Format::Ndjson => {
+                SearchAllFormat::Ndjson => {
                     for p in *ids {
                         write_json_line(self.out, &serde_json::json!({ "pmid": p }))?;
                     }
                 }
-                Format::Csv | Format::Tsv => {
+                SearchAllFormat::Csv | SearchAllFormat::Tsv => {
                     let rows: Vec<Vec<String>> = ids.iter().map(|p| vec![p.clone()]).collect();
                     self.rows(&rows)?;
                 }
-                _ => write_ids(self.out, ids)?,
+                SearchAllFormat::Ids => write_ids(self.out, ids)?,
             },
             Event::Summaries(summaries, missing) => {
                 match self.format {
-                    Format::Csv | Format::Tsv => {
+                    SearchAllFormat::Csv | SearchAllFormat::Tsv => {
                         let rows: Vec<Vec<String>> =
                             summaries.iter().map(|s| row(s, self.detail)).collect();
                         self.rows(&rows)?;
                     }
-                    _ => write_ndjson(self.out, summaries, self.detail)?,
+                    // `ids` asks for no summaries; were there any, NDJSON.
+                    SearchAllFormat::Ndjson | SearchAllFormat::Ids => {
+                        write_ndjson(self.out, summaries, self.detail)?;
+                    }
                 }
                 for m in *missing {
-                    self.missing(m, "ncbi_resource_not_found")?;
+                    self.missing(m, Reason::NcbiResourceNotFound)?;
                 }
             }
             Event::SummariesFailed(ids, e) => {
                 for p in *ids {
                     let m = Missing {
                         pmid: p.clone(),
-                        message: if self.format == Format::Ndjson {
+                        message: if self.format == SearchAllFormat::Ndjson {
                             e.message.clone()
                         } else {
                             format!("{} [{}]", e.message, e.reason)
                         },
                     };
-                    self.missing(&m, e.reason.as_str())?;
+                    self.missing(&m, e.reason)?;
                 }
             }
             Event::RangeFailed { .. } | Event::Progress { .. } | Event::Checkpoint(_) => {
@@ -137,19 +143,23 @@ impl<'a> Writer<'a> {
 
 /// How this writer's lines read back, for `--resume`: the PMID of each
 /// line, the CSV/TSV header, and which lines record a failed request.
-pub fn resume_lines(format: Format, detail: Detail) -> Lines {
+pub fn resume_lines(format: SearchAllFormat, detail: Detail) -> Lines {
     match format {
-        Format::Ndjson => Lines::Ndjson,
-        Format::Csv | Format::Tsv => {
+        SearchAllFormat::Ndjson => Lines::Ndjson,
+        SearchAllFormat::Csv | SearchAllFormat::Tsv => {
             let mut buf = Vec::new();
-            write_header(&mut buf, format, &header(detail)).expect("writing to memory");
+            write_header(&mut buf, format.into(), &header(detail)).expect("writing to memory");
             let line = String::from_utf8_lossy(&buf).trim_end().to_string();
             Lines::Delimited {
                 header: line,
-                delimiter: if format == Format::Csv { b',' } else { b'\t' },
+                delimiter: if format == SearchAllFormat::Csv {
+                    b','
+                } else {
+                    b'\t'
+                },
             }
         }
-        _ => Lines::Ids,
+        SearchAllFormat::Ids => Lines::Ids,
     }
 }
 
@@ -223,7 +233,7 @@ mod tests {
     #[test]
     fn csv_header_waits_for_the_first_rows() {
         let mut buf = Vec::new();
-        let mut w = Writer::begin(&mut buf, Format::Csv, Detail::Ids);
+        let mut w = Writer::begin(&mut buf, SearchAllFormat::Csv, Detail::Ids);
         w.event(&Event::Progress {
             done: 0,
             planned: 1,
@@ -235,7 +245,7 @@ mod tests {
         w.finish(false).unwrap();
         assert_eq!(String::from_utf8(buf).unwrap(), "pmid\n2\n1\n");
         let mut buf = Vec::new();
-        Writer::begin(&mut buf, Format::Tsv, Detail::Ids)
+        Writer::begin(&mut buf, SearchAllFormat::Tsv, Detail::Ids)
             .finish(true)
             .unwrap();
         assert!(buf.is_empty(), "a failed run without rows writes nothing");

@@ -2,7 +2,7 @@
 
 use std::io::{self, Write};
 
-use super::{Format, Style, cell, write_json};
+use super::{SpellFormat, Style, cell, write_json};
 use crate::core::spell::Guard;
 use crate::core::text::printable;
 use crate::ops::spell::SpellOutcome;
@@ -11,12 +11,12 @@ use crate::ops::spell::SpellOutcome;
 pub fn render(
     out: &mut dyn Write,
     o: &SpellOutcome,
-    format: Format,
+    format: SpellFormat,
     style: &Style,
 ) -> io::Result<()> {
     match format {
-        Format::Json => write_json(out, o),
-        Format::Table => {
+        SpellFormat::Json => write_json(out, o),
+        SpellFormat::Table => {
             writeln!(
                 out,
                 "{} {}",
@@ -37,7 +37,7 @@ pub fn render(
             }
             super::write_table(out, t)
         }
-        _ => writeln!(out, "{}", printable(&o.corrected)),
+        SpellFormat::Text => writeln!(out, "{}", printable(&o.corrected)),
     }
 }
 

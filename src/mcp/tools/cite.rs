@@ -9,49 +9,43 @@
 use rmcp::model::CallToolResult;
 use serde_json::{Map, Value, json};
 
-use super::{ToolSpec, UPSTREAM_REASONS, errors_paragraph};
+use super::{ToolSpec, errors_paragraph};
+use crate::core::choice::Choice;
 use crate::error::{Error, Field, Reason};
 use crate::mcp::reply::{Failure, success};
 use crate::mcp::schema::{Arg, Values};
 use crate::ncbi::Client;
 use crate::ops::cite::{self, CiteReason, CiteStyle, Cited};
 use crate::ops::fetch::{self, FetchOptions, Fetched, RecordReason};
-use crate::output::Format;
 use crate::output::citation::{BibOptions, CitationWriter, Export};
 use crate::output::cite::CiteWriter;
+use crate::output::{CiteFormat, ToolCiteFormat};
 
 /// The tool name.
 pub const NAME: &str = "pubmed_format_citations";
 /// Most PMIDs per call.
 pub const MAX_PMIDS: usize = 50;
-/// The formats the tool writes: the CLI's names.
-pub const FORMATS: [Format; 4] = [Format::Ris, Format::Bibtex, Format::CslJson, Format::Text];
 
 /// The declaration.
 pub fn spec() -> ToolSpec {
     let description = format!(
         "Format 1–{MAX_PMIDS} PubMed records as citations: RIS, BibTeX or CSL-JSON for reference managers and LaTeX, or references formatted in a citation style (APA, Vancouver/NLM, AMA, Harvard, Chicago author-date, IEEE, Nature or any other bundled CSL style) through a CSL processor. One citation per PMID, in input order, numbered by position for numeric styles. Authors come in PubMed's order with group authors, dates at the precision PubMed gives, and the journal's ISO abbreviation where a style wants it. A retracted article is marked in every format (RIS N1, BibTeX and CSL-JSON note, and a RETRACTED: prefix with the retraction notice in formatted text), so check retracted before citing. `document` holds the whole file ready to save; a PMID PubMed does not have gets an error entry in its place and is listed in notFound; a record the style cannot format gets an error entry with reason citation_failed. If NCBI fails for part of the call, the result is an error (below) that still carries the entries made.\n\n{}",
-        errors_paragraph(
-            &[
-                &[
-                    (
-                        "malformed_id",
-                        "an element of pmids is not digits, or is 0; nothing is fetched",
-                    ),
-                    (
-                        "invalid_argument",
-                        "pmids is not a list of 1–50 PMIDs, format is missing or not one of ris, bibtex, csl-json, text, or style is not a bundled style name",
-                    ),
-                ][..],
-                UPSTREAM_REASONS,
-            ]
-            .concat()
-        )
+        errors_paragraph(&[
+            (
+                Reason::MalformedId,
+                "an element of pmids is not digits, or is 0; nothing is fetched",
+            ),
+            (
+                Reason::InvalidArgument,
+                "pmids is not a list of 1–50 PMIDs, format is missing or not one of ris, bibtex, csl-json, text, or style is not a bundled style name",
+            ),
+        ])
     );
-    let formats: Vec<&'static str> = FORMATS.iter().map(|f| f.as_str()).collect();
+    let formats: Vec<&'static str> = ToolCiteFormat::ALL.iter().map(|f| f.as_str()).collect();
     ToolSpec {
         name: NAME,
         title: "Format citations",
+        summary: "turns PMIDs into citations (RIS, BibTeX, CSL-JSON, or references in APA, Vancouver, AMA or another CSL style)",
         description,
         args: vec![
             Arg::ids(
@@ -71,7 +65,7 @@ pub fn spec() -> ToolSpec {
             .required(),
             Arg::text(
                 "style",
-                format!("For format text: a citation style — apa, vancouver (NLM), ama, nlm, harvard, chicago-author-date, ieee, nature, or any other bundled CSL style name such as the-lancet or american-chemical-society. Default {}. Ignored by the other formats.", cite::DEFAULT_STYLE),
+                format!("For format text: a citation style — {}, or any other bundled CSL style name such as the-lancet or american-chemical-society. Default {}. Ignored by the other formats.", cite::SHORT_NAMES.map(|(n, _)| n).join(", "), cite::DEFAULT_STYLE),
             )
             .fills(Field::Style),
         ],
@@ -121,7 +115,7 @@ fn finish(spec: &ToolSpec, failure: Option<&Error>, out: Map<String, Value>) -> 
 }
 
 fn fields(
-    format: Format,
+    format: ToolCiteFormat,
     citations: Vec<Value>,
     document: String,
     nf: Vec<String>,
@@ -137,7 +131,7 @@ fn fields(
 /// One line of `cite -f text` output for `c`, as the CLI writes it.
 fn text_entry(c: &Cited) -> String {
     let mut buf = Vec::new();
-    let _ = CiteWriter::begin(&mut buf, Format::Text).entry(c);
+    let _ = CiteWriter::begin(&mut buf, CiteFormat::Text).entry(c);
     String::from_utf8_lossy(&buf)
         .trim_end_matches('\n')
         .to_string()
@@ -178,7 +172,7 @@ async fn references(
             }
         })
         .collect();
-    let mut out = fields(Format::Text, citations, document, nf);
+    let mut out = fields(ToolCiteFormat::Text, citations, document, nf);
     out.insert("style".into(), style.title.clone().into());
     finish(spec, totals.fetch.first_failure.as_ref(), out)
 }
@@ -188,13 +182,9 @@ async fn export(
     spec: &ToolSpec,
     client: &Client,
     pmids: &[String],
-    format: Format,
+    format: ToolCiteFormat,
+    export: Export,
 ) -> CallToolResult {
-    let export = match format {
-        Format::Ris => Export::Ris,
-        Format::Bibtex => Export::Bibtex,
-        _ => Export::CslJson,
-    };
     let (records, totals) = match fetch::fetch_pmids(client, pmids, FetchOptions::default()).await {
         Ok(r) => r,
         Err(e) => return spec.failure(&e),
@@ -251,13 +241,18 @@ fn export_entry(f: &Fetched, entry: &str, nf: &mut Vec<String>) -> Value {
 /// Runs the tool.
 pub async fn run(spec: &ToolSpec, client: &Client, v: &Values) -> CallToolResult {
     let pmids = v.strings("pmids");
-    match v.choice::<Format>("format").unwrap_or(Format::Text) {
-        Format::Text => {
+    match v
+        .choice::<ToolCiteFormat>("format")
+        .unwrap_or(ToolCiteFormat::Text)
+    {
+        ToolCiteFormat::Text => {
             let style = v
                 .text("style")
                 .unwrap_or_else(|| cite::DEFAULT_STYLE.to_string());
             references(spec, client, &pmids, &style).await
         }
-        f => export(spec, client, &pmids, f).await,
+        f @ ToolCiteFormat::Ris => export(spec, client, &pmids, f, Export::Ris).await,
+        f @ ToolCiteFormat::Bibtex => export(spec, client, &pmids, f, Export::Bibtex).await,
+        f @ ToolCiteFormat::CslJson => export(spec, client, &pmids, f, Export::CslJson).await,
     }
 }

@@ -6,9 +6,9 @@
 use rmcp::model::CallToolResult;
 use serde_json::{Map, Value, json};
 
-use super::{ToolSpec, UPSTREAM_REASONS, errors_paragraph};
+use super::{ToolSpec, errors_paragraph};
 use crate::core::ids::IdType;
-use crate::error::Field;
+use crate::error::{Field, Reason};
 use crate::mcp::reply::{Failure, SEARCH_TOOL, render, success};
 use crate::mcp::schema::{Arg, Values};
 use crate::ncbi::Client;
@@ -25,20 +25,21 @@ pub fn spec() -> ToolSpec {
         "Convert up to {MAX_IDS} article IDs of one type between PMID, PMCID and DOI with the PMC ID Converter. Use it to get a PMCID (free full text in PubMed Central) or a DOI for PMIDs, or the PMID of a DOI. One record per input, in input order, under the ID as given.\n\n\
 `ids`: 1–{MAX_IDS} IDs, all of `idType`, each element one ID with no comma and no whitespace (a packed \"23193287,37952131\" is not split): a PMID is digits (23193287; leading zeros allowed, never 0), a PMCID is PMC followed by digits (PMC3531190; the prefix is optional and any case), a DOI starts with 10. and holds a / (10.1093/nar/gks1195). The first malformed element fails the whole call before any request.\n\n\
 Each record has `requestedId` and, when converted, `pmid`, `pmcid` and `doi` (a field is absent when the article has none). A record that failed has `errmsg` and a machine-readable `reason`: `not_in_pmc` (the article has no PMC copy — it may still be in PubMed: look it up with {SEARCH_TOOL}, e.g. query \"10.1038/ng.590[doi]\" or \"23193287[pmid]\"; do not retry), `no_record_returned` (the Converter did not answer for this ID). If NCBI fails for the call, the result is an error (below) and no record is reported as converted.\n\n{}",
-        errors_paragraph(
-            &[
-                &[
-                    ("malformed_id", "an element of ids does not fit idType; the message names it"),
-                    ("invalid_argument", "ids is not a list of 1–50 strings, idType is missing or not pmid, pmcid or doi, or the Converter rejected the request"),
-                ][..],
-                UPSTREAM_REASONS,
-            ]
-            .concat()
-        )
+        errors_paragraph(&[
+            (
+                Reason::MalformedId,
+                "an element of ids does not fit idType; the message names it"
+            ),
+            (
+                Reason::InvalidArgument,
+                "ids is not a list of 1–50 strings, idType is missing or not pmid, pmcid or doi, or the Converter rejected the request"
+            ),
+        ])
     );
     ToolSpec {
         name: NAME,
         title: "Convert PMID / PMCID / DOI",
+        summary: "converts between PMIDs, PMCIDs and DOIs",
         description,
         args: vec![
             Arg::strings(

@@ -8,9 +8,9 @@
 use rmcp::model::CallToolResult;
 use serde_json::{Map, Value, json};
 
-use super::{ToolSpec, UPSTREAM_REASONS, errors_paragraph};
+use super::{ToolSpec, errors_paragraph};
 use crate::core::record::Record;
-use crate::error::Field;
+use crate::error::{Field, Reason};
 use crate::mcp::reply::{Failure, success};
 use crate::mcp::schema::{Arg, Values};
 use crate::ncbi::Client;
@@ -25,26 +25,21 @@ pub const MAX_PMIDS: usize = 200;
 pub fn spec() -> ToolSpec {
     let description = format!(
         "Fetch full PubMed records for 1–{MAX_PMIDS} PMIDs with EFetch: title, all authors in order (group authors included, with ORCID iDs and optionally affiliations), journal, volume, issue and pages, publication date at the precision PubMed gives, DOI, PMCID, abstract with its section labels, publication types, MeSH headings, keywords, grants, errata/comments/updates, and whether the article is retracted. Use it after pubmed_search_articles to read the articles; use pubmed_format_citations to cite them. Book records (e.g. GeneReviews) come with their publisher and editors. One article per PMID PubMed has, in input order; PMIDs PubMed does not have are listed in notFound, never dropped silently. If NCBI fails for part of the call, the result is an error (below) that still carries the articles that came.\n\n{}",
-        errors_paragraph(
-            &[
-                &[
-                    (
-                        "malformed_id",
-                        "an element of pmids is not digits, or is 0; nothing is fetched",
-                    ),
-                    (
-                        "invalid_argument",
-                        "pmids is not a list of 1–200 PMIDs, or another wrong argument",
-                    ),
-                ][..],
-                UPSTREAM_REASONS,
-            ]
-            .concat()
-        )
+        errors_paragraph(&[
+            (
+                Reason::MalformedId,
+                "an element of pmids is not digits, or is 0; nothing is fetched",
+            ),
+            (
+                Reason::InvalidArgument,
+                "pmids is not a list of 1–200 PMIDs, or another wrong argument",
+            ),
+        ])
     );
     ToolSpec {
         name: NAME,
         title: "Fetch PubMed records",
+        summary: "reads full records (abstract, authors, MeSH, retractions)",
         description,
         args: vec![
             Arg::ids(

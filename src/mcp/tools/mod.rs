@@ -3,7 +3,7 @@
 //! function from checked arguments to a result; everything else — the input
 //! schema, the allow-list, argument checks, error results in MCP terms —
 //! comes from the spec. Adding a tool is adding a module and one line to
-//! [`specs`] and [`run`] (docs/mcp.md "Adding a tool").
+//! [`specs`] and `run` (docs/mcp.md "Adding a tool").
 
 use std::sync::{Arc, OnceLock};
 
@@ -12,7 +12,7 @@ use serde_json::{Map, Value, json};
 
 use super::reply::{Failure, or_error};
 use super::schema::{Arg, Values, object_schema, read};
-use crate::error::Error;
+use crate::error::{Error, Reason};
 use crate::ncbi::Client;
 
 pub mod cite;
@@ -30,6 +30,9 @@ pub struct ToolSpec {
     pub name: &'static str,
     /// A short human title.
     pub title: &'static str,
+    /// What the tool is for, in a few words after its name: one clause of
+    /// the server's instructions ([`instructions`]).
+    pub summary: &'static str,
     /// What it does, when to use it, its arguments' rules and the error
     /// reasons it can return.
     pub description: String,
@@ -81,6 +84,28 @@ pub fn specs() -> &'static [ToolSpec] {
     })
 }
 
+/// The tool names, in [`specs`] order, comma-separated: for help texts.
+pub fn names() -> String {
+    specs()
+        .iter()
+        .map(|s| s.name)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The server's instructions (MCP `initialize`): one clause per tool of
+/// [`specs`], its name and [`ToolSpec::summary`].
+pub fn instructions() -> String {
+    let clauses: Vec<String> = specs()
+        .iter()
+        .map(|s| format!("{} {}", s.name, s.summary))
+        .collect();
+    format!(
+        "PubMed literature tools on NCBI E-utilities: {}.",
+        clauses.join("; ")
+    )
+}
+
 /// The tools as MCP lists them.
 pub fn tools() -> Vec<Tool> {
     specs().iter().map(ToolSpec::tool).collect()
@@ -106,11 +131,8 @@ async fn run(spec: &ToolSpec, client: &Client, v: &Values) -> CallToolResult {
         fetch::NAME => fetch::run(spec, client, v).await,
         cite::NAME => cite::run(spec, client, v).await,
         related::NAME => related::run(spec, client, v).await,
-        _ => Failure::from_error(
-            &Error::new(crate::error::Reason::InvalidArgument, "unknown tool"),
-            &[],
-        )
-        .result(None),
+        _ => Failure::from_error(&Error::new(Reason::InvalidArgument, "unknown tool"), &[])
+            .result(None),
     }
 }
 
@@ -139,10 +161,13 @@ pub fn summary_schema() -> Value {
     })
 }
 
-/// The description paragraph listing the error reasons a tool returns.
-pub fn errors_paragraph(reasons: &[(&str, &str)]) -> String {
-    let list = reasons
+/// The description paragraph listing the error reasons a tool returns:
+/// `own` (each reason with when the tool returns it), then
+/// [`UPSTREAM_REASONS`], which every tool can return.
+pub fn errors_paragraph(own: &[(Reason, &str)]) -> String {
+    let list = own
         .iter()
+        .chain(UPSTREAM_REASONS)
         .map(|(r, when)| format!("`{r}` ({when})"))
         .collect::<Vec<_>>()
         .join("; ");
@@ -152,26 +177,30 @@ pub fn errors_paragraph(reasons: &[(&str, &str)]) -> String {
 }
 
 /// The upstream reasons every tool can return.
-pub const UPSTREAM_REASONS: &[(&str, &str)] = &[
+pub const UPSTREAM_REASONS: &[(Reason, &str)] = &[
     (
-        "queue_full",
+        Reason::QueueFull,
         "too many calls waiting on this server; retryable",
     ),
-    ("ncbi_rate_limited", "NCBI answered HTTP 429; retryable"),
+    (Reason::NcbiRateLimited, "NCBI answered HTTP 429; retryable"),
     (
-        "ncbi_unreachable",
+        Reason::NcbiUnreachable,
         "NCBI did not answer usefully after retries; retryable",
     ),
     (
-        "ncbi_deadline_exceeded",
+        Reason::NcbiDeadlineExceeded,
         "the call's deadline passed; retryable",
     ),
     (
-        "ncbi_invalid_response",
+        Reason::NcbiInvalidResponse,
         "NCBI's answer could not be read; retryable",
     ),
     (
-        "invalid_api_key",
+        Reason::InvalidApiKey,
         "NCBI rejected this server's API key; not retryable, the server's operator must fix it",
+    ),
+    (
+        Reason::Internal,
+        "the server failed in a way that is neither NCBI's nor the arguments'; not retryable",
     ),
 ];

@@ -4,7 +4,7 @@
 use rmcp::model::CallToolResult;
 use serde_json::{Value, json};
 
-use super::{ToolSpec, UPSTREAM_REASONS, errors_paragraph, summary_schema};
+use super::{ToolSpec, errors_paragraph, summary_schema};
 use crate::error::{Error, Field, Reason};
 use crate::mcp::reply::{SEARCH_TOOL, success};
 use crate::mcp::schema::{Arg, Values};
@@ -28,24 +28,19 @@ pub fn spec() -> ToolSpec {
     );
     let description = format!(
         "Find articles linked to one PubMed article: similar articles (PubMed's \"Similar articles\", best match first), the articles that cite it (cited-by), or the articles it cites (references), each with a short summary (title, authors, journal, date, DOI, retraction status). Use it to widen a literature search from a known relevant article, or to follow its citations. One call takes one PMID; `total` says how many links NCBI lists and `maxResults` (1–{MAX_RELATED}, default {DEFAULT_RELATED}) how many are returned. cited-by and references come from PubMed's own links, built from reference lists deposited in PubMed Central: counts are often lower than in other citation indexes, and zero does not mean the article is uncited. An article with no links of the kind returns an empty list and a `notice`.\n\n{}",
-        errors_paragraph(
-            &[
-                &[
-                    ("malformed_id", "pmid is not digits, or is 0"),
-                    (
-                        "invalid_argument",
-                        "kind or maxResults out of range, or another wrong argument"
-                    ),
-                    ("ncbi_resource_not_found", &not_found),
-                ][..],
-                UPSTREAM_REASONS,
-            ]
-            .concat()
-        )
+        errors_paragraph(&[
+            (Reason::MalformedId, "pmid is not digits, or is 0"),
+            (
+                Reason::InvalidArgument,
+                "kind or maxResults out of range, or another wrong argument"
+            ),
+            (Reason::NcbiResourceNotFound, &not_found),
+        ])
     );
     ToolSpec {
         name: NAME,
         title: "Find related articles",
+        summary: "follows an article's similar articles, citing articles or references",
         description,
         args: vec![
             Arg::id(

@@ -5,13 +5,16 @@
 use rmcp::model::CallToolResult;
 use serde_json::{Value, json};
 
-use super::{ToolSpec, UPSTREAM_REASONS, errors_paragraph, summary_schema};
+use super::{ToolSpec, errors_paragraph, summary_schema};
+use crate::core::choice::Choice;
 use crate::core::dates::{DateRequest, DateType};
 use crate::core::query::{Filters, Species};
-use crate::error::Field;
+use crate::core::text::thousands;
+use crate::error::{Field, Reason};
 use crate::mcp::reply::{SPELL_TOOL, success};
 use crate::mcp::schema::{Arg, Values};
 use crate::ncbi::Client;
+use crate::ncbi::limits::{ESEARCH_MAX_RETSTART, ESEARCH_WINDOW};
 use crate::ops::search::{
     self, Detail, SearchOutcome, SearchRequest, Sort, SpellMode, Warning, WarningKind,
 };
@@ -26,6 +29,7 @@ pub fn spec() -> ToolSpec {
     ToolSpec {
         name: NAME,
         title: "Search PubMed",
+        summary: "finds PMIDs with PubMed query syntax, filters and dates (start here)",
         description: description(),
         args: args(),
         output: output_schema(),
@@ -34,30 +38,51 @@ pub fn spec() -> ToolSpec {
 
 /// What the tool does, its rules and its error reasons.
 fn description() -> String {
-    let max_offset = u64::from(search::MAX_RETSTART);
+    let max_offset = ESEARCH_MAX_RETSTART;
+    let window = thousands(ESEARCH_WINDOW);
     format!(
         "Search PubMed (NCBI ESearch, with ESummary records) and get the PMIDs of a query, with filters, dates, sorting and paging. Use it first to find literature; then convert IDs with pubmed_convert_ids. Zero hits do not prove there is no literature: check the words with {SPELL_TOOL} and search again.\n\n\
 Query: PubMed syntax — words, \"quoted phrases\", field tags such as [ti], [tiab], [au], [mh], [majr], [pt], [ta], [dp], [la], Boolean AND, OR, NOT in capitals, parentheses, truncation (canc*), ranges (2020:2024[dp]). An empty query with at least one filter searches the filters alone. Filters are ANDed to the query: publicationTypes (any of them), author, journal, meshTerms (all of them), language, hasAbstract, freeFullText, species. `field` limits untagged terms to one field. Dates: dateRange (minDate/maxDate as YYYY, YYYY/MM or YYYY/MM/DD; one bound alone is completed with 1000 or 3000, as NCBI ignores a lone bound) and reldate (the last N days), ANDed together.\n\n\
-Paging: maxResults PMIDs (0–{MAX_RESULTS}; 0 = count only) from offset (0–{max_offset}); PubMed serves only the first 9,999 records of a query, so narrow the query (e.g. by date) to reach beyond. detail: \"full\" (default) returns a summary for every PMID returned — title, all authors, journal, date, DOI, PMCID, publication types, retraction flags; \"brief\" returns PMID, date, title, publication types and retraction flags; \"ids\" returns PMIDs only (fastest; missing is null).\n\n\
-Read `warnings` first: PubMed rewrites queries (queryTranslation shows what was really searched, and totalCount is for that translation); a warning says when a field tag, a phrase or a term was ignored or mapped to another concept, when a date bound was filled in, when the page was cut at record 9,999, or when nothing was found. `retracted` marks a retracted article.\n\n{}",
-        errors_paragraph(
-            &[
-                &[
-                    ("blank_query", "the query has no search term and no filter is set"),
-                    ("blank_filter", "a filter has no term; the message names it"),
-                    ("invalid_date_range", "an impossible date, a start after the end, or reldate not overlapping dateRange"),
-                    ("invalid_argument", "a wrong argument: an unknown name, a wrong type, a value out of range or not in its list, an unknown field, or a query NCBI rejects; the message names the argument"),
-                ][..],
-                UPSTREAM_REASONS,
-            ]
-            .concat()
-        )
+Paging: maxResults PMIDs (0–{MAX_RESULTS}; 0 = count only) from offset (0–{max_offset}); PubMed serves only the first {window} records of a query, so narrow the query (e.g. by date) to reach beyond. detail: \"full\" (default) returns a summary for every PMID returned — title, all authors, journal, date, DOI, PMCID, publication types, retraction flags; \"brief\" returns PMID, date, title, publication types and retraction flags; \"ids\" returns PMIDs only (fastest; missing is null).\n\n\
+Read `warnings` first: PubMed rewrites queries (queryTranslation shows what was really searched, and totalCount is for that translation); a warning says when a field tag, a phrase or a term was ignored or mapped to another concept, when a date bound was filled in, when the page was cut at record {window}, or when nothing was found. `retracted` marks a retracted article.\n\n{}",
+        errors_paragraph(&[
+            (
+                Reason::BlankQuery,
+                "the query has no search term and no filter is set"
+            ),
+            (
+                Reason::BlankFilter,
+                "a filter has no term; the message names it"
+            ),
+            (
+                Reason::InvalidDateRange,
+                "an impossible date, a start after the end, or reldate not overlapping dateRange"
+            ),
+            (
+                Reason::InvalidArgument,
+                "a wrong argument: an unknown name, a wrong type, a value out of range or not in its list, an unknown field, or a query NCBI rejects; the message names the argument"
+            ),
+        ])
     )
+}
+
+/// The warning kinds this tool can return: a page's, without the spell
+/// pass (`spell` is off here) and `search --all`'s count check.
+fn warning_kinds() -> impl Iterator<Item = WarningKind> {
+    WarningKind::ALL.iter().copied().filter(|k| {
+        !matches!(
+            k,
+            WarningKind::SpellSuggestion
+                | WarningKind::SpellApplied
+                | WarningKind::SpellFailed
+                | WarningKind::CountMismatch
+        )
+    })
 }
 
 /// The arguments.
 fn args() -> Vec<Arg> {
-    let max_offset = u64::from(search::MAX_RETSTART);
+    let max_offset = u64::from(ESEARCH_MAX_RETSTART);
     vec![
         Arg::text_keep_empty(
             "query",
@@ -83,7 +108,7 @@ fn args() -> Vec<Arg> {
             0,
             max_offset,
             Some(0),
-            format!("0-based index of the first PMID to return, 0–{max_offset}: PubMed serves only the first 9,999 records of a query."),
+            format!("0-based index of the first PMID to return, 0–{max_offset}: PubMed serves only the first {} records of a query.", thousands(ESEARCH_WINDOW)),
         )
         .fills(Field::Retstart),
         Arg::choice_of::<Sort>(
@@ -148,7 +173,7 @@ fn output_schema() -> Value {
     let warning = json!({
         "type": "object",
         "properties": {
-            "kind": {"type": "string", "description": "Machine-readable kind: field_not_found, phrase_not_found, quoted_phrase_not_found, phrase_ignored, translated, unbalanced_syntax, date_bound_filled, window_truncated, zero_hits, retstart_past_count, ncbi_message."},
+            "kind": {"type": "string", "description": format!("Machine-readable kind: {}.", warning_kinds().map(WarningKind::as_str).collect::<Vec<_>>().join(", "))},
             "message": {"type": "string", "description": "What PubMed (or this server) did to the query, in words."},
             "terms": {"type": "array", "items": {"type": "string"}, "description": "The terms concerned, when NCBI named them."}
         },
@@ -159,7 +184,7 @@ fn output_schema() -> Value {
         "properties": {
             "totalCount": {"type": "integer", "description": "Hits of the query as PubMed translated it."},
             "offset": {"type": "integer", "description": "Index of the first PMID returned."},
-            "maxResults": {"type": "integer", "description": "PMIDs asked for (after the cut at record 9,999)."},
+            "maxResults": {"type": "integer", "description": format!("PMIDs asked for (after the cut at record {}).", thousands(ESEARCH_WINDOW))},
             "detail": {"type": "string", "description": "The detail of the summaries: full, brief or ids."},
             "pmids": {"type": "array", "items": {"type": "string"}, "description": "The PMIDs of this page, in order."},
             "effectiveQuery": {"type": "string", "description": "The query sent to ESearch: the query with the filters ANDed."},
@@ -226,7 +251,8 @@ fn warning_message(w: &Warning, o: &SearchOutcome, req: &SearchRequest) -> Strin
             o.retstart, o.count
         ),
         WarningKind::WindowTruncated => format!(
-            "PubMed serves only the first 9,999 records of a query: the page was cut to records {}–9999 ({} PMIDs); narrow the query (e.g. with dateRange or reldate) to reach the others",
+            "PubMed serves only the first {} records of a query: the page was cut to records {}–{ESEARCH_WINDOW} ({} PMIDs); narrow the query (e.g. with dateRange or reldate) to reach the others",
+            thousands(ESEARCH_WINDOW),
             o.retstart + 1,
             o.retmax
         ),
