@@ -16,7 +16,8 @@ use proptest::prelude::*;
 use pubmed::core::ids::IdType;
 use pubmed::ncbi::transport::{HttpRequest, HttpResponse, Method, SendFuture, Transport};
 use pubmed::ncbi::{Client, ClientSettings, Policy};
-use pubmed::ops::convert::{InputLine, Output, convert_stream};
+use pubmed::ops::batch::{InputLine, Output};
+use pubmed::ops::convert::{ConvertRecord, convert_stream};
 use support::fake_ncbi::{Corpus, FakeNcbi, PMC_OFFSET, article};
 use support::server::{Reply, Request};
 use tokio::time::Instant;
@@ -140,7 +141,7 @@ fn minimum(tags: &[u8]) -> usize {
 /// What came out, with the tokio time each record was handed out.
 #[derive(Default)]
 struct Out {
-    records: Vec<(Instant, pubmed::ops::convert::ConvertRecord)>,
+    records: Vec<(Instant, ConvertRecord)>,
     skipped: usize,
 }
 
@@ -149,11 +150,11 @@ where
     S: futures::Stream<Item = std::io::Result<InputLine>> + Unpin,
 {
     let mut out = Out::default();
-    let mut sink = |o: Output<'_>| {
+    let mut sink = |o: Output<'_, ConvertRecord>| {
         match o {
             Output::Record(r) => out.records.push((Instant::now(), r.clone())),
             Output::Skipped => out.skipped += 1,
-            Output::Flush => {}
+            Output::Progress(_) | Output::Flush => {}
         }
         Ok(())
     };
@@ -180,17 +181,27 @@ fn check_records(input: &[InputLine], out: &Out) {
     for ((_, r), want) in out.records.iter().zip(&ids) {
         assert_eq!(&&r.requested, want);
         if want.starts_with("PMCX") {
-            assert_eq!(r.error.as_ref().unwrap().reason.as_str(), "malformed_id");
+            assert_eq!(
+                r.outcome.as_ref().unwrap_err().reason.as_str(),
+                "malformed_id"
+            );
             continue;
         }
         let t = pubmed::core::ids::detect(want).unwrap().idtype;
         match article(fake_type(t), want) {
             Some((pmid, pmcid, doi)) => {
-                assert_eq!(r.pmid.as_deref(), Some(pmid.to_string().as_str()), "{want}");
-                assert_eq!(r.pmcid.as_deref(), Some(pmcid.as_str()));
-                assert_eq!(r.doi.as_deref(), Some(doi.as_str()));
+                assert_eq!(
+                    r.get(IdType::Pmid),
+                    Some(pmid.to_string().as_str()),
+                    "{want}"
+                );
+                assert_eq!(r.get(IdType::Pmcid), Some(pmcid.as_str()));
+                assert_eq!(r.get(IdType::Doi), Some(doi.as_str()));
             }
-            None => assert_eq!(r.error.as_ref().unwrap().reason.as_str(), "not_in_pmc"),
+            None => assert_eq!(
+                r.outcome.as_ref().unwrap_err().reason.as_str(),
+                "not_in_pmc"
+            ),
         }
     }
 }

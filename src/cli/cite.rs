@@ -9,7 +9,8 @@ use super::fetch::choose_input;
 use super::progress::Counting;
 use super::{Context, end_of_stream, interruptible};
 use crate::error::{Exit, Failure};
-use crate::ops::cite::{self, CiteOutput, CiteStyle};
+use crate::ops::batch::Output;
+use crate::ops::cite::{self, CiteStyle, Cited};
 use crate::output::{self, CiteFormat};
 
 /// `--list-styles`: the short names, then every bundled style, one per
@@ -35,17 +36,18 @@ pub(super) async fn run(a: CiteArgs, ctx: &Context) -> Result<Exit, Failure> {
     let stdout = io::stdout();
     let mut lock = io::BufWriter::new(stdout.lock());
     let mut writer = output::cite::CiteWriter::begin(&mut lock, format);
-    let mut sink = |item: CiteOutput<'_>| -> io::Result<()> {
+    let mut sink = |item: Output<'_, Cited>| -> io::Result<()> {
         match item {
-            CiteOutput::Cited(c) => {
+            Output::Record(c) => {
                 progress.inc();
                 writer.entry(c)
             }
-            CiteOutput::Skipped => {
+            Output::Skipped => {
                 progress.inc();
                 Ok(())
             }
-            CiteOutput::Flush => writer.flush(),
+            Output::Progress(_) => Ok(()),
+            Output::Flush => writer.flush(),
         }
     };
     let lines = input.lines();
@@ -54,6 +56,6 @@ pub(super) async fn run(a: CiteArgs, ctx: &Context) -> Result<Exit, Failure> {
     writer.flush().map_err(Failure::Output)?;
     lock.flush().map_err(Failure::Output)?;
     ctx.note(&output::cite::summary(&totals));
-    super::require_input(totals.fetch.submitted, "PMIDs")?;
+    super::require_input(totals.submitted, "PMIDs")?;
     Ok(totals.exit())
 }

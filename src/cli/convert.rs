@@ -8,7 +8,8 @@ use super::input::Input;
 use super::progress::Counting;
 use super::{Context, end_of_stream, interruptible};
 use crate::error::{Error, Exit, Failure, Reason};
-use crate::ops::convert::{self, Output};
+use crate::ops::batch::Output;
+use crate::ops::convert::{self, ConvertRecord};
 use crate::ops::fallback;
 use crate::output::{self, ConvertFormat};
 
@@ -41,7 +42,7 @@ pub(super) async fn run(a: ConvertArgs, ctx: &Context) -> Result<Exit, Failure> 
     let fallback = a.fallback.is_some();
     let mut writer =
         output::convert::Writer::begin_with(&mut lock, format, a.to, ctx.style, fallback)?;
-    let mut sink = |item: Output<'_>| -> io::Result<()> {
+    let mut sink = |item: Output<'_, ConvertRecord>| -> io::Result<()> {
         if let Output::Record(_) | Output::Skipped = item {
             progress.inc();
         }
@@ -51,11 +52,7 @@ pub(super) async fn run(a: ConvertArgs, ctx: &Context) -> Result<Exit, Failure> 
     let run = async {
         if fallback {
             // `--fallback pubmed`: a stage after the Converter's records.
-            let mut staged = |item: &fallback::Item| match item {
-                fallback::Item::Record(r) => sink(Output::Record(r)),
-                fallback::Item::Skipped => sink(Output::Skipped),
-            };
-            fallback::convert_with_fallback(&client, lines, a.from, &mut staged).await
+            fallback::convert_with_fallback(&client, lines, a.from, &mut sink).await
         } else {
             convert::convert_stream(&client, lines, a.from, &mut sink).await
         }

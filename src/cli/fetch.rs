@@ -12,7 +12,8 @@ use super::{Context, end_of_stream, interruptible};
 use crate::core::text::printable;
 use crate::error::{Error, Exit, Failure, Reason};
 use crate::ncbi::efetch::Mode;
-use crate::ops::fetch::{self, FetchOptions, Output};
+use crate::ops::batch::Output;
+use crate::ops::fetch::{self, FetchOptions, Fetched};
 use crate::ops::resume;
 use crate::output::citation::BibOptions;
 use crate::output::{self, FetchFormat};
@@ -165,13 +166,13 @@ pub(super) async fn run(a: FetchArgs, ctx: &Context) -> Result<Exit, Failure> {
     };
     let mut writer = output::fetch::Writer::begin_with(&mut out, format, ctx.style, bib)?;
     writer.on_terminal(on_terminal);
-    let mut sink = |item: Output<'_>| -> io::Result<()> {
+    let mut sink = |item: Output<'_, Fetched>| -> io::Result<()> {
         if let Output::Record(_) | Output::Skipped = item {
             progress.inc();
         }
         // MEDLINE text has no place for an error: it goes to stderr.
         if let (FetchFormat::Medline, Output::Record(f)) = (format, &item)
-            && let Some(e) = &f.error
+            && let Err(e) = &f.outcome
         {
             ctx.note(&format!(
                 "PMID {}: {} [{}]",

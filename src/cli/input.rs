@@ -12,7 +12,7 @@ use futures::Stream;
 
 use super::Context;
 use crate::error::{Error, Reason};
-use crate::ops::convert::InputLine;
+use crate::ops::batch::InputLine;
 
 /// Where the IDs come from.
 pub(super) enum Input {
@@ -76,7 +76,7 @@ impl Input {
                     rx.recv().await.map(|item| (item, rx))
                 }))
             }
-            Input::Arguments(ids) => Box::pin(crate::ops::convert::id_lines(&ids)),
+            Input::Arguments(ids) => Box::pin(crate::ops::batch::id_lines(&ids)),
         }
     }
 }

@@ -8,7 +8,8 @@ use super::input::Input;
 use super::progress::Counting;
 use super::{Context, end_of_stream, interruptible};
 use crate::error::{Exit, Failure};
-use crate::ops::related::{self, Output, RelatedRequest};
+use crate::ops::batch::Output;
+use crate::ops::related::{self, RelatedRecord, RelatedRequest};
 use crate::ops::search::Detail;
 use crate::output::{self, RelatedFormat};
 
@@ -37,15 +38,17 @@ pub(super) async fn run(a: RelatedArgs, ctx: &Context) -> Result<Exit, Failure> 
     let mut lock = io::BufWriter::new(stdout.lock());
     let mut writer =
         output::related::Writer::begin(&mut lock, format, req.kind, detail, ctx.style)?;
-    let mut sink = |item: Output<'_>| -> io::Result<()> {
+    let mut sink = |item: Output<'_, RelatedRecord>| -> io::Result<()> {
         if let Output::Record(_) | Output::Skipped = item {
             progress.inc();
         }
         if let Output::Record(r) = &item {
-            match &r.error {
-                None if r.total == 0 => ctx.note(&format!("note: {}", related::no_links_note(r))),
+            match &r.outcome {
+                Ok(links) if links.total == 0 => {
+                    ctx.note(&format!("note: {}", related::no_links_note(r)))
+                }
                 // Error records are rows in every other format.
-                Some(e) if format == RelatedFormat::Ids => ctx.note(&format!(
+                Err(e) if format == RelatedFormat::Ids => ctx.note(&format!(
                     "error: {}: {} [{}]",
                     r.requested, e.message, e.reason
                 )),

@@ -451,6 +451,22 @@ impl Pacer {
         Some(instant_of(at))
     }
 
+    /// When a request of `lane` asking now would start, by this process's
+    /// pacing: the next free slot (one gap after `last_start` too, a start
+    /// the caller made that may not have reached the pacer yet), plus one
+    /// gap per call already waiting ahead of it; the estimate [`Pacer::acquire`]
+    /// checks deadlines against. Other processes' bookings are
+    /// [`Pacer::shared_free_at`]. The batch engine's paced sealing seals a
+    /// chunk only once this is now (docs/convert.md "Chunks").
+    pub fn estimated_start(&self, lane: Lane, last_start: Option<Instant>) -> Instant {
+        let step = self.cfg.gap_of(lane);
+        let mut own = self.next_free(Instant::now(), lane);
+        if let Some(last) = last_start {
+            own = own.max(last + step);
+        }
+        own + step * self.waiting() as u32
+    }
+
     /// Calls waiting for a start right now.
     pub fn waiting(&self) -> usize {
         self.waiting.load(Ordering::SeqCst)

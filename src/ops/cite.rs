@@ -11,17 +11,19 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use futures::Stream;
+use futures::future::BoxFuture;
 use hayagriva::archive::ArchivedStyle;
 use hayagriva::citationberg::{self, IndependentStyle, Locale, Style as CslStyle};
 use hayagriva::{
     BibliographyDriver, BibliographyRequest, CitationItem, CitationRequest, ElemChild, ElemChildren,
 };
 
-use super::convert::InputLine;
-use super::fetch::{self, FetchOptions, Fetched, Output, RecordReason, Totals};
+use super::batch::{self, Admit, ChunkPolicy, Failed, InputLine, Op, Outcome, Output, Totals};
+use super::fetch::{Fetch, FetchOptions, Fetched};
+use super::record::RecordReason;
 use crate::core::citation::{csl_item, retraction_note};
 use crate::core::record::Record;
-use crate::error::{Error, Exit, Failure, Reason, Result};
+use crate::error::{Error, Failure, Reason, Result};
 use crate::ncbi::Client;
 
 /// The style used when none is asked for.
@@ -107,14 +109,19 @@ pub struct Cited {
     pub requested: String,
     /// The PMID (NCBI's when found).
     pub pmid: String,
+    /// The reference, or why there is none.
+    pub outcome: std::result::Result<Citation, CiteError>,
+}
+
+/// A formatted reference and the record's retraction state.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Citation {
     /// The formatted reference.
-    pub reference: Option<Reference>,
+    pub reference: Reference,
     /// The record is retracted.
     pub retracted: bool,
     /// The record is a retraction notice.
     pub retraction_notice: bool,
-    /// Why there is no reference.
-    pub error: Option<CiteError>,
 }
 
 /// Why a PMID has no reference: the fetch's reason (`not_found`,
@@ -745,110 +752,155 @@ pub fn style_list() -> Vec<(String, String)> {
     list
 }
 
-/// The citation for one fetched record (numbered `number`).
+/// The citation for one fetched record (numbered `number`): its reference,
+/// the fetch's error, or `citation_failed` when the style cannot format it.
 pub fn cite_one(f: &Fetched, style: &CiteStyle, number: usize) -> Cited {
-    let mut c = Cited {
-        requested: f.requested.clone(),
-        pmid: f.pmid.clone(),
-        reference: None,
-        retracted: false,
-        retraction_notice: false,
-        error: f.error.as_ref().map(|e| CiteError {
+    let outcome = match f.parsed() {
+        Err(e) => Err(CiteError {
             reason: CiteReason::Fetch(e.reason),
             message: e.message.clone(),
         }),
+        Ok(r) => match style.format(r, number) {
+            Ok(reference) => Ok(Citation {
+                reference,
+                retracted: r.retracted,
+                retraction_notice: r.retraction_notice,
+            }),
+            Err(message) => Err(CiteError {
+                reason: CiteReason::CitationFailed,
+                message,
+            }),
+        },
     };
-    if let (Some(r), None) = (&f.record, &f.error) {
-        c.retracted = r.retracted;
-        c.retraction_notice = r.retraction_notice;
-        match style.format(r, number) {
-            Ok(reference) => c.reference = Some(reference),
-            Err(message) => {
-                c.error = Some(CiteError {
-                    reason: CiteReason::CitationFailed,
-                    message,
-                })
-            }
-        }
-    } else if c.error.is_none() {
-        c.error = Some(CiteError {
-            reason: CiteReason::Fetch(RecordReason::NotFound),
-            message: "EFetch returned no record for this PMID".into(),
-        });
+    Cited {
+        requested: f.requested.clone(),
+        pmid: f.pmid.clone(),
+        outcome,
     }
-    c
 }
 
-/// What the engine hands out, in input order.
-#[derive(Debug)]
-pub enum CiteOutput<'a> {
-    /// The reference (or error) for a PMID line.
-    Cited(&'a Cited),
-    /// A skipped line (blank or comment).
-    Skipped,
-    /// The engine is about to wait: a good moment to flush.
-    Flush,
-}
-
-/// Counts for the summary line: the fetch's, plus references the style
-/// could not format.
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct CiteTotals {
-    /// The fetch counts (requests, reasons, the first upstream failure).
-    pub fetch: Totals,
-    /// References formatted.
-    pub formatted: u64,
-    /// Records the style could not format.
-    pub citation_failed: u64,
-}
-
-impl CiteTotals {
-    /// The batch exit status (docs/cite.md): the fetch's; 1 when no
-    /// reference at all was formatted from a non-empty input.
-    pub fn exit(&self) -> Exit {
-        match self.fetch.exit() {
-            Exit::Success if self.fetch.submitted > 0 && self.formatted == 0 => Exit::NotFound,
-            e => e,
+impl CiteError {
+    /// What the batch totals count of it.
+    pub fn failed(&self) -> Failed<'_> {
+        Failed {
+            reason: self.reason.as_str(),
+            request: match self.reason {
+                CiteReason::Fetch(r) => r.request_failure(),
+                CiteReason::CitationFailed => None,
+            },
+            message: &self.message,
+            retry_after: None,
         }
+    }
+}
+
+impl Outcome for Cited {
+    fn failure(&self) -> Option<Failed<'_>> {
+        self.outcome.as_ref().err().map(CiteError::failed)
+    }
+}
+
+/// The cite operation on the batch engine: fetch's chunks, each record
+/// formatted as it is handed out; `succeeded` counts references formatted.
+struct Cite<'a> {
+    fetch: Fetch<'a>,
+    style: &'a CiteStyle,
+    /// Records numbered so far (numeric styles number by input position).
+    numbered: std::sync::atomic::AtomicUsize,
+}
+
+impl Cite<'_> {
+    fn next_number(&self) -> usize {
+        1 + self
+            .numbered
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
+impl Op for Cite<'_> {
+    type Line = InputLine;
+    type Group = ();
+    type Key = String;
+    type Input = (String, usize);
+    type Answer = crate::ncbi::efetch::EfetchAnswer;
+    type Record = Cited;
+    type Counts = ();
+
+    fn client(&self) -> &Client {
+        self.fetch.client()
+    }
+
+    fn policy(&self) -> ChunkPolicy {
+        self.fetch.policy()
+    }
+
+    fn check(&self, arg: &str) -> Result<()> {
+        self.fetch.check(arg)
+    }
+
+    fn admit(&self, line: InputLine) -> Admit<Self> {
+        match self.fetch.admit(line) {
+            Admit::Skip => Admit::Skip,
+            Admit::Done(f) => Admit::Done(cite_one(&f, self.style, self.next_number())),
+            Admit::Ask {
+                group,
+                key,
+                cost,
+                input,
+            } => Admit::Ask {
+                group,
+                key,
+                cost,
+                input: (input, self.next_number()),
+            },
+        }
+    }
+
+    fn request(&self, group: (), pmids: Vec<String>) -> BoxFuture<'_, Result<Self::Answer>> {
+        self.fetch.request(group, pmids)
+    }
+
+    fn record(
+        &self,
+        (requested, number): (String, usize),
+        pmid: &String,
+        answer: std::result::Result<&mut Self::Answer, &Error>,
+        last: bool,
+    ) -> Cited {
+        let f = self.fetch.record(requested, pmid, answer, last);
+        cite_one(&f, self.style, number)
     }
 }
 
 /// Cites a stream of input lines, handing each reference to `sink` in input
 /// order as soon as it is known (the fetch engine's rules: malformed lines,
-/// PMIDs not found and failed chunks become error entries in place).
+/// PMIDs not found and failed chunks become error entries in place). The
+/// totals count references formatted as `succeeded`, and records the style
+/// could not format as `citation_failed`.
+///
+/// Errors: as [`super::fetch::fetch_stream`].
 pub async fn cite_stream<S, F>(
     client: &Client,
     input: S,
     style: &CiteStyle,
     sink: &mut F,
-) -> std::result::Result<CiteTotals, Failure>
+) -> std::result::Result<Totals, Failure>
 where
     S: Stream<Item = io::Result<InputLine>> + Unpin,
-    F: FnMut(CiteOutput<'_>) -> io::Result<()>,
+    F: FnMut(Output<'_, Cited>) -> io::Result<()>,
 {
-    let mut number = 0usize;
-    let mut formatted = 0u64;
-    let mut failed = 0u64;
-    let mut inner = |o: Output<'_>| match o {
-        Output::Record(f) => {
-            number += 1;
-            let c = cite_one(f, style, number);
-            match &c.error {
-                None => formatted += 1,
-                Some(e) if e.reason == CiteReason::CitationFailed => failed += 1,
-                Some(_) => {}
-            }
-            sink(CiteOutput::Cited(&c))
-        }
-        Output::Skipped => sink(CiteOutput::Skipped),
-        Output::Flush => sink(CiteOutput::Flush),
-    };
-    let totals = fetch::fetch_stream(client, input, FetchOptions::default(), &mut inner).await?;
-    Ok(CiteTotals {
-        fetch: totals,
-        formatted,
-        citation_failed: failed,
-    })
+    batch::run(&cite_op(client, style), input, sink).await
+}
+
+fn cite_op<'a>(client: &'a Client, style: &'a CiteStyle) -> Cite<'a> {
+    Cite {
+        fetch: Fetch {
+            client,
+            options: FetchOptions::default(),
+        },
+        style,
+        numbered: Default::default(),
+    }
 }
 
 /// Cites a list of PMIDs given at once (MCP): every element validated
@@ -857,25 +909,8 @@ pub async fn cite_pmids(
     client: &Client,
     pmids: &[String],
     style: &CiteStyle,
-) -> Result<(Vec<Cited>, CiteTotals)> {
-    fetch::check_pmids(pmids)?;
-    let lines = futures::stream::iter(
-        pmids
-            .iter()
-            .map(|s| Ok(InputLine::Id(s.clone())))
-            .collect::<Vec<_>>(),
-    );
-    let mut out = Vec::with_capacity(pmids.len());
-    let mut sink = |o: CiteOutput<'_>| {
-        if let CiteOutput::Cited(c) = o {
-            out.push(c.clone());
-        }
-        Ok(())
-    };
-    match cite_stream(client, lines, style, &mut sink).await {
-        Ok(t) => Ok((out, t)),
-        Err(f) => Err(f.into_op_error()),
-    }
+) -> Result<(Vec<Cited>, Totals)> {
+    batch::collect(&cite_op(client, style), pmids).await
 }
 
 #[cfg(test)]

@@ -1,34 +1,28 @@
 //! `fetch` / `pubmed_fetch_articles`: full PubMed records for any number of
 //! PMIDs through EFetch (docs/fetch.md). One record per input line, in
 //! input order, as soon as it and everything before it is known; inputs of
-//! any size stream through with bounded memory, in chunks of
-//! [`EFETCH_CHUNK`] PMIDs flowing at the pacer's rate.
+//! any size stream through the batch engine ([`super::batch`]) with bounded
+//! memory, in chunks of [`EFETCH_CHUNK`] PMIDs flowing at the pacer's rate.
 
-use std::collections::{HashMap, VecDeque};
 use std::io;
-use std::sync::Arc;
-use std::time::Duration;
+use std::sync::{Arc, LazyLock};
 
-use futures::stream::FuturesUnordered;
+use futures::future::BoxFuture;
 use futures::{Stream, StreamExt};
 use serde::Serialize;
 use serde::ser::SerializeMap;
 
-use super::convert::InputLine;
+pub use super::batch::Totals;
+use super::batch::{self, Admit, ChunkPolicy, Failed, InputLine, Op, Outcome, Output};
 pub use crate::core::ids::check_pmid;
 use crate::core::record::Record;
-use crate::error::{Error, Exit, Failure, Reason, Result};
+use crate::error::{Error, Failure, Reason, Result};
 use crate::ncbi::efetch::{EFETCH_CHUNK, EfetchAnswer, Entry, MissingReason, Mode};
 use crate::ncbi::{Client, Db};
 
 /// Chunks outstanding at once: enough to keep the pacer busy, few enough
 /// that the bodies in memory stay bounded.
 pub const MAX_CHUNKS_IN_FLIGHT: usize = 4;
-/// With input idle this long and nothing else to send, a partial chunk goes.
-const IDLE_FLUSH: Duration = Duration::from_millis(250);
-/// A partial chunk goes at the latest this long after its first PMID, once
-/// a request could start.
-const MAX_CHUNK_AGE: Duration = Duration::from_secs(1);
 
 pub use super::record::{RecordError, RecordReason};
 
@@ -55,123 +49,99 @@ impl Default for FetchOptions {
     }
 }
 
-/// The output for one input PMID: a record, or an error in its place.
+/// What EFetch sent for one PMID it has, in the run's [`Mode`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Article {
+    /// XML mode: the parsed record.
+    Xml {
+        /// The record.
+        record: Box<Record>,
+        /// The article's own element as NCBI sent it, when kept (`-f xml`).
+        raw: Option<String>,
+        /// The text before `<PubmedArticleSet>` in the answer.
+        prolog: Option<Arc<str>>,
+    },
+    /// MEDLINE mode (`-f medline`): the record's text as NCBI sent it,
+    /// which has no parsed fields.
+    Medline(String),
+}
+
+/// The output for one input PMID: the article, or the error in its place.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Fetched {
     /// The input as written (trimmed).
     pub requested: String,
     /// The PMID: NCBI's (no leading zeros) when valid, else as written.
     pub pmid: String,
-    /// The parsed record (XML mode).
-    pub record: Option<Box<Record>>,
-    /// The article's own bytes as NCBI sent them: the XML element (`-f
-    /// xml`) or the MEDLINE record (`-f medline`).
-    pub raw: Option<String>,
-    /// The text before `<PubmedArticleSet>` in the answer (XML mode).
-    pub prolog: Option<Arc<str>>,
-    /// Why there is no record: `not_found`, `malformed_id`,
+    /// The article, or why there is none: `not_found`, `malformed_id`,
     /// `ncbi_invalid_response`, or the failing chunk's reason.
-    pub error: Option<RecordError>,
+    pub outcome: std::result::Result<Article, RecordError>,
 }
 
+/// The error in place of a form of the record the run's [`Mode`] did not
+/// ask EFetch for: a parsed record of MEDLINE text, or the bytes of an XML
+/// record that were not kept ([`Fetched::parsed`], [`Fetched::raw`]).
+static NOT_ASKED: LazyLock<RecordError> = LazyLock::new(|| {
+    RecordError::new(
+        RecordReason::Request(Reason::Internal),
+        "EFetch was not asked for this form of the record",
+    )
+});
+
 impl Fetched {
-    fn failed(
-        requested: &str,
-        pmid: &str,
-        reason: RecordReason,
-        message: impl Into<String>,
-    ) -> Fetched {
+    fn failed(requested: &str, pmid: &str, error: RecordError) -> Fetched {
         Fetched {
             requested: requested.to_string(),
             pmid: pmid.to_string(),
-            record: None,
-            raw: None,
-            prolog: None,
-            error: Some(RecordError {
-                reason,
-                message: message.into(),
-                words: None,
-            }),
+            outcome: Err(error),
+        }
+    }
+
+    /// The parsed record, or the error in its place: what every writer but
+    /// `-f medline` and `-f xml` uses. XML mode parses every PMID found;
+    /// MEDLINE text (which only `-f medline` asks for) has no parsed fields.
+    pub fn parsed(&self) -> std::result::Result<&Record, &RecordError> {
+        match &self.outcome {
+            Ok(Article::Xml { record, .. }) => Ok(record),
+            Ok(Article::Medline(_)) => Err(&NOT_ASKED),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// NCBI's own bytes for the record, or the error in their place: the
+    /// MEDLINE text, or the XML element when kept (`-f xml`).
+    pub fn raw(&self) -> std::result::Result<&str, &RecordError> {
+        match &self.outcome {
+            Ok(Article::Medline(text)) => Ok(text),
+            Ok(Article::Xml { raw: Some(raw), .. }) => Ok(raw),
+            Ok(Article::Xml { raw: None, .. }) => Err(&NOT_ASKED),
+            Err(e) => Err(e),
         }
     }
 }
 
-/// JSON: the record's own fields, or `{"pmid", "error": {reason, message}}`.
+/// JSON: the record's own fields, or `{"pmid", "error": {reason, message}}`
+/// (a MEDLINE text: `{"pmid", "medline"}`).
 impl Serialize for Fetched {
     fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
-        match (&self.record, &self.error) {
-            (Some(r), None) => r.serialize(s),
-            (_, error) => {
-                let mut m = s.serialize_map(None)?;
-                m.serialize_entry("pmid", &self.pmid)?;
-                if let Some(e) = error {
-                    m.serialize_entry("error", e)?;
-                }
-                m.end()
-            }
+        if let Ok(Article::Xml { record, .. }) = &self.outcome {
+            return record.serialize(s);
         }
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("pmid", &self.pmid)?;
+        match &self.outcome {
+            Ok(Article::Medline(text)) => m.serialize_entry("medline", text)?,
+            Err(e) => m.serialize_entry("error", e)?,
+            Ok(Article::Xml { .. }) => {}
+        }
+        m.end()
     }
 }
 
-/// What the engine hands out, in input order.
-#[derive(Debug)]
-pub enum Output<'a> {
-    /// The record (or error) for a PMID line.
-    Record(&'a Fetched),
-    /// A skipped line (blank or comment).
-    Skipped,
-    /// The engine is about to wait: a good moment to flush.
-    Flush,
-}
-
-/// Counts for the summary line and JSON totals.
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct Totals {
-    /// PMID lines (records).
-    pub submitted: u64,
-    /// Records found.
-    pub found: u64,
-    /// Records with an error.
-    pub failed: u64,
-    /// Failed records by reason.
-    pub by_reason: std::collections::BTreeMap<String, u64>,
-    /// HTTP requests sent to EFetch (retries included).
-    pub requests: u64,
-    /// The first failure that is not per-ID (a chunk's, or a record NCBI
-    /// sent that cannot be read): it decides the exit code.
-    pub first_failure: Option<Error>,
-}
-
-impl Totals {
-    /// The batch exit status (docs/fetch.md): the first non-per-ID
-    /// failure's; else not found when every record failed per-ID; else
-    /// success.
-    pub fn exit(&self) -> Exit {
-        match &self.first_failure {
-            Some(e) => e.reason.exit(),
-            None if self.submitted > 0 && self.found == 0 => Exit::NotFound,
-            None => Exit::Success,
-        }
+impl Outcome for Fetched {
+    fn failure(&self) -> Option<Failed<'_>> {
+        self.outcome.as_ref().err().map(RecordError::failed)
     }
-}
-
-enum SlotState {
-    Ready(Box<Fetched>),
-    Skip,
-    Waiting { chunk: u64, key: String },
-}
-
-struct Slot {
-    requested: String,
-    state: SlotState,
-}
-
-struct Chunk {
-    opened: tokio::time::Instant,
-    ids: Vec<String>,
-    /// Slots still waiting on each PMID of the chunk.
-    keys: HashMap<String, usize>,
-    answer: Option<EfetchAnswer>,
 }
 
 /// The `pmid` the record of input `line` carries (NCBI's form of a valid
@@ -243,188 +213,125 @@ pub fn check_pmids(input: &[String]) -> Result<()> {
     Ok(())
 }
 
-fn fetched_from(requested: &str, pmid: &str, entry: Entry, prolog: Option<Arc<str>>) -> Fetched {
-    let mut f = Fetched {
-        requested: requested.to_string(),
-        pmid: pmid.to_string(),
-        record: None,
-        raw: None,
-        prolog: None,
-        error: None,
-    };
-    match entry {
-        Entry::Article { record, raw } => {
-            f.pmid = record.pmid.clone();
-            f.record = Some(record);
-            f.raw = raw;
-            f.prolog = prolog;
-        }
-        Entry::Medline(text) => f.raw = Some(text),
+/// A PMID EFetch left out of its answer: the one not-found wording of
+/// `fetch` (docs/fetch.md "What each PMID gets").
+fn not_in_answer() -> Entry {
+    Entry::Missing {
+        reason: MissingReason::NotFound,
+        message: "EFetch returned no record for this PMID".into(),
+    }
+}
+
+fn fetched_from(requested: String, pmid: &str, entry: Entry, prolog: Option<Arc<str>>) -> Fetched {
+    let outcome = match entry {
+        Entry::Article { record, raw } => Ok(Article::Xml {
+            record,
+            raw,
+            prolog,
+        }),
+        Entry::Medline(text) => Ok(Article::Medline(text)),
         Entry::Missing { reason, message } => {
             let reason = match reason {
                 MissingReason::NotFound => RecordReason::NotFound,
                 MissingReason::Invalid => RecordReason::Request(Reason::NcbiInvalidResponse),
                 MissingReason::Failed(r) => RecordReason::Request(r),
             };
-            f.error = Some(RecordError {
-                reason,
-                message,
-                words: None,
-            });
+            Err(RecordError::new(reason, message))
         }
+    };
+    let pmid = match &outcome {
+        Ok(Article::Xml { record, .. }) => record.pmid.clone(),
+        _ => pmid.to_string(),
+    };
+    Fetched {
+        requested,
+        pmid,
+        outcome,
     }
-    f
 }
 
-struct Engine {
-    options: FetchOptions,
-    pending: VecDeque<Slot>,
-    chunks: HashMap<u64, Chunk>,
-    open: Option<u64>,
-    ready: VecDeque<u64>,
-    next_chunk: u64,
-    totals: Totals,
+/// The fetch operation on the batch engine: one group, chunks of
+/// `options.chunk` PMIDs, at most [`MAX_CHUNKS_IN_FLIGHT`] at once.
+pub(crate) struct Fetch<'c> {
+    pub(crate) client: &'c Client,
+    pub(crate) options: FetchOptions,
 }
 
-impl Engine {
-    fn close(&mut self) {
-        if let Some(id) = self.open.take() {
-            self.ready.push_back(id);
-        }
+impl Op for Fetch<'_> {
+    type Line = InputLine;
+    type Group = ();
+    type Key = String;
+    type Input = String;
+    type Answer = EfetchAnswer;
+    type Record = Fetched;
+    type Counts = ();
+
+    fn client(&self) -> &Client {
+        self.client
     }
 
-    fn add(&mut self, line: InputLine) {
+    fn policy(&self) -> ChunkPolicy {
+        let limit = self.client.settings().policy.max_in_flight;
+        ChunkPolicy::simple(
+            self.options.chunk.clamp(1, EFETCH_CHUNK),
+            limit.clamp(1, MAX_CHUNKS_IN_FLIGHT),
+        )
+    }
+
+    fn check(&self, arg: &str) -> Result<()> {
+        check_pmid(arg).map(drop)
+    }
+
+    fn admit(&self, line: InputLine) -> Admit<Self> {
         let raw = match line {
-            InputLine::Skip => {
-                self.pending.push_back(Slot {
-                    requested: String::new(),
-                    state: SlotState::Skip,
-                });
-                return;
-            }
+            InputLine::Skip => return Admit::Skip,
             InputLine::Undecodable(shown) => {
-                let f = Fetched::failed(
-                    &shown,
-                    &shown,
-                    RecordReason::MalformedId,
-                    "the line is not valid UTF-8",
-                );
-                self.pending.push_back(Slot {
-                    requested: shown,
-                    state: SlotState::Ready(Box::new(f)),
-                });
-                return;
+                let e = RecordError::new(RecordReason::MalformedId, "the line is not valid UTF-8");
+                return Admit::Done(Fetched::failed(&shown, &shown, e));
             }
             InputLine::Id(raw) => raw,
         };
-        let pmid = match check_pmid(&raw) {
-            Ok(p) => p,
-            Err(e) => {
-                let f = Fetched::failed(&raw, &raw, RecordReason::MalformedId, e.message);
-                self.pending.push_back(Slot {
-                    requested: raw,
-                    state: SlotState::Ready(Box::new(f)),
-                });
-                return;
-            }
-        };
-        let id = match self.open {
-            Some(id) => id,
-            None => {
-                let id = self.next_chunk;
-                self.next_chunk += 1;
-                self.chunks.insert(
-                    id,
-                    Chunk {
-                        opened: tokio::time::Instant::now(),
-                        ids: Vec::new(),
-                        keys: HashMap::new(),
-                        answer: None,
-                    },
-                );
-                self.open = Some(id);
-                id
-            }
-        };
-        let ch = self.chunks.get_mut(&id).expect("open chunk exists");
-        let waiting = ch.keys.entry(pmid.clone()).or_insert(0);
-        if *waiting == 0 {
-            ch.ids.push(pmid.clone());
-        }
-        *waiting += 1;
-        if ch.ids.len() >= self.options.chunk {
-            self.close();
-        }
-        self.pending.push_back(Slot {
-            requested: raw,
-            state: SlotState::Waiting {
-                chunk: id,
+        match check_pmid(&raw) {
+            Ok(pmid) => Admit::Ask {
+                group: (),
                 key: pmid,
+                cost: 0,
+                input: raw,
             },
-        });
-    }
-
-    fn count(&mut self, f: &Fetched) {
-        self.totals.submitted += 1;
-        match &f.error {
-            None => self.totals.found += 1,
-            Some(e) => {
-                self.totals.failed += 1;
-                *self
-                    .totals
-                    .by_reason
-                    .entry(e.reason.as_str().to_string())
-                    .or_default() += 1;
-                if let Some(reason) = e.reason.request_failure()
-                    && self.totals.first_failure.is_none()
-                {
-                    self.totals.first_failure = Some(Error::new(reason, e.message.clone()));
-                }
+            Err(e) => {
+                let e = RecordError::new(RecordReason::MalformedId, e.message);
+                Admit::Done(Fetched::failed(&raw, &raw, e))
             }
         }
     }
 
-    /// Hands out every slot at the head whose answer is known.
-    fn drain(&mut self, sink: &mut dyn FnMut(Output<'_>) -> io::Result<()>) -> io::Result<()> {
-        while let Some(head) = self.pending.front() {
-            if let SlotState::Waiting { chunk, .. } = &head.state
-                && self.chunks[chunk].answer.is_none()
-            {
-                break;
-            }
-            let slot = self.pending.pop_front().expect("head exists");
-            let fetched = match slot.state {
-                SlotState::Skip => {
-                    sink(Output::Skipped)?;
-                    continue;
-                }
-                SlotState::Ready(f) => *f,
-                SlotState::Waiting { chunk, key } => {
-                    let ch = self.chunks.get_mut(&chunk).expect("chunk exists");
-                    let answer = ch.answer.as_mut().expect("answered");
-                    let left = ch.keys.get_mut(&key).expect("key counted");
-                    *left -= 1;
-                    let entry = if *left == 0 {
-                        answer.entries.remove(&key)
-                    } else {
-                        answer.entries.get(&key).cloned()
-                    };
-                    let entry = entry.unwrap_or_else(|| Entry::Missing {
-                        reason: MissingReason::NotFound,
-                        message: "EFetch returned no record for this PMID".into(),
-                    });
-                    let prolog = answer.prolog.clone();
-                    let f = fetched_from(&slot.requested, &key, entry, prolog);
-                    if ch.keys.values().all(|n| *n == 0) {
-                        self.chunks.remove(&chunk);
-                    }
-                    f
-                }
-            };
-            self.count(&fetched);
-            sink(Output::Record(&fetched))?;
-        }
-        Ok(())
+    fn request(&self, _: (), pmids: Vec<String>) -> BoxFuture<'_, Result<EfetchAnswer>> {
+        Box::pin(async move {
+            Ok(self
+                .client
+                .efetch(Db::Pubmed, &pmids, self.options.mode)
+                .await)
+        })
+    }
+
+    fn record(
+        &self,
+        requested: String,
+        pmid: &String,
+        answer: std::result::Result<&mut EfetchAnswer, &Error>,
+        last: bool,
+    ) -> Fetched {
+        let answer = match answer {
+            Ok(a) => a,
+            Err(e) => return Fetched::failed(&requested, pmid, RecordError::request(e)),
+        };
+        let entry = if last {
+            answer.entries.remove(pmid)
+        } else {
+            answer.entries.get(pmid).cloned()
+        };
+        let prolog = answer.prolog.clone();
+        fetched_from(requested, pmid, entry.unwrap_or_else(not_in_answer), prolog)
     }
 }
 
@@ -445,79 +352,9 @@ pub async fn fetch_stream<S, F>(
 ) -> Result<Totals, Failure>
 where
     S: Stream<Item = io::Result<InputLine>> + Unpin,
-    F: FnMut(Output<'_>) -> io::Result<()>,
+    F: FnMut(Output<'_, Fetched>) -> io::Result<()>,
 {
-    let mut input = input;
-    let sent_before = client.requests_sent();
-    let options = FetchOptions {
-        chunk: options.chunk.clamp(1, EFETCH_CHUNK),
-        ..options
-    };
-    let limit = client
-        .settings()
-        .policy
-        .max_in_flight
-        .clamp(1, MAX_CHUNKS_IN_FLIGHT);
-    let max_pending = options.chunk * (limit + 1);
-    let mut e = Engine {
-        options,
-        pending: VecDeque::new(),
-        chunks: HashMap::new(),
-        open: None,
-        ready: VecDeque::new(),
-        next_chunk: 0,
-        totals: Totals::default(),
-    };
-    let mut running = FuturesUnordered::new();
-    let mut eof = false;
-    loop {
-        if eof || e.pending.len() >= max_pending {
-            e.close();
-        }
-        while running.len() < limit {
-            let Some(id) = e.ready.pop_front() else { break };
-            let ids = e.chunks[&id].ids.clone();
-            running.push(async move { (id, client.efetch(Db::Pubmed, &ids, options.mode).await) });
-        }
-        e.drain(sink).map_err(Failure::Output)?;
-        if eof && e.pending.is_empty() && running.is_empty() {
-            break;
-        }
-        let can_read = !eof && e.pending.len() < max_pending;
-        // A partial chunk is sent only when a request could start now.
-        let could_start = running.len() < limit && e.ready.is_empty();
-        let partial = could_start && e.open.is_some();
-        let too_old = e
-            .open
-            .map(|id| e.chunks[&id].opened + MAX_CHUNK_AGE)
-            .unwrap_or_else(tokio::time::Instant::now);
-        // Answers and input before timers: a busy runtime that polls late
-        // must not look like stalled input and send chunks half full.
-        tokio::select! {
-            biased;
-            Some((id, answer)) = running.next(), if !running.is_empty() => {
-                if let Some(ch) = e.chunks.get_mut(&id) {
-                    ch.answer = Some(answer);
-                }
-                e.drain(sink).map_err(Failure::Output)?;
-                sink(Output::Flush).map_err(Failure::Output)?;
-            },
-            line = input.next(), if can_read => match line {
-                None => eof = true,
-                Some(Err(err)) => {
-                    return Err(Error::new(Reason::InvalidArgument, err.to_string()).into());
-                }
-                Some(Ok(l)) => e.add(l),
-            },
-            _ = tokio::time::sleep(IDLE_FLUSH), if partial => {
-                e.close();
-                sink(Output::Flush).map_err(Failure::Output)?;
-            },
-            _ = tokio::time::sleep_until(too_old), if partial => e.close(),
-        }
-    }
-    e.totals.requests = client.requests_sent() - sent_before;
-    Ok(e.totals)
+    batch::run(&Fetch { client, options }, input, sink).await
 }
 
 /// Fetches a list of PMIDs given at once (CLI arguments, MCP): every
@@ -531,29 +368,13 @@ pub async fn fetch_pmids(
     input: &[String],
     options: FetchOptions,
 ) -> Result<(Vec<Fetched>, Totals)> {
-    check_pmids(input)?;
-    let lines = futures::stream::iter(
-        input
-            .iter()
-            .map(|s| Ok(InputLine::Id(s.clone())))
-            .collect::<Vec<_>>(),
-    );
-    let mut records = Vec::with_capacity(input.len());
-    let mut sink = |o: Output<'_>| {
-        if let Output::Record(r) = o {
-            records.push(r.clone());
-        }
-        Ok(())
-    };
-    let totals = fetch_stream(client, lines, options, &mut sink)
-        .await
-        .map_err(Failure::into_op_error)?;
-    Ok((records, totals))
+    batch::collect(&Fetch { client, options }, input).await
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::Exit;
 
     #[test]
     fn pmids_are_validated_like_convert() {
@@ -570,23 +391,27 @@ mod tests {
 
     #[test]
     fn exit_codes_follow_the_batch_rule() {
-        let mut t = Totals {
+        let mut t = Totals::<()> {
             submitted: 2,
-            found: 1,
+            succeeded: 1,
             failed: 1,
             ..Default::default()
         };
         assert_eq!(t.exit(), Exit::Success);
-        t.found = 0;
+        t.succeeded = 0;
         assert_eq!(t.exit(), Exit::NotFound);
         t.first_failure = Some(Error::new(Reason::NcbiRateLimited, "429"));
         assert_eq!(t.exit(), Exit::TempFail);
-        assert_eq!(Totals::default().exit(), Exit::Success);
+        assert_eq!(Totals::<()>::default().exit(), Exit::Success);
     }
 
     #[test]
     fn errors_serialize_in_place() {
-        let f = Fetched::failed("99999999", "99999999", RecordReason::NotFound, "gone");
+        let f = Fetched::failed(
+            "99999999",
+            "99999999",
+            RecordError::new(RecordReason::NotFound, "gone"),
+        );
         assert_eq!(
             serde_json::to_value(&f).unwrap(),
             serde_json::json!({"pmid": "99999999", "error": {"reason": "not_found", "message": "gone"}})

@@ -1,6 +1,7 @@
 //! One module per operation: typed input in, typed output or a typed error
 //! out. The CLI and MCP layers are thin adapters over these.
 
+pub mod batch;
 pub mod cite;
 pub mod convert;
 pub mod fallback;

@@ -1,11 +1,13 @@
 //! Why one record of a batch (convert, related, fetch, cite) has no
 //! answer: the reason written in its place and the message beside it
-//! (docs/errors.md "Reasons of one record"). One type for every batch
-//! operation, so the exit rule and the JSON names are decided once.
+//! (docs/errors.md "Reasons of one record"). Every per-input outcome is a
+//! `Result<…, RecordError>`; the batch engine ([`super::batch`]) counts
+//! the reasons and decides the exit rule from them, once.
 
 use serde::Serialize;
 
-use crate::error::{Reason, Words};
+use super::batch::Failed;
+use crate::error::{Error, Reason, Words};
 
 /// Why a record has no answer: its `error.reason` in JSON, one snake_case
 /// name. The per-record reasons leave the exit status at 0; a failed
@@ -74,4 +76,39 @@ pub struct RecordError {
     /// can word it their own way.
     #[serde(skip)]
     pub words: Option<Words>,
+    /// Seconds to wait before retrying, from the failed request (a
+    /// [`RecordReason::Request`] only); carried to the run's failure.
+    #[serde(skip)]
+    pub retry_after: Option<u64>,
+}
+
+impl RecordError {
+    /// A record's error with a reason and a message.
+    pub fn new(reason: RecordReason, message: impl Into<String>) -> Self {
+        RecordError {
+            reason,
+            message: message.into(),
+            words: None,
+            retry_after: None,
+        }
+    }
+
+    /// The error of a record whose request failed with `e` (its reason,
+    /// message and retry advice).
+    pub fn request(e: &Error) -> Self {
+        RecordError {
+            retry_after: e.retry_after,
+            ..RecordError::new(RecordReason::Request(e.reason), e.message.clone())
+        }
+    }
+
+    /// What the batch totals count of it.
+    pub fn failed(&self) -> Failed<'_> {
+        Failed {
+            reason: self.reason.as_str(),
+            request: self.reason.request_failure(),
+            message: &self.message,
+            retry_after: self.retry_after,
+        }
+    }
 }

@@ -1,8 +1,9 @@
 //! `related` / `pubmed_find_related`: PubMed's similar articles, citing
 //! articles and references through ELink (docs/related.md). One record per
 //! input line, in input order, under the caller's own spelling; inputs of
-//! any size stream through in chunks of [`CHUNK`] PMIDs, at most
-//! `max_in_flight` chunks outstanding, with bounded memory.
+//! any size stream through the batch engine ([`super::batch`]) in chunks of
+//! [`CHUNK`] PMIDs, at most `max_in_flight` chunks outstanding, with
+//! bounded memory.
 //!
 //! ELink answers an unknown PMID like one without links (an empty or
 //! missing LinkSet), so every input ELink gives no list is looked up in
@@ -10,19 +11,18 @@
 //! for — before it is reported as "no links"; one ESummary does not know is
 //! a `not_found` record.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 use std::io;
-use std::time::Duration;
 
+use futures::Stream;
 use futures::future::BoxFuture;
-use futures::stream::FuturesOrdered;
-use futures::{Stream, StreamExt};
 use serde::Serialize;
 
-use super::convert::{InputLine, RecordError, RecordReason};
+use super::batch::{self, Admit, ChunkPolicy, Failed, InputLine, Op, Outcome, Output};
+use super::record::{RecordError, RecordReason};
 use super::search::{self, Detail, Summary};
 pub use crate::core::ids::check_pmid;
-use crate::error::{Error, Exit, Failure, Reason, Result};
+use crate::error::{Error, Failure, Reason, Result};
 use crate::ncbi::Client;
 pub use crate::ncbi::elink::LinkKind;
 use crate::ncbi::elink::{ElinkChunk, InputLinks, Link};
@@ -34,12 +34,6 @@ use crate::ncbi::elink::{ElinkChunk, InputLinks, Link};
 /// links of ~50 bytes per input), and a chunk that fails after retries costs
 /// at most 200 inputs. See docs/related.md.
 pub const CHUNK: usize = 200;
-/// Input lines (blank and comment lines included) held in one chunk.
-const MAX_SLOTS: usize = 4 * CHUNK;
-/// With input idle this long, a partial chunk is sent rather than held.
-const IDLE_FLUSH: Duration = Duration::from_millis(250);
-/// A partial chunk is sent at the latest this long after its first line.
-const MAX_CHUNK_AGE: Duration = Duration::from_secs(1);
 
 /// What to look up for every input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -73,8 +67,18 @@ pub struct Linked {
     pub missing: Option<String>,
 }
 
-/// The record of one input line.
+/// The links of one input PMID PubMed knows.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Links {
+    /// How many linked PMIDs NCBI lists (before `retmax`); 0 for an input
+    /// without links of this kind.
+    pub total: usize,
+    /// The linked articles, in NCBI's order, at most `retmax`.
+    pub linked: Vec<Linked>,
+}
+
+/// The record of one input line: its links, or the error in their place.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RelatedRecord {
     /// The input as the caller wrote it (trimmed).
     pub requested: String,
@@ -82,152 +86,61 @@ pub struct RelatedRecord {
     pub pmid: Option<String>,
     /// Which links.
     pub kind: LinkKind,
-    /// How many linked PMIDs NCBI lists (before `retmax`).
-    pub total: usize,
-    /// The linked articles, in NCBI's order, at most `retmax`.
-    pub linked: Vec<Linked>,
-    /// Absent on success (an input without links succeeds with `total` 0).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub error: Option<RecordError>,
+    /// The links (an input without links succeeds with `total` 0), or why
+    /// there are none.
+    pub outcome: std::result::Result<Links, RecordError>,
 }
 
 impl RelatedRecord {
-    fn failed(
-        requested: &str,
-        pmid: Option<&str>,
-        kind: LinkKind,
-        reason: RecordReason,
-        message: String,
-    ) -> Self {
+    fn failed(requested: &str, pmid: Option<&str>, kind: LinkKind, error: RecordError) -> Self {
         RelatedRecord {
             requested: requested.to_string(),
             pmid: pmid.map(str::to_string),
             kind,
-            total: 0,
-            linked: Vec::new(),
-            error: Some(RecordError {
-                reason,
-                message,
-                words: None,
-            }),
+            outcome: Err(error),
         }
+    }
+
+    /// How many linked PMIDs NCBI lists; 0 for an error.
+    pub fn total(&self) -> usize {
+        self.outcome.as_ref().map_or(0, |l| l.total)
+    }
+
+    /// The linked articles kept; none for an error.
+    pub fn linked(&self) -> &[Linked] {
+        self.outcome.as_ref().map_or(&[], |l| &l.linked)
     }
 }
 
-/// What the engine hands out, in input order.
-#[derive(Debug)]
-pub enum Output<'a> {
-    /// The record of an input line.
-    Record(&'a RelatedRecord),
-    /// A blank or comment line (file input).
-    Skipped,
-    /// The engine is about to wait: a good moment to flush.
-    Flush,
+impl Outcome for RelatedRecord {
+    fn failure(&self) -> Option<Failed<'_>> {
+        self.outcome.as_ref().err().map(RecordError::failed)
+    }
+}
+
+/// What `related` counts besides the batch totals.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct LinkCounts {
+    /// Records of PMIDs PubMed knows that have no links of this kind.
+    pub without_links: u64,
+    /// Linked PMIDs listed, all records together.
+    pub linked: u64,
 }
 
 /// Counts for the summary line, the JSON totals and the exit status.
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct Totals {
-    /// Input lines with an ID (records).
-    pub submitted: u64,
-    /// Records with at least one linked PMID.
-    pub with_links: u64,
-    /// Records of PMIDs PubMed knows that have no links of this kind.
-    pub without_links: u64,
-    /// Records with an error.
-    pub failed: u64,
-    /// Linked PMIDs listed, all records together.
-    pub linked: u64,
-    /// Failed records by reason.
-    pub by_reason: BTreeMap<&'static str, u64>,
-    /// HTTP requests sent (ELink and ESummary, retries included).
-    pub requests: u64,
-    /// The first chunk (in input order) that failed after retries.
-    pub first_chunk_failure: Option<Error>,
-}
+pub type Totals = batch::Totals<LinkCounts>;
 
 impl Totals {
-    /// Records without error.
-    pub fn succeeded(&self) -> u64 {
-        self.with_links + self.without_links
-    }
-
-    /// The exit status (docs/related.md): the first failing chunk's;
-    /// else "not found" when every input failed on its own (unknown or
-    /// malformed); else success.
-    pub fn exit(&self) -> Exit {
-        match &self.first_chunk_failure {
-            Some(e) => e.reason.exit(),
-            None if self.submitted > 0 && self.succeeded() == 0 => Exit::NotFound,
-            None => Exit::Success,
-        }
-    }
-
-    fn add(&mut self, r: &RelatedRecord) {
-        self.submitted += 1;
-        match &r.error {
-            Some(e) => {
-                self.failed += 1;
-                *self.by_reason.entry(e.reason.as_str()).or_default() += 1;
-            }
-            None if r.total == 0 => self.without_links += 1,
-            None => self.with_links += 1,
-        }
-        self.linked += r.linked.len() as u64;
-    }
-}
-
-enum Slot {
-    Skip,
-    Malformed { requested: String, message: String },
-    Query { requested: String, pmid: String },
-}
-
-#[derive(Default)]
-struct Chunk {
-    slots: Vec<Slot>,
-    pmids: Vec<String>,
-    seen: HashSet<String>,
-    opened: Option<tokio::time::Instant>,
-}
-
-impl Chunk {
-    fn add(&mut self, line: InputLine) {
-        self.opened.get_or_insert_with(tokio::time::Instant::now);
-        let slot = match line {
-            InputLine::Skip => Slot::Skip,
-            InputLine::Undecodable(shown) => Slot::Malformed {
-                requested: shown,
-                message: "the line is not valid UTF-8".into(),
-            },
-            InputLine::Id(raw) => match check_pmid(&raw) {
-                Err(e) => Slot::Malformed {
-                    requested: raw,
-                    message: e.message,
-                },
-                Ok(pmid) => {
-                    if self.seen.insert(pmid.clone()) {
-                        self.pmids.push(pmid.clone());
-                    }
-                    Slot::Query {
-                        requested: raw,
-                        pmid,
-                    }
-                }
-            },
-        };
-        self.slots.push(slot);
-    }
-
-    fn full(&self) -> bool {
-        self.pmids.len() >= CHUNK || self.slots.len() >= MAX_SLOTS
+    /// Records with at least one linked PMID.
+    pub fn with_links(&self) -> u64 {
+        self.succeeded - self.counts.without_links
     }
 }
 
 /// What became of one PMID of a chunk.
 #[derive(Debug, Clone)]
 enum Answer {
-    Found { total: usize, linked: Vec<Linked> },
+    Found(Links),
     NotFound(String),
     Failed(Error),
 }
@@ -331,14 +244,14 @@ fn link_answers(
                 if total == 0 {
                     to_check.push(pmid.clone());
                 }
-                Answer::Found { total, linked }
+                Answer::Found(Links { total, linked })
             }
             InputLinks::Nothing => {
                 to_check.push(pmid.clone());
-                Answer::Found {
+                Answer::Found(Links {
                     total: 0,
                     linked: Vec::new(),
-                }
+                })
             }
             InputLinks::Error(text) => {
                 Answer::NotFound(format!("PubMed does not know PMID {pmid} (ELink: {text})"))
@@ -349,23 +262,16 @@ fn link_answers(
     (answers, to_check)
 }
 
-/// Answers for a chunk's distinct PMIDs, and the error that failed part or
-/// all of it (for the exit status).
+/// Answers for a chunk's distinct PMIDs; an ESummary failure is the
+/// answer of the PMIDs that needed it.
+///
+/// Errors: ELink's failure after retries, which fails the whole chunk.
 async fn answer(
     client: &Client,
     req: &RelatedRequest,
     pmids: &[String],
-) -> (HashMap<String, Answer>, Option<Error>) {
-    let all_failed = |e: &Error| {
-        pmids
-            .iter()
-            .map(|p| (p.clone(), Answer::Failed(e.clone())))
-            .collect()
-    };
-    let lists = match fetch_links(client, req.kind, pmids).await {
-        Ok(l) => l,
-        Err(e) => return (all_failed(&e), Some(e)),
-    };
+) -> Result<HashMap<String, Answer>> {
+    let lists = fetch_links(client, req.kind, pmids).await?;
     let (mut answers, to_check) = link_answers(req, pmids, lists);
     // One ESummary call checks the PMIDs without links and, for brief/full,
     // summarizes every linked PMID.
@@ -373,7 +279,7 @@ async fn answer(
     if req.detail != Detail::Ids {
         let mut seen: HashSet<String> = wanted.iter().cloned().collect();
         for p in pmids {
-            if let Some(Answer::Found { linked, .. }) = answers.get(p) {
+            if let Some(Answer::Found(Links { linked, .. })) = answers.get(p) {
                 wanted.extend(
                     linked
                         .iter()
@@ -384,7 +290,7 @@ async fn answer(
         }
     }
     if wanted.is_empty() {
-        return (answers, None);
+        return Ok(answers);
     }
     let (summaries, missing) = match search::summaries(client, &wanted).await {
         Ok(s) => s,
@@ -392,12 +298,12 @@ async fn answer(
             for (pmid, a) in answers.iter_mut() {
                 let needed = to_check.contains(pmid)
                     || (req.detail != Detail::Ids
-                        && matches!(a, Answer::Found { linked, .. } if !linked.is_empty()));
+                        && matches!(a, Answer::Found(l) if !l.linked.is_empty()));
                 if needed {
                     *a = Answer::Failed(e.clone());
                 }
             }
-            return (answers, Some(e));
+            return Ok(answers);
         }
     };
     let missing: HashMap<String, String> =
@@ -416,8 +322,8 @@ async fn answer(
         let by_pmid: HashMap<&str, &Summary> =
             summaries.iter().map(|s| (s.pmid.as_str(), s)).collect();
         for a in answers.values_mut() {
-            if let Answer::Found { linked, .. } = a {
-                for l in linked {
+            if let Answer::Found(links) = a {
+                for l in &mut links.linked {
                     l.summary = by_pmid.get(l.pmid.as_str()).map(|s| (*s).clone());
                     if l.summary.is_none() {
                         l.missing = Some(missing.get(&l.pmid).cloned().unwrap_or_else(|| {
@@ -428,70 +334,99 @@ async fn answer(
             }
         }
     }
-    (answers, None)
+    Ok(answers)
 }
 
-enum Item {
-    Skip,
-    Record(RelatedRecord),
-}
-
-async fn run_chunk(
-    client: &Client,
+/// The related operation on the batch engine: one group, chunks of
+/// [`CHUNK`] PMIDs, up to the client's in-flight limit at once.
+struct Related<'c> {
+    client: &'c Client,
     req: RelatedRequest,
-    chunk: Chunk,
-) -> (Vec<Item>, Option<Error>) {
-    let (answers, failure) = if chunk.pmids.is_empty() {
-        (HashMap::new(), None)
-    } else {
-        answer(client, &req, &chunk.pmids).await
-    };
-    let items = chunk
-        .slots
-        .into_iter()
-        .map(|slot| match slot {
-            Slot::Skip => Item::Skip,
-            Slot::Malformed { requested, message } => Item::Record(RelatedRecord::failed(
-                &requested,
-                None,
-                req.kind,
-                RecordReason::MalformedId,
-                message,
-            )),
-            Slot::Query { requested, pmid } => Item::Record(match answers.get(&pmid) {
-                Some(Answer::Found { total, linked }) => RelatedRecord {
+}
+
+impl Op for Related<'_> {
+    type Line = InputLine;
+    type Group = ();
+    type Key = String;
+    type Input = String;
+    type Answer = HashMap<String, Answer>;
+    type Record = RelatedRecord;
+    type Counts = LinkCounts;
+
+    fn client(&self) -> &Client {
+        self.client
+    }
+
+    fn policy(&self) -> ChunkPolicy {
+        ChunkPolicy::simple(CHUNK, self.client.settings().policy.max_in_flight)
+    }
+
+    fn check(&self, arg: &str) -> Result<()> {
+        check_pmid(arg).map(drop)
+    }
+
+    fn admit(&self, line: InputLine) -> Admit<Self> {
+        let (requested, message) = match line {
+            InputLine::Skip => return Admit::Skip,
+            InputLine::Undecodable(shown) => (shown, "the line is not valid UTF-8".to_string()),
+            InputLine::Id(raw) => match check_pmid(&raw) {
+                Ok(pmid) => {
+                    return Admit::Ask {
+                        group: (),
+                        key: pmid,
+                        cost: 0,
+                        input: raw,
+                    };
+                }
+                Err(e) => (raw, e.message),
+            },
+        };
+        let e = RecordError::new(RecordReason::MalformedId, message);
+        Admit::Done(RelatedRecord::failed(&requested, None, self.req.kind, e))
+    }
+
+    fn request(&self, _: (), pmids: Vec<String>) -> BoxFuture<'_, Result<Self::Answer>> {
+        Box::pin(async move { answer(self.client, &self.req, &pmids).await })
+    }
+
+    fn record(
+        &self,
+        requested: String,
+        pmid: &String,
+        answer: std::result::Result<&mut Self::Answer, &Error>,
+        last: bool,
+    ) -> RelatedRecord {
+        let kind = self.req.kind;
+        let answer = match answer {
+            Err(e) => Some(Answer::Failed(e.clone())),
+            Ok(map) if last => map.remove(pmid),
+            Ok(map) => map.get(pmid).cloned(),
+        };
+        let error = match answer {
+            Some(Answer::Found(links)) => {
+                return RelatedRecord {
                     requested,
-                    pmid: Some(pmid),
-                    kind: req.kind,
-                    total: *total,
-                    linked: linked.clone(),
-                    error: None,
-                },
-                Some(Answer::NotFound(message)) => RelatedRecord::failed(
-                    &requested,
-                    Some(&pmid),
-                    req.kind,
-                    RecordReason::NotFound,
-                    message.clone(),
-                ),
-                Some(Answer::Failed(e)) => RelatedRecord::failed(
-                    &requested,
-                    Some(&pmid),
-                    req.kind,
-                    RecordReason::Request(e.reason),
-                    e.message.clone(),
-                ),
-                None => RelatedRecord::failed(
-                    &requested,
-                    Some(&pmid),
-                    req.kind,
-                    RecordReason::Request(Reason::NcbiInvalidResponse),
-                    "ELink gave no answer for this PMID".into(),
-                ),
-            }),
-        })
-        .collect();
-    (items, failure)
+                    pmid: Some(pmid.clone()),
+                    kind,
+                    outcome: Ok(links),
+                };
+            }
+            Some(Answer::NotFound(message)) => RecordError::new(RecordReason::NotFound, message),
+            Some(Answer::Failed(e)) => RecordError::request(&e),
+            None => RecordError::new(
+                RecordReason::Request(Reason::NcbiInvalidResponse),
+                "ELink gave no answer for this PMID",
+            ),
+        };
+        RelatedRecord::failed(&requested, Some(pmid), kind, error)
+    }
+
+    fn count(counts: &mut LinkCounts, r: &RelatedRecord) {
+        if let Ok(links) = &r.outcome {
+            counts.without_links += u64::from(links.total == 0);
+            counts.linked += links.linked.len() as u64;
+        }
+    }
 }
 
 /// Looks up the links of a stream of input lines, handing each record to
@@ -499,6 +434,9 @@ async fn run_chunk(
 /// become `malformed_id` records; a chunk that fails after retries gives
 /// each of its inputs an error record with the chunk's reason, and the run
 /// goes on.
+///
+/// Errors: a line that cannot be read is `invalid_argument`; the sink's
+/// error is [`Failure::Output`].
 pub async fn related_stream<S, F>(
     client: &Client,
     input: S,
@@ -507,61 +445,10 @@ pub async fn related_stream<S, F>(
 ) -> Result<Totals, Failure>
 where
     S: Stream<Item = io::Result<InputLine>> + Unpin,
-    F: FnMut(Output<'_>) -> io::Result<()>,
+    F: FnMut(Output<'_, RelatedRecord>) -> io::Result<()>,
 {
-    let mut input = input;
-    let sent_before = client.requests_sent();
-    let limit = client.settings().policy.max_in_flight.max(1);
-    let mut running = FuturesOrdered::new();
-    let mut open = Chunk::default();
-    let mut totals = Totals::default();
-    let mut eof = false;
-    loop {
-        let send_now = !open.slots.is_empty() && (eof || open.full());
-        if send_now && running.len() < limit {
-            running.push_back(run_chunk(client, *req, std::mem::take(&mut open)));
-        }
-        if eof && open.slots.is_empty() && running.is_empty() {
-            break;
-        }
-        let can_read = !eof && !open.full();
-        let partial = can_read && !open.slots.is_empty() && running.len() < limit;
-        let too_old = open
-            .opened
-            .map_or_else(tokio::time::Instant::now, |t| t + MAX_CHUNK_AGE);
-        tokio::select! {
-            line = input.next(), if can_read => match line {
-                None => eof = true,
-                Some(Err(e)) => {
-                    return Err(Error::new(Reason::InvalidArgument, e.to_string()).into());
-                }
-                Some(Ok(l)) => open.add(l),
-            },
-            Some((items, failure)) = running.next(), if !running.is_empty() => {
-                if let Some(e) = failure {
-                    totals.first_chunk_failure.get_or_insert(e);
-                }
-                for item in items {
-                    match item {
-                        Item::Skip => sink(Output::Skipped).map_err(Failure::Output)?,
-                        Item::Record(r) => {
-                            totals.add(&r);
-                            sink(Output::Record(&r)).map_err(Failure::Output)?;
-                        }
-                    }
-                }
-                sink(Output::Flush).map_err(Failure::Output)?;
-            },
-            _ = tokio::time::sleep(IDLE_FLUSH), if partial => {
-                running.push_back(run_chunk(client, *req, std::mem::take(&mut open)));
-            },
-            _ = tokio::time::sleep_until(too_old), if partial => {
-                running.push_back(run_chunk(client, *req, std::mem::take(&mut open)));
-            },
-        }
-    }
-    totals.requests = client.requests_sent() - sent_before;
-    Ok(totals)
+    let op = Related { client, req: *req };
+    batch::run(&op, input, sink).await
 }
 
 /// Links of PMIDs given at once (CLI arguments, MCP): every one is checked
@@ -574,21 +461,7 @@ pub async fn related_ids(
     pmids: &[String],
     req: &RelatedRequest,
 ) -> Result<(Vec<RelatedRecord>, Totals)> {
-    for p in pmids {
-        check_pmid(p)?;
-    }
-    let lines = super::convert::id_lines(pmids);
-    let mut records = Vec::with_capacity(pmids.len());
-    let mut sink = |o: Output<'_>| {
-        if let Output::Record(r) = o {
-            records.push(r.clone());
-        }
-        Ok(())
-    };
-    let totals = related_stream(client, lines, req, &mut sink)
-        .await
-        .map_err(Failure::into_op_error)?;
-    Ok((records, totals))
+    batch::collect(&Related { client, req: *req }, pmids).await
 }
 
 /// The note for a record without links (stderr, MCP notice).
@@ -643,9 +516,12 @@ mod tests {
         t.submitted = 2;
         t.failed = 2;
         assert_eq!(t.exit().code(), 1);
-        t.without_links = 1;
+        // an input without links succeeds
+        t.succeeded = 1;
+        t.counts.without_links = 1;
+        assert_eq!(t.with_links(), 0);
         assert_eq!(t.exit().code(), 0);
-        t.first_chunk_failure = Some(Error::new(Reason::NcbiRateLimited, "x"));
+        t.first_failure = Some(Error::new(Reason::NcbiRateLimited, "x"));
         assert_eq!(t.exit().code(), 75);
     }
 

@@ -214,17 +214,17 @@ pub struct AllOutcome {
 }
 
 impl AllOutcome {
-    /// The exit status, by the rule of every batch command: the first
-    /// failure's; else [`Exit::NotFound`] (1) when summaries were fetched
-    /// and every PMID lacks its own (nothing found); else success.
+    /// The exit status, by the rule of every batch command
+    /// ([`super::batch::exit`]): the first failure's; else
+    /// [`Exit::NotFound`] (1) when summaries were fetched and every PMID
+    /// lacks its own (nothing found, nothing resumed); else success. The
+    /// PMIDs of a resumed run count as found.
     pub fn exit(&self) -> Exit {
-        match &self.first_failure {
-            Some(e) => e.reason.exit(),
-            None if self.summarised == 0 && self.unsummarised > 0 && self.resumed == 0 => {
-                Exit::NotFound
-            }
-            None => Exit::Success,
-        }
+        super::batch::exit(
+            self.first_failure.as_ref(),
+            self.summarised + self.unsummarised + self.resumed,
+            self.summarised + self.resumed,
+        )
     }
 }
 

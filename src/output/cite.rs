@@ -10,7 +10,8 @@ use html_escape::{encode_double_quoted_attribute, encode_text};
 
 use super::CiteFormat;
 use crate::core::text::printable;
-use crate::ops::cite::{CiteTotals, Cited, Span};
+use crate::ops::batch::Totals;
+use crate::ops::cite::{Citation, CiteError, CiteReason, Cited, Span};
 
 fn one_line(s: &str) -> String {
     printable(s).into_owned()
@@ -18,11 +19,8 @@ fn one_line(s: &str) -> String {
 
 /// The error text of an entry without a reference:
 /// `PMID 99999999: not_found: EFetch returned no record for this PMID`.
-pub fn error_text(c: &Cited) -> String {
-    let (reason, message) = c.error.as_ref().map_or(("not_found", ""), |e| {
-        (e.reason.as_str(), e.message.as_str())
-    });
-    one_line(&format!("PMID {}: {reason}: {message}", c.pmid))
+pub fn error_text(pmid: &str, e: &CiteError) -> String {
+    one_line(&format!("PMID {pmid}: {}: {}", e.reason, e.message))
 }
 
 fn html_span(s: &Span) -> String {
@@ -119,23 +117,32 @@ impl<'a> CiteWriter<'a> {
     /// Writes the entry of one input PMID.
     pub fn entry(&mut self, c: &Cited) -> io::Result<()> {
         self.entries += 1;
-        let Some(r) = &c.reference else {
-            let e = error_text(c);
-            return match self.format {
-                CiteFormat::Html => writeln!(
-                    self.out,
-                    "<div class=\"csl-entry pubmed-error\" data-pmid=\"{}\">{}</div>",
-                    encode_double_quoted_attribute(&printable(&c.pmid)),
-                    encode_text(&e)
-                ),
-                CiteFormat::Markdown => self.paragraph(&format!("*{}*", md_escape(&e))),
-                CiteFormat::Text => writeln!(self.out, "[{e}]"),
-            };
-        };
+        match &c.outcome {
+            Ok(citation) => self.reference(&c.pmid, citation),
+            Err(e) => self.error_entry(&c.pmid, e),
+        }
+    }
+
+    fn error_entry(&mut self, pmid: &str, e: &CiteError) -> io::Result<()> {
+        let e = error_text(pmid, e);
+        match self.format {
+            CiteFormat::Html => writeln!(
+                self.out,
+                "<div class=\"csl-entry pubmed-error\" data-pmid=\"{}\">{}</div>",
+                encode_double_quoted_attribute(&printable(pmid)),
+                encode_text(&e)
+            ),
+            CiteFormat::Markdown => self.paragraph(&format!("*{}*", md_escape(&e))),
+            CiteFormat::Text => writeln!(self.out, "[{e}]"),
+        }
+    }
+
+    fn reference(&mut self, pmid: &str, citation: &Citation) -> io::Result<()> {
+        let r = &citation.reference;
         match self.format {
             CiteFormat::Html => {
                 let body: String = r.spans.iter().map(html_span).collect();
-                let class = if c.retracted {
+                let class = if citation.retracted {
                     "csl-entry pubmed-retracted"
                 } else {
                     "csl-entry"
@@ -143,7 +150,7 @@ impl<'a> CiteWriter<'a> {
                 writeln!(
                     self.out,
                     "<div class=\"{class}\" data-pmid=\"{}\">{body}</div>",
-                    encode_double_quoted_attribute(&printable(&c.pmid))
+                    encode_double_quoted_attribute(&printable(pmid))
                 )
             }
             CiteFormat::Markdown => {
@@ -167,14 +174,19 @@ impl<'a> CiteWriter<'a> {
     }
 }
 
-/// The stderr summary: counts, failures by reason, requests.
-pub fn summary(t: &CiteTotals) -> String {
-    let mut s = super::fetch::summary(&t.fetch);
-    if t.citation_failed > 0 {
-        s.push_str(&format!(
-            "; {} not formatted by the style",
-            t.citation_failed
-        ));
+/// The stderr summary: the fetch's counts (a record the style could not
+/// format was found), failures by reason, requests, then the records not
+/// formatted.
+pub fn summary(t: &Totals) -> String {
+    let name = CiteReason::CitationFailed.as_str();
+    let not_formatted = t.by_reason.get(name).copied().unwrap_or(0);
+    let mut fetch = t.clone();
+    fetch.by_reason.remove(name);
+    fetch.succeeded += not_formatted;
+    fetch.failed -= not_formatted;
+    let mut s = super::fetch::summary(&fetch);
+    if not_formatted > 0 {
+        s.push_str(&format!("; {not_formatted} not formatted by the style"));
     }
     s
 }

@@ -9,7 +9,8 @@ use super::stream::{self, TableBlock, json_record};
 use super::{ConvertFormat, Style, cell, write_json_line, write_table};
 use crate::core::ids::IdType;
 use crate::core::text::{count, printable};
-use crate::ops::convert::{ConvertRecord, Output, Totals};
+use crate::ops::batch::Output;
+use crate::ops::convert::{ConvertRecord, Totals};
 
 const HEADER: [&str; 6] = ["requested", "pmid", "pmcid", "doi", "error", "message"];
 
@@ -27,24 +28,25 @@ pub struct Writer<'a> {
 }
 
 fn source_cell(r: &ConvertRecord) -> String {
-    r.source.map(|s| s.as_str().to_string()).unwrap_or_default()
+    r.outcome
+        .as_ref()
+        .map(|c| c.source.as_str().to_string())
+        .unwrap_or_default()
 }
 
 fn cells(r: &ConvertRecord) -> Vec<String> {
-    let o = |v: &Option<String>| v.clone().unwrap_or_default();
+    let id = |t: IdType| r.get(t).unwrap_or_default().to_string();
+    let (reason, message) = match &r.outcome {
+        Ok(_) => (String::new(), String::new()),
+        Err(e) => (e.reason.as_str().to_string(), e.message.clone()),
+    };
     vec![
         r.requested.clone(),
-        o(&r.pmid),
-        o(&r.pmcid),
-        o(&r.doi),
-        r.error
-            .as_ref()
-            .map(|e| e.reason.as_str().to_string())
-            .unwrap_or_default(),
-        r.error
-            .as_ref()
-            .map(|e| e.message.clone())
-            .unwrap_or_default(),
+        id(IdType::Pmid),
+        id(IdType::Pmcid),
+        id(IdType::Doi),
+        reason,
+        message,
     ]
 }
 
@@ -90,9 +92,10 @@ impl<'a> Writer<'a> {
     }
 
     /// Writes one output item.
-    pub fn item(&mut self, item: Output<'_>) -> io::Result<()> {
+    pub fn item(&mut self, item: Output<'_, ConvertRecord>) -> io::Result<()> {
         let r = match item {
             Output::Flush => return self.out.flush(),
+            Output::Progress(_) => return Ok(()),
             Output::Skipped => {
                 if self.format == ConvertFormat::Ids {
                     writeln!(self.out)?;
@@ -138,8 +141,9 @@ impl<'a> Writer<'a> {
         for r in records {
             let c = cells(&r);
             let err = r
-                .error
+                .outcome
                 .as_ref()
+                .err()
                 .map(|e| format!("{}: {}", e.reason, e.message))
                 .unwrap_or_default();
             let mut row = vec![
@@ -165,7 +169,7 @@ impl<'a> Writer<'a> {
             self.format.into(),
             format_args!(
                 "\"submitted\": {}, \"converted\": {}, \"failed\": {}",
-                totals.submitted, totals.converted, totals.failed
+                totals.submitted, totals.succeeded, totals.failed
             ),
         )
     }
@@ -183,7 +187,7 @@ pub fn summary(t: &Totals) -> String {
     let head = format!(
         "{}: {} converted, {} failed",
         count(t.submitted, "ID"),
-        t.converted,
+        t.succeeded,
         t.failed
     );
     stream::summary(head, &t.by_reason, t.requests)

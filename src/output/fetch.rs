@@ -12,7 +12,9 @@ use super::stream::{self, TableBlock, json_record};
 use super::{FetchFormat, Style, cell, write_json_line, write_table};
 use crate::core::record::{DateParts, Record, RecordKind};
 use crate::core::text::{count, printable, terminal_safe};
-use crate::ops::fetch::{Fetched, Output, Totals};
+use crate::ops::batch::Output;
+use crate::ops::fetch::{Article, Fetched, Totals};
+use crate::ops::record::RecordError;
 
 /// The CSV/TSV columns.
 pub const HEADER: [&str; 12] = [
@@ -63,11 +65,13 @@ pub fn source_name(r: &Record) -> String {
 pub fn cells(f: &Fetched) -> Vec<String> {
     let mut row = vec![String::new(); HEADER.len()];
     row[0] = f.pmid.clone();
-    if let Some(e) = &f.error {
-        row[11] = format!("{}: {}", e.reason, e.message);
-        return row;
-    }
-    let Some(r) = &f.record else { return row };
+    let r = match f.parsed() {
+        Ok(r) => r,
+        Err(e) => {
+            row[11] = format!("{}: {}", e.reason, e.message);
+            return row;
+        }
+    };
     let o = |v: &Option<String>| v.clone().unwrap_or_default();
     row[1] = r.title.clone();
     row[2] = r
@@ -213,15 +217,17 @@ fn link_label(t: &str) -> Option<&'static str> {
 /// with numbered affiliations, the abstract by section, links to errata,
 /// comments and updates, then DOI, PMCID and PMID.
 pub fn write_abstract(out: &mut dyn Write, n: u64, f: &Fetched, style: &Style) -> io::Result<()> {
-    let (Some(r), None) = (&f.record, &f.error) else {
-        let e = f.error.as_ref();
-        return writeln!(
-            out,
-            "{n}. PMID {}: {} [{}]\n",
-            printable(&f.pmid),
-            e.map_or("no record", |e| e.message.as_str()),
-            e.map_or("not_found", |e| e.reason.as_str())
-        );
+    let r = match f.parsed() {
+        Ok(r) => r,
+        Err(e) => {
+            return writeln!(
+                out,
+                "{n}. PMID {}: {} [{}]\n",
+                printable(&f.pmid),
+                e.message,
+                e.reason
+            );
+        }
     };
     writeln!(out, "{n}. {}", printable(&citation_line(r)))?;
     write_retraction_banner(out, r, style)?;
@@ -358,11 +364,8 @@ fn banner(style: &Style, text: &str) -> String {
 
 /// An XML comment standing in for a record that could not be fetched
 /// (`--` cannot appear inside a comment).
-fn xml_comment(f: &Fetched) -> String {
-    let (reason, message) = f.error.as_ref().map_or(("not_found", ""), |e| {
-        (e.reason.as_str(), e.message.as_str())
-    });
-    let text = printable(&format!("pubmed: PMID {}: {reason}: {message}", f.pmid)).into_owned();
+fn xml_comment(pmid: &str, e: &RecordError) -> String {
+    let text = printable(&format!("pubmed: PMID {pmid}: {}: {}", e.reason, e.message)).into_owned();
     format!("<!-- {} -->", text.replace("--", "- -"))
 }
 
@@ -451,10 +454,10 @@ impl<'a> Writer<'a> {
     }
 
     /// Writes one output item.
-    pub fn item(&mut self, item: Output<'_>) -> io::Result<()> {
+    pub fn item(&mut self, item: Output<'_, Fetched>) -> io::Result<()> {
         let f = match item {
             Output::Flush => return self.out.flush(),
-            Output::Skipped => return Ok(()),
+            Output::Skipped | Output::Progress(_) => return Ok(()),
             Output::Record(f) => f,
         };
         self.records += 1;
@@ -470,15 +473,19 @@ impl<'a> Writer<'a> {
                 write_rows(self.out, self.format.into(), &[cells(f)])?
             }
             FetchFormat::Medline => {
-                if let (Some(raw), None) = (&f.raw, &f.error) {
+                if let Ok(raw) = f.raw() {
                     write!(self.out, "\n{}", self.raw(raw))?;
                 }
             }
             FetchFormat::Xml => {
-                self.open_xml(f.prolog.as_deref())?;
-                match (&f.raw, &f.error) {
-                    (Some(raw), None) => writeln!(self.out, "{}", self.raw(raw))?,
-                    _ => writeln!(self.out, "{}", xml_comment(f))?,
+                let prolog = match &f.outcome {
+                    Ok(Article::Xml { prolog, .. }) => prolog.as_deref(),
+                    _ => None,
+                };
+                self.open_xml(prolog)?;
+                match f.raw() {
+                    Ok(raw) => writeln!(self.out, "{}", self.raw(raw))?,
+                    Err(e) => writeln!(self.out, "{}", xml_comment(&f.pmid, e))?,
                 }
             }
             FetchFormat::Table => {
@@ -505,8 +512,8 @@ impl<'a> Writer<'a> {
             "Note",
         ]);
         for f in records {
-            let row = match (&f.record, &f.error) {
-                (Some(r), None) => vec![
+            let row = match f.parsed() {
+                Ok(r) => vec![
                     r.pmid.clone(),
                     r.pub_date.clone().unwrap_or_default(),
                     r.authors
@@ -523,18 +530,14 @@ impl<'a> Writer<'a> {
                         String::new()
                     },
                 ],
-                _ => {
-                    let e = f.error.as_ref();
-                    vec![
-                        f.pmid.clone(),
-                        String::new(),
-                        String::new(),
-                        String::new(),
-                        String::new(),
-                        e.map(|e| format!("{}: {}", e.reason, e.message))
-                            .unwrap_or_default(),
-                    ]
-                }
+                Err(e) => vec![
+                    f.pmid.clone(),
+                    String::new(),
+                    String::new(),
+                    String::new(),
+                    String::new(),
+                    format!("{}: {}", e.reason, e.message),
+                ],
             };
             t.add_row(row.iter().map(|c| cell(c)).collect::<Vec<_>>());
         }
@@ -557,7 +560,7 @@ impl<'a> Writer<'a> {
             self.format.into(),
             format_args!(
                 "\"submitted\": {}, \"found\": {}, \"failed\": {}",
-                totals.submitted, totals.found, totals.failed
+                totals.submitted, totals.succeeded, totals.failed
             ),
         )
     }
@@ -580,7 +583,7 @@ pub fn summary(t: &Totals) -> String {
     let head = format!(
         "{}: {} found, {} failed",
         count(t.submitted, "PMID"),
-        t.found,
+        t.succeeded,
         t.failed
     );
     stream::summary(head, &t.by_reason, t.requests)

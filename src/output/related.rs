@@ -14,7 +14,8 @@ use super::search::{first_author, header, marked_title, row};
 use super::stream::{self, TableBlock, json_record};
 use super::{RelatedFormat, Style, cell, write_json_line, write_table};
 use crate::core::text::count;
-use crate::ops::related::{LinkKind, Linked, Output, RelatedRecord, Totals};
+use crate::ops::batch::Output;
+use crate::ops::related::{LinkKind, Linked, RelatedRecord, Totals};
 use crate::ops::search::{Detail, Summary};
 
 /// A summary as JSON in `detail` (the brief view for `Brief`).
@@ -47,10 +48,10 @@ pub fn record_json(r: &RelatedRecord, detail: Detail) -> Value {
         "requested": r.requested,
         "pmid": r.pmid,
         "kind": r.kind,
-        "total": r.total,
-        "linked": r.linked.iter().map(|l| linked_json(l, detail)).collect::<Vec<_>>(),
+        "total": r.total(),
+        "linked": r.linked().iter().map(|l| linked_json(l, detail)).collect::<Vec<_>>(),
     });
-    if let Some(e) = &r.error {
+    if let Err(e) = &r.outcome {
         v["error"] = json!({"reason": e.reason, "message": e.message});
     }
     v
@@ -81,15 +82,15 @@ pub fn rows(r: &RelatedRecord, detail: Detail) -> Vec<Vec<String>> {
         cells[1] = r.kind.as_str().to_string();
         cells
     };
-    if r.linked.is_empty() {
+    if r.linked().is_empty() {
         let mut cells = blank(r);
-        if let Some(e) = &r.error {
+        if let Err(e) = &r.outcome {
             cells[n - 2] = e.reason.as_str().to_string();
             cells[n - 1] = e.message.clone();
         }
         return vec![cells];
     }
-    r.linked
+    r.linked()
         .iter()
         .map(|l| {
             let mut cells = blank(r);
@@ -115,7 +116,7 @@ pub fn rows(r: &RelatedRecord, detail: Detail) -> Vec<Vec<String>> {
 /// The NDJSON lines of a record: one object per linked PMID; one with
 /// `linkedPmid: null` for an input without links; one with `error`.
 pub fn ndjson_lines(r: &RelatedRecord, detail: Detail) -> Vec<Value> {
-    if let Some(e) = &r.error {
+    if let Err(e) = &r.outcome {
         return vec![json!({
             "sourcePmid": source(r),
             "requested": r.requested,
@@ -123,16 +124,16 @@ pub fn ndjson_lines(r: &RelatedRecord, detail: Detail) -> Vec<Value> {
             "error": {"reason": e.reason, "message": e.message},
         })];
     }
-    if r.linked.is_empty() {
+    if r.linked().is_empty() {
         return vec![json!({
             "sourcePmid": source(r),
             "kind": r.kind,
             "linkedPmid": null,
             "rank": null,
-            "total": r.total,
+            "total": r.total(),
         })];
     }
-    r.linked
+    r.linked()
         .iter()
         .map(|l| {
             let mut v = linked_json(l, detail);
@@ -188,16 +189,16 @@ impl<'a> Writer<'a> {
     }
 
     /// Writes one output item.
-    pub fn item(&mut self, item: Output<'_>) -> io::Result<()> {
+    pub fn item(&mut self, item: Output<'_, RelatedRecord>) -> io::Result<()> {
         let r = match item {
             Output::Flush => return self.out.flush(),
-            Output::Skipped => return Ok(()),
+            Output::Skipped | Output::Progress(_) => return Ok(()),
             Output::Record(r) => r,
         };
         self.records += 1;
         match self.format {
             RelatedFormat::Ids => {
-                for l in &r.linked {
+                for l in r.linked() {
                     if self.printed.insert(l.pmid.clone()) {
                         writeln!(self.out, "{}", l.pmid)?;
                     }
@@ -216,7 +217,7 @@ impl<'a> Writer<'a> {
             }
             RelatedFormat::Table => {
                 // A record without links still takes a row.
-                if self.table.push(r.clone(), r.linked.len().max(1)) {
+                if self.table.push(r.clone(), r.linked().len().max(1)) {
                     self.flush_table()?;
                 }
             }
@@ -249,17 +250,17 @@ impl<'a> Writer<'a> {
         };
         for r in records {
             let src = source(&r).to_string();
-            if r.linked.is_empty() {
-                let what = match &r.error {
-                    Some(e) => format!("error: {} [{}]", e.message, e.reason),
-                    None => format!("({})", crate::ops::related::no_links_note(&r)),
+            if r.linked().is_empty() {
+                let what = match &r.outcome {
+                    Err(e) => format!("error: {} [{}]", e.message, e.reason),
+                    Ok(_) => format!("({})", crate::ops::related::no_links_note(&r)),
                 };
                 let mut cells = vec![src, String::new(), what];
                 cells.resize(width, String::new());
                 t.add_row(cells.iter().map(|c| cell(c)).collect::<Vec<_>>());
                 continue;
             }
-            for l in &r.linked {
+            for l in r.linked() {
                 let mut cells = vec![src.clone(), l.rank.to_string(), l.pmid.clone()];
                 match (self.detail, &l.summary) {
                     (Detail::Ids, _) => {
@@ -301,10 +302,10 @@ impl<'a> Writer<'a> {
             format_args!(
                 "\"submitted\": {}, \"withLinks\": {}, \"withoutLinks\": {}, \"failed\": {}, \"linked\": {}",
                 totals.submitted,
-                totals.with_links,
-                totals.without_links,
+                totals.with_links(),
+                totals.counts.without_links,
                 totals.failed,
-                totals.linked
+                totals.counts.linked
             ),
         )
     }
@@ -322,10 +323,10 @@ pub fn summary(t: &Totals) -> String {
     let head = format!(
         "{}: {} with links, {} without, {} failed; {} listed",
         count(t.submitted, "input"),
-        t.with_links,
-        t.without_links,
+        t.with_links(),
+        t.counts.without_links,
         t.failed,
-        count(t.linked, "linked PMID")
+        count(t.counts.linked, "linked PMID")
     );
     stream::summary(head, &t.by_reason, t.requests)
 }

@@ -160,21 +160,20 @@ async fn references(
             let line = text_entry(c);
             document.push_str(&line);
             document.push('\n');
-            match (&c.reference, &c.error) {
-                (Some(_), None) => json!({"pmid": c.pmid, "citation": line, "retracted": c.retracted, "retractionNotice": c.retraction_notice}),
-                (_, e) => {
-                    let (reason, message) = e.as_ref().map_or(("not_found", ""), |e| (e.reason.as_str(), e.message.as_str()));
-                    if e.as_ref().is_none_or(|e| e.reason == CiteReason::Fetch(RecordReason::NotFound)) {
+            match &c.outcome {
+                Ok(r) => json!({"pmid": c.pmid, "citation": line, "retracted": r.retracted, "retractionNotice": r.retraction_notice}),
+                Err(e) => {
+                    if e.reason == CiteReason::Fetch(RecordReason::NotFound) {
                         nf.push(c.pmid.clone());
                     }
-                    entry_error(&c.pmid, reason, message)
+                    entry_error(&c.pmid, e.reason.as_str(), &e.message)
                 }
             }
         })
         .collect();
     let mut out = fields(ToolCiteFormat::Text, citations, document, nf);
     out.insert("style".into(), style.title.clone().into());
-    finish(spec, totals.fetch.first_failure.as_ref(), out)
+    finish(spec, totals.failure(), out)
 }
 
 /// Reference-manager exports (`pubmed fetch -f ris|bibtex|csl-json`).
@@ -212,26 +211,21 @@ async fn export(
     }
     let document = CitationWriter::document(export, &entries);
     let out = fields(format, citations, document, nf);
-    finish(spec, totals.first_failure.as_ref(), out)
+    finish(spec, totals.failure(), out)
 }
 
 /// The `citations` element of one exported record; a PMID PubMed does not
 /// have goes to `nf` too.
 fn export_entry(f: &Fetched, entry: &str, nf: &mut Vec<String>) -> Value {
-    match (&f.record, &f.error) {
-        (Some(r), None) => {
+    match f.parsed() {
+        Ok(r) => {
             json!({"pmid": f.pmid, "citation": entry, "retracted": r.retracted, "retractionNotice": r.retraction_notice})
         }
-        (_, e) => {
-            let (reason, message) = e.as_ref().map_or(("not_found", ""), |e| {
-                (e.reason.as_str(), e.message.as_str())
-            });
-            if e.as_ref()
-                .is_none_or(|e| e.reason == RecordReason::NotFound)
-            {
+        Err(e) => {
+            if e.reason == RecordReason::NotFound {
                 nf.push(f.pmid.clone());
             }
-            let mut v = entry_error(&f.pmid, reason, message);
+            let mut v = entry_error(&f.pmid, e.reason.as_str(), &e.message);
             v["citation"] = entry.into();
             v
         }

@@ -83,19 +83,20 @@ fn output(spec: &ToolSpec, records: &[ConvertRecord], totals: &Totals) -> Map<St
     let recs: Vec<Value> = records
         .iter()
         .map(|r| {
+            let error = r.outcome.as_ref().err();
             json!({
                 "requestedId": r.requested,
-                "pmid": r.pmid,
-                "pmcid": r.pmcid,
-                "doi": r.doi,
-                "errmsg": r.error.as_ref().map(|e| e.words.as_ref().map_or_else(|| e.message.clone(), |w| render(w, &spec.args))),
-                "reason": r.error.as_ref().map(|e| e.reason),
+                "pmid": r.get(IdType::Pmid),
+                "pmcid": r.get(IdType::Pmcid),
+                "doi": r.get(IdType::Doi),
+                "errmsg": error.map(|e| e.words.as_ref().map_or_else(|| e.message.clone(), |w| render(w, &spec.args))),
+                "reason": error.map(|e| e.reason),
             })
         })
         .collect();
     let mut m = Map::new();
     m.insert("records".into(), recs.into());
-    m.insert("totalConverted".into(), totals.converted.into());
+    m.insert("totalConverted".into(), totals.succeeded.into());
     m.insert("totalSubmitted".into(), totals.submitted.into());
     m
 }
@@ -114,21 +115,21 @@ pub async fn run(spec: &ToolSpec, client: &Client, v: &Values) -> CallToolResult
     }
     let mut text = format!(
         "Converted {} of {} IDs:",
-        totals.converted, totals.submitted
+        totals.succeeded, totals.submitted
     );
     for (r, rec) in records
         .iter()
         .zip(out["records"].as_array().into_iter().flatten())
     {
-        match &r.error {
-            None => text.push_str(&format!(
+        match &r.outcome {
+            Ok(c) => text.push_str(&format!(
                 "\n- {} → PMID {}, PMCID {}, DOI {}",
                 r.requested,
-                r.pmid.as_deref().unwrap_or("–"),
-                r.pmcid.as_deref().unwrap_or("–"),
-                r.doi.as_deref().unwrap_or("–")
+                c.pmid.as_deref().unwrap_or("–"),
+                c.pmcid.as_deref().unwrap_or("–"),
+                c.doi.as_deref().unwrap_or("–")
             )),
-            Some(e) => text.push_str(&format!(
+            Err(e) => text.push_str(&format!(
                 "\n- {}: {} [{}]",
                 r.requested,
                 rec["errmsg"].as_str().unwrap_or_default(),

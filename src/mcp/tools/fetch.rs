@@ -249,28 +249,21 @@ fn article(f: &Fetched, parts: Parts) -> Value {
 }
 
 fn output(records: &[Fetched], parts: Parts) -> Map<String, Value> {
-    let articles: Vec<Value> = records
-        .iter()
-        .filter(|r| r.error.is_none())
-        .map(|r| article(r, parts))
-        .collect();
-    let (not_found, failed): (Vec<&Fetched>, Vec<&Fetched>) = records
-        .iter()
-        .filter(|r| r.error.is_some())
-        .partition(|r| r.error.as_ref().map(|e| e.reason) == Some(RecordReason::NotFound));
-    let failed: Vec<Value> = failed
-        .iter()
-        .filter_map(|r| {
-            let e = r.error.as_ref()?;
-            Some(json!({"pmid": r.pmid, "reason": e.reason, "message": e.message}))
-        })
-        .collect();
+    let mut articles = Vec::new();
+    let mut not_found = Vec::new();
+    let mut failed = Vec::new();
+    for r in records {
+        match &r.outcome {
+            Ok(_) => articles.push(article(r, parts)),
+            Err(e) if e.reason == RecordReason::NotFound => not_found.push(r.pmid.clone()),
+            Err(e) => {
+                failed.push(json!({"pmid": r.pmid, "reason": e.reason, "message": e.message}))
+            }
+        }
+    }
     let mut m = Map::new();
     m.insert("articles".into(), articles.into());
-    m.insert(
-        "notFound".into(),
-        not_found.iter().map(|r| r.pmid.clone()).collect(),
-    );
+    m.insert("notFound".into(), not_found.into());
     m.insert("failed".into(), failed.into());
     m
 }
@@ -368,19 +361,19 @@ fn record_text(t: &mut String, r: &Record, parts: Parts) {
 /// The text block: every record in full and every PMID without one with
 /// its reason, so a model that reads only the text loses nothing.
 fn text(records: &[Fetched], totals: &Totals, parts: Parts) -> String {
-    let mut t = format!("Fetched {} of {} PMIDs.", totals.found, records.len());
+    let mut t = format!("Fetched {} of {} PMIDs.", totals.succeeded, records.len());
     for (i, f) in records.iter().enumerate() {
-        match (&f.record, &f.error) {
-            (Some(r), None) => {
+        match f.parsed() {
+            Ok(r) => {
                 t.push_str(&format!("\n\n## {}. {}", i + 1, r.title));
                 record_text(&mut t, r, parts);
             }
-            (_, e) => t.push_str(&format!(
+            Err(e) => t.push_str(&format!(
                 "\n\n## {}. PMID {}: {} [{}]",
                 i + 1,
                 f.pmid,
-                e.as_ref().map_or("no record", |e| e.message.as_str()),
-                e.as_ref().map_or("not_found", |e| e.reason.as_str())
+                e.message,
+                e.reason
             )),
         }
     }

@@ -10,7 +10,7 @@ use crate::mcp::reply::{SEARCH_TOOL, success};
 use crate::mcp::schema::{Arg, Values};
 use crate::ncbi::Client;
 use crate::ncbi::elink::LinkKind;
-use crate::ops::convert::RecordReason;
+use crate::ops::record::RecordReason;
 use crate::ops::related::{self, RelatedRecord, RelatedRequest};
 use crate::ops::search::Detail;
 
@@ -89,7 +89,7 @@ pub fn spec() -> ToolSpec {
 /// The MCP view of one related record (docs/related.md).
 fn output(r: &RelatedRecord) -> Value {
     let linked: Vec<Value> = r
-        .linked
+        .linked()
         .iter()
         .map(|l| {
             let mut v = json!({"pmid": l.pmid, "rank": l.rank});
@@ -99,10 +99,13 @@ fn output(r: &RelatedRecord) -> Value {
             v
         })
         .collect();
-    let summaries: Vec<&crate::ops::search::Summary> =
-        r.linked.iter().filter_map(|l| l.summary.as_ref()).collect();
+    let summaries: Vec<&crate::ops::search::Summary> = r
+        .linked()
+        .iter()
+        .filter_map(|l| l.summary.as_ref())
+        .collect();
     let missing: Vec<Value> = r
-        .linked
+        .linked()
         .iter()
         .filter_map(|l| {
             l.missing
@@ -113,12 +116,12 @@ fn output(r: &RelatedRecord) -> Value {
     let mut v = json!({
         "pmid": r.pmid,
         "kind": r.kind,
-        "total": r.total,
+        "total": r.total(),
         "linked": linked,
         "summaries": summaries,
         "missing": missing,
     });
-    if r.total == 0 {
+    if r.total() == 0 {
         v["notice"] = related::no_links_note(r).into();
     }
     v
@@ -127,20 +130,20 @@ fn output(r: &RelatedRecord) -> Value {
 /// Every linked PMID with its title, DOI and retraction mark.
 fn text(r: &RelatedRecord) -> String {
     let pmid = r.pmid.as_deref().unwrap_or(&r.requested);
-    if r.total == 0 {
+    if r.total() == 0 {
         return format!("{}.", related::no_links_note(r));
     }
     let mut t = format!(
         "**{} {}** for PMID {pmid} (showing {}):",
-        r.total,
+        r.total(),
         match r.kind {
             LinkKind::Similar => "similar articles",
             LinkKind::CitedBy => "citing articles",
             LinkKind::References => "references",
         },
-        r.linked.len()
+        r.linked().len()
     );
-    for l in &r.linked {
+    for l in r.linked() {
         match &l.summary {
             Some(s) => {
                 let mark = if s.retracted { " **RETRACTED**" } else { "" };
@@ -178,13 +181,13 @@ pub async fn run(spec: &ToolSpec, client: &Client, v: &Values) -> CallToolResult
             let r = records
                 .pop()
                 .ok_or_else(|| Error::new(Reason::NcbiInvalidResponse, "no record came back"))?;
-            match &r.error {
-                None => Ok(r),
-                Some(e) if e.reason == RecordReason::NotFound => {
+            match &r.outcome {
+                Ok(_) => Ok(r),
+                Err(e) if e.reason == RecordReason::NotFound => {
                     Err(Error::new(Reason::NcbiResourceNotFound, e.message.clone()))
                 }
-                Some(e) => Err(totals
-                    .first_chunk_failure
+                Err(e) => Err(totals
+                    .first_failure
                     .clone()
                     .unwrap_or_else(|| Error::new(Reason::NcbiUnreachable, e.message.clone()))),
             }

@@ -33,13 +33,6 @@ pub struct CitationWriter {
     items: u64,
 }
 
-fn failure(f: &Fetched) -> (&str, &str) {
-    f.error.as_ref().map_or(
-        ("not_found", "EFetch returned no record for this PMID"),
-        |e| (e.reason.as_str(), e.message.as_str()),
-    )
-}
-
 impl CitationWriter {
     /// A writer for `export` (BibTeX options apply to BibTeX only).
     pub fn new(export: Export, bib: BibOptions) -> CitationWriter {
@@ -62,24 +55,23 @@ impl CitationWriter {
     /// The entry of one input PMID as text (CSL-JSON: the item on one
     /// line, without the array's separators).
     pub fn entry(&mut self, f: &Fetched) -> io::Result<String> {
-        let record = match (&f.record, &f.error) {
-            (Some(r), None) => Some(r.as_ref()),
-            _ => None,
-        };
-        let (reason, message) = failure(f);
         let mut out = Vec::new();
-        match (self.export, record) {
-            (Export::Ris, Some(r)) => ris::write_record(&mut out, r)?,
-            (Export::Ris, None) => ris::write_error(&mut out, &f.pmid, reason, message)?,
-            (Export::Bibtex, Some(r)) => {
+        match (self.export, f.parsed()) {
+            (Export::Ris, Ok(r)) => ris::write_record(&mut out, r)?,
+            (Export::Ris, Err(e)) => {
+                ris::write_error(&mut out, &f.pmid, e.reason.as_str(), &e.message)?
+            }
+            (Export::Bibtex, Ok(r)) => {
                 let key = self.keys.key(r);
                 bibtex::write_entry(&mut out, r, &key, self.bib)?
             }
-            (Export::Bibtex, None) => bibtex::write_error(&mut out, &f.pmid, reason, message)?,
+            (Export::Bibtex, Err(e)) => {
+                bibtex::write_error(&mut out, &f.pmid, e.reason.as_str(), &e.message)?
+            }
             (Export::CslJson, r) => {
                 let item = match r {
-                    Some(r) => csl_item(r),
-                    None => csl_error_item(&f.pmid, reason, message),
+                    Ok(r) => csl_item(r),
+                    Err(e) => csl_error_item(&f.pmid, e.reason.as_str(), &e.message),
                 };
                 serde_json::to_writer(&mut out, &item)?;
             }
