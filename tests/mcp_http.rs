@@ -75,6 +75,7 @@ impl Http {
     }
 
     async fn client(&self, token: Option<&str>) -> RunningService<RoleClient, ()> {
+        pubmed::ncbi::transport::install_tls_provider();
         let mut config = StreamableHttpClientTransportConfig::with_uri(self.url.as_str());
         if let Some(t) = token {
             config = config.auth_header(t);
@@ -103,6 +104,7 @@ const INIT: &str = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"p
 
 /// A raw POST to the endpoint.
 fn post(url: &str, body: impl Into<reqwest::Body>) -> reqwest::RequestBuilder {
+    pubmed::ncbi::transport::install_tls_provider();
     reqwest::Client::builder()
         .no_proxy()
         .build()

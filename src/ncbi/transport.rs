@@ -153,6 +153,15 @@ pub fn shown_url(u: &url::Url) -> String {
     u.to_string()
 }
 
+/// Installs rustls's ring provider as the process default, once; a second
+/// call changes nothing. reqwest is built without a provider (`Cargo.toml`:
+/// no aws-lc-sys C build), so every reqwest client in the process needs this
+/// first — tests that make their own clients call it too.
+pub fn install_tls_provider() {
+    // Err means a provider is already installed: the one we want.
+    let _ = rustls::crypto::ring::default_provider().install_default();
+}
+
 impl ReqwestTransport {
     /// Builds the HTTP client. Errors when the TLS backend cannot start.
     pub fn new() -> Result<Self, String> {
@@ -167,6 +176,7 @@ impl ReqwestTransport {
                 attempt.stop()
             }
         });
+        install_tls_provider();
         let http = reqwest::Client::builder()
             .user_agent(concat!(
                 "pubmed-cli/",
