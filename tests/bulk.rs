@@ -2,7 +2,7 @@
 //! NCBI cannot answer a chunk whole), against a fake NCBI that enforces
 //! ESummary's limits (JSON 500 UIDs, XML 10,000, GET 200 IDs).
 
-mod support;
+use crate::support;
 
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};

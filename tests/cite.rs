@@ -5,7 +5,7 @@
 //! parsers (the `biblatex` crate, the CSL data schema); the binary runs
 //! end to end against loopback servers.
 
-mod support;
+use crate::support;
 
 use std::collections::HashMap;
 use std::sync::Arc;

@@ -1,7 +1,7 @@
 //! Command-line conventions: configuration precedence and masking, pipes
 //! without colour or progress, terminal defaults, help, completions, errors.
 
-mod support;
+use crate::support;
 
 use std::io::Read;
 use std::process::Stdio;

@@ -1,6 +1,6 @@
 //! The real client (reqwest) against a loopback server, in real time.
 
-mod support;
+use crate::support;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};

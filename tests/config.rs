@@ -3,7 +3,7 @@
 //! URLs from a file others can write, and a variable that is not UTF-8 is a
 //! named error.
 
-mod support;
+use crate::support;
 
 use support::cli::pubmed;
 use support::server::{Reply, TestServer, fixture};

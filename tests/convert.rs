@@ -1,7 +1,7 @@
 //! `pubmed convert` end to end against a fake PMC ID Converter (and the real
 //! Converter captures).
 
-mod support;
+use crate::support;
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;

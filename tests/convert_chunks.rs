@@ -5,7 +5,7 @@
 //! fake NCBI's ID Converter, under paused tokio time with NCBI's pacing
 //! (400 ms between requests), so the pacer really is the bottleneck.
 
-mod support;
+use crate::support;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;

@@ -3,7 +3,7 @@
 //! for PMIDs, one OR-ed ESearch for DOIs), every line accounted for, every
 //! request counted.
 
-mod support;
+use crate::support;
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;

@@ -5,7 +5,7 @@
 //! `docs/FILE.md "Section"`: every such page and section exists, and no
 //! comment cites a spec file outside the repository.
 
-mod support;
+use crate::support;
 
 use pubmed::core::choice::Choice;
 use pubmed::ops::search::WarningKind;
@@ -573,4 +573,30 @@ fn mcp_texts_name_exactly_the_served_tools() {
             .collect();
         assert_eq!(named, specs, "{text}");
     }
+}
+
+/// Every test file is compiled: `autotests = false` (Cargo.toml) means a
+/// `tests/*.rs` that `tests/tests.rs` does not declare would never run.
+#[test]
+fn every_test_file_is_a_module_of_the_test_binary() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests");
+    let main = std::fs::read_to_string(format!("{dir}/tests.rs")).unwrap();
+    let declared: std::collections::BTreeSet<String> = main
+        .lines()
+        .filter_map(|l| l.strip_prefix("mod ")?.strip_suffix(';'))
+        .filter(|m| *m != "support")
+        .map(String::from)
+        .collect();
+    let files: std::collections::BTreeSet<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| {
+            let name = e.unwrap().file_name().into_string().unwrap();
+            let stem = name.strip_suffix(".rs")?.to_string();
+            (stem != "tests" && stem != "assets").then_some(stem)
+        })
+        .collect();
+    assert_eq!(
+        declared, files,
+        "tests/tests.rs declares exactly tests/*.rs"
+    );
 }

@@ -3,7 +3,7 @@
 //! answer or exits with the right reason, never loses an ID, and never
 //! exceeds NCBI's rate.
 
-mod support;
+use crate::support;
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;

@@ -3,7 +3,7 @@
 //! binary end to end against loopback servers (the captures, and the fake
 //! NCBI's synthetic corpus).
 
-mod support;
+use crate::support;
 
 use std::collections::HashMap;
 use std::sync::Arc;

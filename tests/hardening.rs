@@ -4,7 +4,7 @@
 //! the input that broke the tool and asserts the documented outcome: the
 //! exact reason, exit code and, where there is one, the right value.
 
-mod support;
+use crate::support;
 
 use pubmed::ncbi::efetch;
 use pubmed::ops::cite::{CiteStyle, MAX_STYLE_DEPTH};

@@ -1,7 +1,7 @@
 //! `pubmed mcp` end to end: the built binary driven by rmcp's client over
 //! stdio (and by raw lines), against the fake NCBI on 127.0.0.1.
 
-mod support;
+use crate::support;
 
 use std::process::Stdio;
 use std::sync::atomic::Ordering;

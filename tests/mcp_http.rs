@@ -2,7 +2,7 @@
 //! HTTP on 127.0.0.1, driven by rmcp's HTTP client and by raw HTTP, against
 //! the fake NCBI.
 
-mod support;
+use crate::support;
 
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};

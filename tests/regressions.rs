@@ -1,7 +1,7 @@
 //! Regression tests for defects found by adversarial testing: each one
 //! reproduces the input that broke the tool and asserts the right outcome.
 
-mod support;
+use crate::support;
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::Stdio;
@@ -205,7 +205,8 @@ fn a_malformed_url_is_an_input_error_at_once() {
         let run = pubmed(&["--eutils-url", url, "spell", "-f", "json", "x"]).run();
         assert_eq!(run.code, 2, "{url}");
         assert_eq!(run.error_json()["reason"], "invalid_argument");
-        assert!(t0.elapsed() < Duration::from_secs(3));
+        // No request can be made; the bound only catches a hang.
+        assert!(t0.elapsed() < Duration::from_secs(30));
     }
 }
 
@@ -249,7 +250,8 @@ fn convert_streams_for_a_slow_producer() {
         out.read_line(&mut line).unwrap();
         assert!(!line.is_empty(), "a line per ID while stdin stays open");
     }
-    assert!(t0.elapsed() < Duration::from_secs(5), "{:?}", t0.elapsed());
+    // A line per ID answered while stdin is open; the bound catches a hang.
+    assert!(t0.elapsed() < Duration::from_secs(60), "{:?}", t0.elapsed());
     drop(stdin);
     assert!(child.wait().unwrap().success());
     // a steady trickle is still sent within about a second
@@ -405,10 +407,9 @@ fn a_wrong_server_url_fails_at_once_and_names_the_url() {
             .env("PUBMED_RETRY_BASE_MS", "1000")
             .run();
         assert_eq!(run.code, 2, "HTTP {status}: {}", run.stderr);
-        assert!(
-            t0.elapsed() < Duration::from_secs(2),
-            "HTTP {status} is not retried"
-        );
+        assert_eq!(server.count(), 1, "HTTP {status} is not retried");
+        // A retry would wait ≥ 1 s (PUBMED_RETRY_BASE_MS); only a hang bound.
+        assert!(t0.elapsed() < Duration::from_secs(30));
         let e = run.error_json();
         assert_eq!(e["reason"], "invalid_argument");
         let msg = e["message"].as_str().unwrap();

@@ -2,7 +2,7 @@
 //! from the PMID, and the real capture's lists for PMID 9298984), plus
 //! properties of the ELink parser on generated and mutated bodies.
 
-mod support;
+use crate::support;
 
 use std::collections::HashMap;
 use std::sync::Arc;

@@ -1,7 +1,7 @@
 //! `pubmed search` end to end: the built binary against a loopback server
 //! serving real ESearch/ESummary captures and bodies built in their shape.
 
-mod support;
+use crate::support;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};

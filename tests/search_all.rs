@@ -1,7 +1,7 @@
 //! `pubmed search --all` against a fake NCBI that implements `[uid]` ranges,
 //! counts and the 9,999-record window on a synthetic corpus.
 
-mod support;
+use crate::support;
 
 use std::collections::HashSet;
 use std::sync::Arc;

@@ -1,7 +1,7 @@
 //! `pubmed spell` end to end: the built binary against a loopback server
 //! replaying real ESpell captures and bodies built in their shape.
 
-mod support;
+use crate::support;
 
 use support::cli::pubmed;
 use support::ncbi;

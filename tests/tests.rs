@@ -1,0 +1,31 @@
+//! The end-to-end, client and property tests, as one test binary (as
+//! ripgrep does): the shared support module and the crate are compiled and
+//! linked once, not once per file. Every `tests/*.rs` besides `assets.rs` is
+//! a module here — `tests/docs.rs` checks that none is left out.
+
+mod support;
+
+mod bulk;
+mod cite;
+mod cli;
+mod client_budget;
+mod client_loopback;
+mod client_policy;
+mod client_safety;
+mod config;
+mod convert;
+mod convert_chunks;
+mod convert_fallback;
+mod docs;
+mod faults;
+mod fetch;
+mod hardening;
+mod mcp;
+mod mcp_http;
+mod regressions;
+mod related;
+mod robustness_props;
+mod search;
+mod search_all;
+mod spell;
+mod spell_props;
