@@ -76,6 +76,28 @@ fn the_input_is_never_the_output() {
     assert_eq!(server.count(), 0);
 }
 
+/// Item 1 with stdin: `fetch --output X < X` is refused as well.
+#[test]
+fn stdin_from_the_output_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let x = dir.path().join("pmids.txt");
+    let body = pmid_lines(3);
+    std::fs::write(&x, &body).unwrap();
+    let server = start(&FakeNcbi::new(Corpus::synthetic()));
+    let xs = x.to_str().unwrap();
+    let mut p = pubmed(&["fetch", "-f", "ndjson", "--output", xs]).server(&server);
+    p.cmd.stdin(std::fs::File::open(&x).unwrap());
+    let out = p.cmd.output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(&format!("--output {xs} is the input (stdin)")),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read_to_string(&x).unwrap(), body);
+    assert_eq!(server.count(), 0);
+}
+
 /// Item 2: two runs on one `--output` both wrote it. Now the second fails
 /// at once with `output_locked` (exit 75) naming FILE and the first run's
 /// pid, and sends nothing; the first finishes with FILE as a lone run
