@@ -42,6 +42,8 @@ crate::core::choice::choice! {
         NcbiRateLimited = "ncbi_rate_limited",
         /// The local request queue shed the call.
         QueueFull = "queue_full",
+        /// Another run is writing the `--output` file (it holds its lock).
+        OutputLocked = "output_locked",
     }
 }
 
@@ -52,6 +54,7 @@ impl Reason {
             self,
             Reason::QueueFull
                 | Reason::NcbiRateLimited
+                | Reason::OutputLocked
                 | Reason::NcbiUnreachable
                 | Reason::NcbiDeadlineExceeded
                 | Reason::NcbiInvalidResponse
@@ -67,7 +70,7 @@ impl Reason {
             | Reason::MalformedId
             | Reason::InvalidArgument
             | Reason::InvalidApiKey => Exit::Usage,
-            Reason::QueueFull | Reason::NcbiRateLimited => Exit::TempFail,
+            Reason::QueueFull | Reason::NcbiRateLimited | Reason::OutputLocked => Exit::TempFail,
             Reason::NcbiUnreachable
             | Reason::NcbiDeadlineExceeded
             | Reason::NcbiInvalidResponse => Exit::Unavailable,
@@ -89,7 +92,7 @@ impl Reason {
             | Reason::InvalidDateRange
             | Reason::MalformedId => -32007,
             Reason::InvalidArgument => -32602,
-            Reason::QueueFull | Reason::NcbiRateLimited => -32003,
+            Reason::QueueFull | Reason::NcbiRateLimited | Reason::OutputLocked => -32003,
             Reason::NcbiUnreachable => -32000,
             Reason::NcbiDeadlineExceeded => -32004,
             Reason::NcbiInvalidResponse => -32070,
@@ -112,6 +115,7 @@ impl Reason {
             }
             Reason::InvalidArgument => "check the arguments against `pubmed help`",
             Reason::QueueFull => "too many calls are waiting; retry after the given delay",
+            Reason::OutputLocked => "wait for the other run to end, or give another --output",
             Reason::NcbiRateLimited => {
                 "set NCBI_API_KEY (or `pubmed config set api_key KEY`) to raise NCBI's limit from 3 to 10 requests/s, then retry later"
             }
@@ -585,7 +589,7 @@ mod tests {
         );
         assert_eq!(
             Exit::TempFail.meaning(),
-            "Try again later: ncbi_rate_limited, queue_full."
+            "Try again later: ncbi_rate_limited, queue_full, output_locked."
         );
         assert!(Exit::summary().starts_with("Exit status: 0 ok, 1 not found, 2 bad input, 69 "));
         let broken = Failure::Output(io::Error::from(io::ErrorKind::BrokenPipe));

@@ -5,8 +5,11 @@
 
 use std::io::{self, Write};
 
+use std::path::Path;
+
 use super::args::FetchArgs;
 use super::input::Input;
+use super::outfile::{OutputFile, Spec};
 use super::progress::Counting;
 use super::{Context, end_of_stream, interruptible};
 use crate::core::text::printable;
@@ -14,7 +17,7 @@ use crate::error::{Error, Exit, Failure, Reason};
 use crate::ncbi::efetch::Mode;
 use crate::ops::batch::Output;
 use crate::ops::fetch::{self, FetchOptions, Fetched};
-use crate::ops::resume;
+use crate::ops::resume::{Lines, OnRetry};
 use crate::output::citation::BibOptions;
 use crate::output::{self, FetchFormat};
 
@@ -33,47 +36,24 @@ pub(super) fn choose_input(
     )
 }
 
-/// FILE of `fetch --output`, opened before anything is sent: what a
-/// resumed run finds in it, the file to append to, and its sidecar (`-f
-/// ndjson` only: one record per line is what can be read back).
-struct OutputFile {
-    path: std::path::PathBuf,
-    held: Vec<String>,
-    file: std::fs::File,
-    sidecar: Option<resume::Sidecar<()>>,
-}
-
-fn open_output(
-    a: &FetchArgs,
-    format: FetchFormat,
-    ctx: &Context,
-) -> Result<Option<OutputFile>, Failure> {
+/// FILE of `fetch --output`, opened (checked and locked) before anything
+/// is sent; only `-f ndjson` can be resumed (one record per line is what
+/// can be read back), but every format keeps a sidecar, so an unfinished
+/// run of any format is never overwritten without `--resume`.
+fn open_output(a: &FetchArgs, format: FetchFormat) -> Result<Option<OutputFile<()>>, Failure> {
     let Some(path) = &a.output else {
         return Ok(None);
     };
-    if format != FetchFormat::Ndjson {
-        if a.resume {
-            return Err(Error::new(
-                Reason::InvalidArgument,
-                format!(
-                    "--resume needs -f ndjson (one record per line, which a resumed run can read back), not -f {}",
-                    format.as_str()
-                ),
-            )
-            .into());
-        }
-        let file = std::fs::File::create(path).map_err(|e| {
-            Error::new(
-                Reason::InvalidArgument,
-                format!("cannot write {}: {e}", path.display()),
-            )
-        })?;
-        return Ok(Some(OutputFile {
-            path: path.clone(),
-            held: Vec::new(),
-            file,
-            sidecar: None,
-        }));
+    let ndjson = format == FetchFormat::Ndjson;
+    if !ndjson && a.resume {
+        return Err(Error::new(
+            Reason::InvalidArgument,
+            format!(
+                "--resume needs -f ndjson (one record per line, which a resumed run can read back), not -f {}",
+                format.as_str()
+            ),
+        )
+        .into());
     }
     let fingerprint = [
         ("format", format.as_str().to_string()),
@@ -82,37 +62,19 @@ fn open_output(
             a.input.clone().unwrap_or_else(|| "arguments".into()),
         ),
     ];
-    let (held, file, mut sidecar) = resume::open::<()>(
-        path,
-        a.resume,
-        "fetch",
-        &fingerprint,
-        &resume::Lines::Ndjson,
-        resume::OnRetry::Truncate,
-    )?;
-    if held.cut {
-        ctx.note(&format!("{}: dropped a cut last line", path.display()));
-    }
-    if held.dropped > 0 {
-        ctx.note(&format!(
-            "{}: {} failed or followed a failure; fetching again",
-            path.display(),
-            held.dropped
-        ));
-    }
-    sidecar.complete = false;
-    resume::save(path, &sidecar).map_err(|e| {
-        Failure::Output(io::Error::new(
-            e.kind(),
-            format!("{}: {e}", resume::sidecar_path(path).display()),
-        ))
-    })?;
-    Ok(Some(OutputFile {
-        path: path.clone(),
-        held: held.keys,
-        file,
-        sidecar: Some(sidecar),
-    }))
+    let input = match (&a.input, a.pmids.is_empty()) {
+        (Some(i), _) if i != "-" => Some(Some(Path::new(i.as_str()))),
+        (Some(_), _) | (None, true) => Some(None),
+        (None, false) => None,
+    };
+    let spec = Spec {
+        command: "fetch",
+        fingerprint: &fingerprint,
+        lines: ndjson.then_some(Lines::Ndjson),
+        on_retry: OnRetry::Truncate,
+        input,
+    };
+    OutputFile::open(path, a.resume, spec).map(Some)
 }
 
 pub(super) async fn run(a: FetchArgs, ctx: &Context) -> Result<Exit, Failure> {
@@ -122,8 +84,8 @@ pub(super) async fn run(a: FetchArgs, ctx: &Context) -> Result<Exit, Failure> {
         unicode: a.bib_unicode,
     };
     let input = choose_input("fetch", a.input.as_deref(), &a.pmids)?;
-    // FILE is checked (and read back) before anything is sent.
-    let mut output = open_output(&a, format, ctx)?;
+    // FILE is checked, locked and read back before anything is sent.
+    let mut output = open_output(&a, format)?;
     let client = ctx.client()?;
     let options = FetchOptions {
         mode: match format {
@@ -139,30 +101,30 @@ pub(super) async fn run(a: FetchArgs, ctx: &Context) -> Result<Exit, Failure> {
         None => ctx.progress(Counting::Ids(input.total(ctx))),
     };
     let mut lines = input.lines();
-    let held = output.as_mut().map(|o| std::mem::take(&mut o.held));
     let mut already = 0;
-    if let (Some(held), Some(o)) = (&held, &output)
-        && !held.is_empty()
-    {
-        let passed = fetch::skip_written(&mut lines, held, &o.path.display().to_string()).await?;
-        (0..passed).for_each(|_| progress.inc());
-        already = passed;
-        ctx.note(&format!(
-            "{}: {} already there",
-            o.path.display(),
-            held.len()
-        ));
+    if let Some(o) = &mut output {
+        note_held(ctx, o);
+        let held = o.take_keys();
+        if !held.is_empty() {
+            let file = o.path().display().to_string();
+            let passed = fetch::skip_written(&mut lines, &held, &file)
+                .await
+                .map_err(|e| {
+                    e.with_hint("use another --output, or run without --resume to start over")
+                })?;
+            (0..passed).for_each(|_| progress.inc());
+            already = passed;
+            ctx.note(&format!("{file}: {} already there", held.len()));
+        }
     }
 
     let stdout = io::stdout();
     // NCBI's own bytes are made terminal-safe only on a terminal
     let on_terminal = output.is_none() && ctx.stdout_tty;
-    let (mut out, path_sidecar): (Box<dyn Write>, _) = match output {
-        Some(o) => (
-            Box::new(io::BufWriter::new(o.file)),
-            o.sidecar.map(|s| (o.path, s)),
-        ),
-        None => (Box::new(io::BufWriter::new(stdout.lock())), None),
+    // FILE is cut to what it keeps only now, after every check.
+    let mut out: Box<dyn Write> = match &mut output {
+        Some(o) => Box::new(io::BufWriter::new(o.start()?)),
+        None => Box::new(io::BufWriter::new(stdout.lock())),
     };
     let mut writer = output::fetch::Writer::begin_with(&mut out, format, ctx.style, bib)?;
     writer.on_terminal(on_terminal);
@@ -188,17 +150,26 @@ pub(super) async fn run(a: FetchArgs, ctx: &Context) -> Result<Exit, Failure> {
     writer.finish(&totals)?;
     drop(writer);
     out.flush()?;
-    if let Some((path, mut sidecar)) = path_sidecar {
-        sidecar.complete = true;
-        resume::save(&path, &sidecar).map_err(|e| {
-            io::Error::new(
-                e.kind(),
-                format!("{}: {e}", resume::sidecar_path(&path).display()),
-            )
-        })?;
+    if let Some(o) = output {
+        o.finish(true)?;
     }
     ctx.note(&output::fetch::summary(&totals));
     // a resumed run over a finished FILE had its input, all of it in FILE
     super::require_input(totals.submitted + already, "PMIDs")?;
     Ok(totals.exit())
+}
+
+/// Says what a resumed FILE held that is fetched again.
+fn note_held(ctx: &Context, o: &OutputFile<()>) {
+    let held = o.held();
+    if held.cut {
+        ctx.note(&format!("{}: dropped a cut last line", o.path().display()));
+    }
+    if held.dropped > 0 {
+        ctx.note(&format!(
+            "{}: {} failed or followed a failure; fetching again",
+            o.path().display(),
+            held.dropped
+        ));
+    }
 }

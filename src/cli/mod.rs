@@ -14,6 +14,7 @@ mod config_cmd;
 mod convert;
 mod fetch;
 mod input;
+mod outfile;
 mod progress;
 mod related;
 mod search;
@@ -219,10 +220,26 @@ fn report_failure(f: &Failure, json: bool) -> Exit {
     match f {
         Failure::Op(e) => report(e, json),
         Failure::Output(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
-        Failure::Output(e) => {
-            crate::diag!("pubmed: error: cannot write the output: {e}");
-            crate::diag!("pubmed: hint: check the disk or the file that stdout goes to");
-        }
+        Failure::Output(e) => match e
+            .get_ref()
+            .and_then(|r| r.downcast_ref::<outfile::FileError>())
+        {
+            Some(f) => {
+                crate::diag!(
+                    "pubmed: error: cannot write {}: {}",
+                    f.path.display(),
+                    f.source
+                );
+                crate::diag!(
+                    "pubmed: hint: check the free space and the file size limit (ulimit -f) for {}",
+                    f.path.display()
+                );
+            }
+            None => {
+                crate::diag!("pubmed: error: cannot write the output: {e}");
+                crate::diag!("pubmed: hint: check the disk or the file that stdout goes to");
+            }
+        },
         Failure::Interrupted => crate::diag!("pubmed: interrupted"),
     }
     f.exit()
@@ -279,8 +296,20 @@ async fn run(cli: Cli, ctx: Context) -> Result<Exit, Failure> {
     }
 }
 
+/// A write past the file size limit (`ulimit -f`) fails with `EFBIG`,
+/// reported as exit 74 naming the file, instead of killing the process
+/// with SIGXFSZ (exit 153, no message).
+fn ignore_sigxfsz() {
+    // SAFETY: setting a signal's disposition to SIG_IGN before any thread
+    // starts; no handler runs.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
+}
+
 /// The whole program: parse, run, map the outcome to an exit code.
 pub fn main() -> ExitCode {
+    ignore_sigxfsz();
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     let cli = match usage::parse(&args) {
         Ok(c) => c,

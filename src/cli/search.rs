@@ -1,18 +1,17 @@
 //! The `search` adapter: arguments → [`SearchRequest`], then one page
 //! (`ops::search`) or every PMID (`ops::search_all`), rendered.
 
-use std::fs::File;
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
 
 use super::args::SearchArgs;
+use super::outfile::{OutputFile, Spec};
 use super::progress::{Counting, Progress};
 use super::{Context, interruptible, read_query};
 use crate::core::dates::DateRequest;
 use crate::core::query::Filters;
 use crate::core::text::count;
 use crate::error::{Exit, Failure};
-use crate::ops::resume::{self, OnRetry, sidecar_path};
+use crate::ops::resume::OnRetry;
 use crate::ops::search::{self, Detail, SearchRequest};
 use crate::ops::search_all::{self, Checkpoint, Event};
 use crate::output::search_all::{self as search_all_out, Note};
@@ -106,41 +105,54 @@ async fn run_all(a: &SearchArgs, ctx: &Context) -> Result<Exit, Failure> {
     let mut fingerprint = plan.fingerprint();
     fingerprint.push(("detail", req.detail.as_str().to_string()));
     fingerprint.push(("format", format.as_str().to_string()));
-    // The output file is checked (and read back) before anything is sent.
-    let mut resumed = match &a.output {
+    // The output file is checked, locked and read back before anything is sent.
+    let mut file = match &a.output {
         None => None,
-        Some(path) => Some(OutputFile::open(path, a, format, req.detail, &fingerprint)?),
+        Some(path) => {
+            let spec = Spec {
+                command: "search --all",
+                fingerprint: &fingerprint,
+                lines: Some(search_all_out::resume_lines(format, req.detail)),
+                on_retry: OnRetry::DropLine,
+                input: None,
+            };
+            Some(OutputFile::<Checkpoint>::open(path, a.resume, spec)?)
+        }
     };
-    if let Some(r) = &resumed
-        && note_held(ctx, &r.path, &r.held, &r.sidecar, a.resume)
+    if let Some(o) = &file
+        && note_held(ctx, o, a.resume)
     {
         return Ok(Exit::Success);
     }
     let client = ctx.client()?;
 
-    let (start, header_written) = match &mut resumed {
-        Some(r) => r.start(),
+    let (start, header_written) = match &mut file {
+        Some(o) => {
+            let header = o.held().header;
+            let checkpoint = o.checkpoint().cloned();
+            let start = search_all::Start {
+                written: o.take_keys(),
+                checkpoint,
+            };
+            (start, header)
+        }
         None => (search_all::Start::default(), false),
     };
-    let progress = if resumed.is_some() {
+    let progress = if file.is_some() {
         ctx.progress_to_file(Counting::Pmids)
     } else {
         ctx.progress(Counting::Pmids)
     };
     let stdout = io::stdout();
-    let (mut out, mut sidecar): (Box<dyn Write>, _) = match resumed {
-        Some(r) => {
-            let (file, sidecar) = r.begin_writing()?;
-            (Box::new(io::BufWriter::new(file)), Some(sidecar))
-        }
-        None => (Box::new(io::BufWriter::new(stdout.lock())), None),
+    let mut out: Box<dyn Write> = match &mut file {
+        Some(o) => Box::new(io::BufWriter::new(o.start()?)),
+        None => Box::new(io::BufWriter::new(stdout.lock())),
     };
     let mut writer = search_all_out::Writer::begin(&mut out, format, req.detail);
     if header_written {
         writer.header_written();
     }
-    let mut sink =
-        |event: Event<'_>| on_event(&event, ctx, &progress, &mut writer, sidecar.as_mut());
+    let mut sink = |event: Event<'_>| on_event(&event, ctx, &progress, &mut writer, file.as_mut());
     let result = interruptible(search_all::search_all(&client, plan, start, &mut sink)).await;
     progress.clear();
     let outcome = match result {
@@ -152,74 +164,11 @@ async fn run_all(a: &SearchArgs, ctx: &Context) -> Result<Exit, Failure> {
     };
     writer.finish(outcome.first_failure.is_some())?;
     out.flush()?;
-    if let Some((path, mut sidecar)) = sidecar {
-        sidecar.complete = outcome.complete;
-        resume::save(&path, &sidecar).map_err(|e| with_path(e, &sidecar_path(&path)))?;
+    if let Some(o) = file {
+        o.finish(outcome.complete)?;
     }
     note_outcome(ctx, &outcome);
     Ok(outcome.exit())
-}
-
-/// `--output FILE` as [`resume::open`] found it: what it holds, the file
-/// to append to, and the sidecar to keep up to date.
-struct OutputFile {
-    path: PathBuf,
-    held: resume::Reopened,
-    file: File,
-    sidecar: resume::Sidecar<Checkpoint>,
-}
-
-impl OutputFile {
-    /// Checks FILE against this run (its fingerprint) and, under
-    /// `--resume`, reads it back; before any request.
-    fn open(
-        path: &Path,
-        a: &SearchArgs,
-        format: SearchAllFormat,
-        detail: Detail,
-        fingerprint: &[(&str, String)],
-    ) -> Result<OutputFile, Failure> {
-        let lines = search_all_out::resume_lines(format, detail);
-        let (held, file, sidecar) = resume::open::<Checkpoint>(
-            path,
-            a.resume,
-            "search --all",
-            fingerprint,
-            &lines,
-            OnRetry::DropLine,
-        )?;
-        Ok(OutputFile {
-            path: path.to_path_buf(),
-            held,
-            file,
-            sidecar,
-        })
-    }
-
-    /// Where the run starts: the PMIDs FILE holds (not written again), the
-    /// sidecar's checkpoint, and whether the CSV/TSV header is there.
-    fn start(&mut self) -> (search_all::Start, bool) {
-        let start = search_all::Start {
-            written: std::mem::take(&mut self.held.keys),
-            checkpoint: self.sidecar.checkpoint.clone(),
-        };
-        (start, self.held.header)
-    }
-
-    /// Marks the sidecar unfinished (saved before the first record is
-    /// appended), and gives the file to append to and the sidecar.
-    fn begin_writing(self) -> Result<(File, (PathBuf, resume::Sidecar<Checkpoint>)), Failure> {
-        let OutputFile {
-            path,
-            file,
-            mut sidecar,
-            ..
-        } = self;
-        sidecar.complete = false;
-        resume::save(&path, &sidecar)
-            .map_err(|e| Failure::Output(with_path(e, &sidecar_path(&path))))?;
-        Ok((file, (path, sidecar)))
-    }
 }
 
 /// One event of the run: the progress bar, its notes on stderr, the
@@ -230,7 +179,7 @@ fn on_event(
     ctx: &Context,
     progress: &Progress,
     writer: &mut search_all_out::Writer<'_>,
-    sidecar: Option<&mut (PathBuf, resume::Sidecar<Checkpoint>)>,
+    file: Option<&mut OutputFile<Checkpoint>>,
 ) -> io::Result<()> {
     if let Event::Progress {
         done,
@@ -248,23 +197,17 @@ fn on_event(
         }
     }
     writer.event(event)?;
-    if let (Event::Checkpoint(cp), Some((path, sidecar))) = (event, sidecar) {
+    if let (Event::Checkpoint(cp), Some(file)) = (event, file) {
         writer.flush()?;
-        sidecar.checkpoint = Some((*cp).clone());
-        resume::save(path, sidecar).map_err(|e| with_path(e, &sidecar_path(path)))?;
+        file.checkpoint_at((*cp).clone())?;
     }
     Ok(())
 }
 
 /// Says what `--output FILE` already holds; true when a `--resume` finds
 /// FILE complete (nothing left to ask NCBI).
-fn note_held(
-    ctx: &Context,
-    path: &Path,
-    held: &resume::Reopened,
-    sidecar: &resume::Sidecar<Checkpoint>,
-    resuming: bool,
-) -> bool {
+fn note_held(ctx: &Context, o: &OutputFile<Checkpoint>, resuming: bool) -> bool {
+    let (path, held) = (o.path(), o.held());
     if held.cut {
         ctx.note(&format!("{}: dropped a cut last line", path.display()));
     }
@@ -275,7 +218,7 @@ fn note_held(
             count(held.dropped as u64, "record")
         ));
     }
-    let complete = sidecar.complete && resuming;
+    let complete = o.complete() && resuming;
     if complete {
         ctx.note(&format!(
             "{} is complete ({}); nothing to resume",
@@ -302,9 +245,4 @@ fn note_outcome(ctx: &Context, outcome: &search_all::AllOutcome) {
         count(outcome.total, "hit"),
         count(outcome.requests, "request")
     ));
-}
-
-/// An I/O error that names the file it is about.
-fn with_path(e: io::Error, path: &Path) -> io::Error {
-    io::Error::new(e.kind(), format!("{}: {e}", path.display()))
 }

@@ -171,7 +171,7 @@ where
         Error::new(
             Reason::InvalidArgument,
             format!(
-                "the input is not the one {file} was written from ({why}): refusing to mix their output; use another --output, or run without --resume to start over"
+                "the input is not the one {file} was written from ({why}): refusing to mix their output"
             ),
         )
     };

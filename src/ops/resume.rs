@@ -1,35 +1,24 @@
-//! Resuming a run that writes to a file (`--output FILE --resume`,
-//! docs/search.md "Resume" and docs/fetch.md "Resume"): what FILE already
-//! holds is read back (whole lines only), checked against the command that
-//! wrote it, and not requested again.
+//! Resuming a run that writes to a file (docs/search.md "Resume" and
+//! docs/fetch.md "Resume"), the pure part: what the progress sidecar
+//! holds, whether it was written by this run's command and parameters,
+//! and which of the file's lines a resumed run keeps. Reading and writing
+//! the file, locking it and wording the refusals is the CLI's
+//! (`cli::outfile`).
 //!
-//! What wrote FILE is kept beside it, in `FILE.pubmed-resume` (JSON): the
-//! command, the parameters that decide its output (its fingerprint), the
-//! run's checkpoint and whether it completed. A sidecar, not a header line:
+//! What wrote FILE is kept beside it, in a sidecar (JSON): the command,
+//! the parameters that decide its output (its fingerprint), the run's
+//! checkpoint and whether it completed. A sidecar, not a header line:
 //! FILE stays byte for byte what an uninterrupted run writes, so `-f ids`,
 //! NDJSON and CSV readers see nothing but records.
 
-use std::fs::{self, File, OpenOptions};
-use std::io::{self, BufRead, BufReader, BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::io::{self, BufRead};
 
 use serde::Serialize;
-use serde::de::DeserializeOwned;
 
-use crate::error::{Error, Reason, Result};
+use crate::error::Reason;
 
 /// The sidecar's version; a sidecar of another version is not read.
 pub const VERSION: u32 = 1;
-
-/// Appended to FILE's name for its sidecar.
-pub const SIDECAR_SUFFIX: &str = ".pubmed-resume";
-
-/// The sidecar of `file`: `FILE.pubmed-resume`.
-pub fn sidecar_path(file: &Path) -> PathBuf {
-    let mut name = file.as_os_str().to_owned();
-    name.push(SIDECAR_SUFFIX);
-    PathBuf::from(name)
-}
 
 /// What the sidecar holds (JSON). `C` is the command's checkpoint.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
@@ -44,6 +33,10 @@ pub struct Sidecar<C> {
     pub complete: bool,
     /// How far the run got, when the command keeps one.
     pub checkpoint: Option<C>,
+    /// The process writing FILE while the run is going (named when another
+    /// run finds FILE locked).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pid: Option<u32>,
 }
 
 impl<C> Sidecar<C> {
@@ -58,73 +51,30 @@ impl<C> Sidecar<C> {
                 .collect(),
             complete: false,
             checkpoint: None,
+            pid: None,
         }
     }
 }
 
-fn usage(msg: String) -> Error {
-    Error::new(Reason::InvalidArgument, msg)
+/// How a sidecar differs from the run asking to resume it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Mismatch {
+    /// Another command wrote it (the sidecar's command).
+    Command(String),
+    /// The same command with other parameters: `NAME was "A", now "B"`
+    /// for each that differs.
+    Changed(Vec<String>),
 }
 
-/// Reads the sidecar of `file`, if there is one.
-///
-/// Errors: `invalid_argument` when it cannot be read or is not a sidecar
-/// of this version.
-pub fn load<C: DeserializeOwned>(file: &Path) -> Result<Option<Sidecar<C>>> {
-    let path = sidecar_path(file);
-    let text = match fs::read_to_string(&path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(usage(format!("cannot read {}: {e}", path.display()))),
-    };
-    let version = serde_json::from_str::<serde_json::Value>(&text)
-        .ok()
-        .and_then(|v| v.get("version").and_then(serde_json::Value::as_u64));
-    if version != Some(u64::from(VERSION)) {
-        return Err(usage(format!(
-            "{} is not a resume file this version of pubmed can read; delete it and FILE to start over",
-            path.display()
-        )));
-    }
-    serde_json::from_str(&text).map(Some).map_err(|e| {
-        usage(format!(
-            "{} is damaged ({e}); delete it and FILE to start over",
-            path.display()
-        ))
-    })
-}
-
-/// Writes the sidecar of `file` whole: to a temporary file first, then
-/// renamed over the old one, so a killed run never leaves half a sidecar.
-///
-/// Errors: the I/O error.
-pub fn save<C: Serialize>(file: &Path, sidecar: &Sidecar<C>) -> io::Result<()> {
-    let path = sidecar_path(file);
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
-    serde_json::to_writer(&mut tmp, sidecar).map_err(io::Error::other)?;
-    tmp.persist(&path).map_err(|e| e.error)?;
-    Ok(())
-}
-
-/// Checks that `stored` (the sidecar's) is the fingerprint of `current`.
-///
-/// Errors: `invalid_argument` naming each parameter that differs.
+/// Checks that `sidecar` was written by `command` with the fingerprint
+/// `current`. Errors: what differs.
 pub fn check_same<C>(
     sidecar: &Sidecar<C>,
     command: &str,
     current: &[(&str, String)],
-    file: &Path,
-) -> Result<()> {
+) -> Result<(), Mismatch> {
     if sidecar.command != command {
-        return Err(usage(format!(
-            "{} was written by `pubmed {}`, not `pubmed {command}`: refusing to mix their output; use another --output, or run without --resume to start over",
-            file.display(),
-            sidecar.command
-        )));
+        return Err(Mismatch::Command(sidecar.command.clone()));
     }
     let stored = |k: &str| {
         sidecar
@@ -146,13 +96,10 @@ pub fn check_same<C>(
             .map(|(k, v)| format!("{k} was {v:?}, now unset")),
     );
     if changed.is_empty() {
-        return Ok(());
+        Ok(())
+    } else {
+        Err(Mismatch::Changed(changed))
     }
-    Err(usage(format!(
-        "{} holds the output of another run ({}): refusing to mix them; use another --output, or run without --resume to start over",
-        file.display(),
-        changed.join("; ")
-    )))
 }
 
 /// How FILE's lines are written: which line is a header, and where a
@@ -270,35 +217,16 @@ pub struct Reopened {
     pub dropped: usize,
 }
 
-/// Reads FILE back for a resumed run: whole lines only (a cut last line is
-/// dropped), each read as `lines` writes it; records that failed for a
-/// retryable reason are dropped as `on_retry` says. FILE is then cut or
-/// rewritten to hold exactly the lines kept, and opened for appending.
-///
-/// Errors: `invalid_argument` for a line the format does not write (naming
-/// the line); the I/O error reading or rewriting FILE.
-pub fn reopen(file: &Path, lines: &Lines, on_retry: OnRetry) -> Result<(Reopened, File)> {
-    let (out, kept) = scan(file, lines, on_retry)?;
-    let write_err = |e: io::Error| usage(format!("cannot rewrite {}: {e}", file.display()));
-    match &kept.tail {
-        None => cut_to(file, kept.prefix),
-        Some(tail) => replace(file, kept.prefix, tail),
-    }
-    .map_err(write_err)?;
-    let f = OpenOptions::new()
-        .append(true)
-        .open(file)
-        .map_err(write_err)?;
-    Ok((out, f))
-}
-
 /// What of FILE a resumed run keeps: its first `prefix` bytes as they
 /// are, then, once a line was dropped in the middle, `tail` (the kept
-/// lines after it, to be copied into a new file).
-#[derive(Debug, Default)]
-struct Kept {
-    prefix: u64,
-    tail: Option<Vec<u8>>,
+/// lines after it, to be written after the prefix).
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Kept {
+    /// Bytes kept as they are from the start.
+    pub prefix: u64,
+    /// The lines kept after the first dropped one, when one was dropped
+    /// in the middle ([`OnRetry::DropLine`]).
+    pub tail: Option<Vec<u8>>,
 }
 
 impl Kept {
@@ -317,12 +245,28 @@ impl Kept {
     }
 }
 
-/// Reads FILE line by line (whole lines only) and decides what stays:
-/// the header, records kept (their keys), records dropped to be asked for
-/// again, and a cut last line.
-fn scan(file: &Path, lines: &Lines, on_retry: OnRetry) -> Result<(Reopened, Kept)> {
-    let io_err = |e: io::Error| usage(format!("cannot read {}: {e}", file.display()));
-    let mut reader = BufReader::new(File::open(file).map_err(io_err)?);
+/// Why FILE cannot be resumed from.
+#[derive(Debug)]
+pub enum ScanError {
+    /// Reading it failed.
+    Io(io::Error),
+    /// Line `n` (1-based) is not UTF-8.
+    NotUtf8(usize),
+    /// Line `n` is not a line this output writes, and why.
+    NotRecord(usize, String),
+}
+
+/// Reads FILE (`reader`) back for a resumed run, writing nothing: whole
+/// lines only (a cut last line is dropped), each read as `lines` writes
+/// it; records that failed for a retryable reason are dropped as
+/// `on_retry` says. Gives what FILE holds and what of it to keep.
+///
+/// Errors: a line the format does not write, or the read error.
+pub fn scan(
+    mut reader: impl BufRead,
+    lines: &Lines,
+    on_retry: OnRetry,
+) -> Result<(Reopened, Kept), ScanError> {
     let mut out = Reopened::default();
     let mut kept = Kept::default();
     let mut buf = Vec::new();
@@ -330,7 +274,7 @@ fn scan(file: &Path, lines: &Lines, on_retry: OnRetry) -> Result<(Reopened, Kept
     let mut truncated = false;
     loop {
         buf.clear();
-        if reader.read_until(b'\n', &mut buf).map_err(io_err)? == 0 {
+        if reader.read_until(b'\n', &mut buf).map_err(ScanError::Io)? == 0 {
             break;
         }
         if buf.last() != Some(&b'\n') {
@@ -342,7 +286,7 @@ fn scan(file: &Path, lines: &Lines, on_retry: OnRetry) -> Result<(Reopened, Kept
             out.dropped += 1;
             continue;
         }
-        let keep = match numbered_line(file, n, &buf, lines)? {
+        let keep = match numbered_line(n, &buf, lines)? {
             Line::Header => {
                 out.header = true;
                 true
@@ -363,117 +307,31 @@ fn scan(file: &Path, lines: &Lines, on_retry: OnRetry) -> Result<(Reopened, Kept
 }
 
 /// Line `n` of FILE (`buf`, its line break included) read as `lines`
-/// writes it. Errors: `invalid_argument` naming the line: not UTF-8, or
-/// not a line this output writes.
-fn numbered_line(file: &Path, n: usize, buf: &[u8], lines: &Lines) -> Result<Line> {
-    let text = std::str::from_utf8(&buf[..buf.len() - 1]).map_err(|_| {
-        usage(format!(
-            "{} line {n} is not UTF-8: it was not written by pubmed",
-            file.display()
-        ))
-    })?;
+/// writes it.
+fn numbered_line(n: usize, buf: &[u8], lines: &Lines) -> Result<Line, ScanError> {
+    let text = std::str::from_utf8(&buf[..buf.len() - 1]).map_err(|_| ScanError::NotUtf8(n))?;
     let text = text.strip_suffix('\r').unwrap_or(text);
-    read_line(lines, text).map_err(|why| {
-        usage(format!(
-            "{} line {n} is not a record of this output ({why}): it was not written by this command; use another --output",
-            file.display()
-        ))
-    })
-}
-
-/// Cuts FILE to its first `len` bytes (every line dropped was at its end).
-fn cut_to(file: &Path, len: u64) -> io::Result<()> {
-    OpenOptions::new().write(true).open(file)?.set_len(len)
-}
-
-/// Rewrites FILE as its first `prefix` bytes followed by `tail`: a new file
-/// in the same directory, renamed over FILE, with FILE's permissions (a
-/// temporary file is private).
-fn replace(file: &Path, prefix: u64, tail: &[u8]) -> io::Result<()> {
-    let dir = match file.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let tmp = tempfile::NamedTempFile::new_in(dir)?;
-    let mut src = File::open(file)?;
-    let mut w = BufWriter::new(tmp);
-    io::copy(&mut io::Read::take(&mut src, prefix), &mut w)?;
-    w.write_all(tail)?;
-    let tmp = w.into_inner().map_err(|e| e.into_error())?;
-    let perms = fs::metadata(file)?.permissions();
-    fs::set_permissions(tmp.path(), perms)?;
-    tmp.persist(file).map_err(|e| e.error)?;
-    Ok(())
-}
-
-/// Opens FILE for a run with `--output`: a fresh run truncates it (after
-/// checking that it holds no unfinished run, which only `--resume` may
-/// continue); a resumed run reads it back with [`reopen`]. Returns what it
-/// holds, the file to append to, and the sidecar to keep up to date.
-///
-/// Errors: `invalid_argument` for an unfinished run without `--resume`, a
-/// FILE without a sidecar under `--resume`, another command or fingerprint,
-/// or a line this output does not write; I/O errors as `invalid_argument`
-/// naming FILE.
-pub fn open<C: DeserializeOwned>(
-    file: &Path,
-    resume: bool,
-    command: &str,
-    fingerprint: &[(&str, String)],
-    lines: &Lines,
-    on_retry: OnRetry,
-) -> Result<(Reopened, File, Sidecar<C>)> {
-    let exists = file.exists();
-    let sidecar: Option<Sidecar<C>> = load(file)?;
-    let create_err = |e: io::Error| usage(format!("cannot write {}: {e}", file.display()));
-    if !resume || !exists {
-        if let Some(s) = &sidecar
-            && !s.complete
-            && exists
-        {
-            return Err(usage(format!(
-                "{} holds an unfinished run of `pubmed {}`: add --resume to continue it, or delete it (and {}) to start over",
-                file.display(),
-                s.command,
-                sidecar_path(file).display()
-            )));
-        }
-        let f = File::create(file).map_err(create_err)?;
-        return Ok((Reopened::default(), f, Sidecar::new(command, fingerprint)));
-    }
-    let Some(mut sidecar) = sidecar else {
-        return Err(usage(format!(
-            "{} has no {}: it was not written by `pubmed {command} --output`, so what it holds is unknown; use another --output, or run without --resume to overwrite it",
-            file.display(),
-            sidecar_path(file).display()
-        )));
-    };
-    check_same(&sidecar, command, fingerprint, file)?;
-    let (reopened, f) = reopen(file, lines, on_retry)?;
-    if reopened.dropped > 0 {
-        sidecar.complete = false;
-    }
-    Ok((reopened, f, sidecar))
+    read_line(lines, text).map_err(|why| ScanError::NotRecord(n, why))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn temp(name: &str, body: &[u8]) -> (tempfile::TempDir, PathBuf) {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join(name);
-        fs::write(&path, body).unwrap();
-        (dir, path)
+    /// A scan of `body` and the bytes a resumed run keeps of it.
+    fn kept(body: &[u8], lines: &Lines, on_retry: OnRetry) -> (Reopened, Vec<u8>) {
+        let (r, k) = scan(body, lines, on_retry).unwrap();
+        let mut out = body[..k.prefix as usize].to_vec();
+        out.extend(k.tail.unwrap_or_default());
+        (r, out)
     }
 
     #[test]
     fn a_cut_last_line_is_dropped_and_the_file_cut_there() {
-        let (_d, path) = temp("ids.txt", b"3\n2\n1");
-        let (r, _) = reopen(&path, &Lines::Ids, OnRetry::DropLine).unwrap();
+        let (r, out) = kept(b"3\n2\n1", &Lines::Ids, OnRetry::DropLine);
         assert_eq!(r.keys, vec!["3", "2"]);
         assert!(r.cut);
-        assert_eq!(fs::read(&path).unwrap(), b"3\n2\n");
+        assert_eq!(out, b"3\n2\n");
     }
 
     #[test]
@@ -484,23 +342,33 @@ mod tests {
             "{\"pmid\":\"3\",\"error\":{\"reason\":\"ncbi_resource_not_found\",\"message\":\"y\"}}\n",
             "{\"pmid\":\"4\",\"title\":\"d\"}\n",
         );
-        let (_d, path) = temp("s.ndjson", body.as_bytes());
-        let (r, mut f) = reopen(&path, &Lines::Ndjson, OnRetry::DropLine).unwrap();
+        let (r, mut out) = kept(body.as_bytes(), &Lines::Ndjson, OnRetry::DropLine);
         assert_eq!(r.keys, vec!["1", "3", "4"]);
         assert_eq!(r.dropped, 1);
-        f.write_all(b"{\"pmid\":\"2\"}\n").unwrap();
-        let text = fs::read_to_string(&path).unwrap();
+        out.extend(b"{\"pmid\":\"2\"}\n");
+        let text = String::from_utf8(out).unwrap();
         assert_eq!(text.lines().count(), 4);
         assert!(!text.contains("ncbi_unreachable"));
         assert!(text.ends_with("{\"pmid\":\"4\",\"title\":\"d\"}\n{\"pmid\":\"2\"}\n"));
-        let (_d, path) = temp("f.ndjson", body.as_bytes());
-        let (r, _) = reopen(&path, &Lines::Ndjson, OnRetry::Truncate).unwrap();
+        let (r, out) = kept(body.as_bytes(), &Lines::Ndjson, OnRetry::Truncate);
         assert_eq!(r.keys, vec!["1"]);
         assert_eq!(r.dropped, 3);
         assert_eq!(
-            fs::read_to_string(&path).unwrap(),
+            String::from_utf8(out).unwrap(),
             "{\"pmid\":\"1\",\"title\":\"a\"}\n"
         );
+    }
+
+    #[test]
+    fn a_line_this_output_does_not_write_is_named() {
+        assert!(matches!(
+            scan(&b"12\n\xff\n"[..], &Lines::Ids, OnRetry::DropLine),
+            Err(ScanError::NotUtf8(2))
+        ));
+        assert!(matches!(
+            scan(&b"{}\n"[..], &Lines::Ndjson, OnRetry::Truncate),
+            Err(ScanError::NotRecord(1, _))
+        ));
     }
 
     #[test]
@@ -547,13 +415,11 @@ mod tests {
             "search --all",
             &[("term", "asthma".into()), ("format", "ids".into())],
         );
-        let file = Path::new("out.txt");
         assert!(
             check_same(
                 &s,
                 "search --all",
                 &[("term", "asthma".into()), ("format", "ids".into())],
-                file
             )
             .is_ok()
         );
@@ -561,17 +427,13 @@ mod tests {
             &s,
             "search --all",
             &[("term", "asthma[mh]".into()), ("format", "ids".into())],
-            file,
         )
         .unwrap_err();
-        assert_eq!(e.reason, Reason::InvalidArgument);
-        assert!(
-            e.message
-                .contains("term was \"asthma\", now \"asthma[mh]\""),
-            "{}",
-            e.message
+        assert_eq!(
+            e,
+            Mismatch::Changed(vec!["term was \"asthma\", now \"asthma[mh]\"".into()])
         );
-        let e = check_same(&s, "fetch", &[], file).unwrap_err();
-        assert!(e.message.contains("not `pubmed fetch`"), "{}", e.message);
+        let e = check_same(&s, "fetch", &[]).unwrap_err();
+        assert_eq!(e, Mismatch::Command("search --all".into()));
     }
 }
