@@ -4,7 +4,7 @@
 //! any format never overwritten, and a failed write (full disk, `ulimit
 //! -f`) exit 74 naming FILE.
 
-mod support;
+use crate::support;
 
 use std::path::Path;
 use std::process::{Command, Stdio};

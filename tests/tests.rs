@@ -22,6 +22,7 @@ mod fetch;
 mod hardening;
 mod mcp;
 mod mcp_http;
+mod outfile;
 mod regressions;
 mod related;
 mod robustness_props;
