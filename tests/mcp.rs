@@ -102,7 +102,8 @@ async fn initialize_and_list_the_tools() {
         props["dateRange"]["properties"]["dateType"]["enum"],
         json!(["pdat", "edat", "mdat"])
     );
-    // every input and output field is described
+    // every input field is described, and every output field in the
+    // tool's output-schema resource (the listed schema validates only)
     for t in &tools {
         fn described(v: &Value, path: &str) {
             if let Some(props) = v.get("properties").and_then(Value::as_object) {
@@ -125,8 +126,9 @@ async fn initialize_and_list_the_tools() {
             &Value::Object((*t.input_schema).clone()),
             &format!("{} input", t.name),
         );
+        let full = pubmed::mcp::tools::resource(&pubmed::mcp::tools::output_uri(&t.name)).unwrap();
         described(
-            &Value::Object((**t.output_schema.as_ref().unwrap()).clone()),
+            &serde_json::from_str(&full).unwrap(),
             &format!("{} output", t.name),
         );
     }
@@ -2247,4 +2249,73 @@ async fn cancelled_fetch_and_citation_calls_stop_their_work() {
             "a cancelled call is not answered ({id})"
         );
     }
+}
+
+/// Issue 27: `tools/list` was 47,027 bytes (compact JSON of the result,
+/// before this change); the shared error rules are now stated once in the
+/// instructions and the field meanings of each output schema moved to a
+/// resource, so the list is under half that, and no rule is lost: every
+/// shared reason is in the instructions, every output field's description
+/// in its resource.
+#[tokio::test]
+async fn tools_list_is_under_half_its_former_size_and_loses_no_rule() {
+    let fake = fake();
+    let server = start(&fake);
+    let mut lines = vec![INIT.to_string(), INITED.to_string()];
+    lines.push(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#.into());
+    let specs = pubmed::mcp::tools::specs();
+    for (i, s) in specs.iter().enumerate() {
+        lines.push(format!(
+            r#"{{"jsonrpc":"2.0","id":{},"method":"resources/read","params":{{"uri":"pubmed://tools/{}/output-schema"}}}}"#,
+            10 + i,
+            s.name
+        ));
+    }
+    lines.push(
+        r#"{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"pubmed://nope"}}"#
+            .into(),
+    );
+    let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+    let (v, ok) = raw(&server, &refs, &[]).await;
+    assert!(ok);
+    let list = serde_json::to_string(&by_id(&v, 1)["result"]).unwrap();
+    assert!(
+        list.len() < 47_027 / 2,
+        "tools/list is {} bytes",
+        list.len()
+    );
+    assert!(
+        !list.contains("Errors come back"),
+        "the shared rules are not repeated"
+    );
+    let instructions = by_id(&v, 0)["result"]["instructions"].as_str().unwrap();
+    assert_eq!(
+        instructions.matches("Errors come back as results").count(),
+        1
+    );
+    for (r, _) in pubmed::mcp::tools::UPSTREAM_REASONS {
+        assert_eq!(instructions.matches(&format!("`{r}`")).count(), 1, "{r}");
+        assert!(
+            !list.contains(&format!("`{r}` (")),
+            "{r} is listed once, in the instructions"
+        );
+    }
+    for (i, s) in specs.iter().enumerate() {
+        let text = by_id(&v, 10 + i as i64)["result"]["contents"][0]["text"]
+            .as_str()
+            .unwrap();
+        let schema: Value = serde_json::from_str(text).unwrap();
+        assert_eq!(
+            schema["properties"]["error"]["properties"]["data"]["required"],
+            json!(["reason", "retryable"])
+        );
+        for (k, p) in s.output["properties"].as_object().unwrap() {
+            assert_eq!(
+                schema["properties"][k]["description"], p["description"],
+                "{} {k}",
+                s.name
+            );
+        }
+    }
+    assert_eq!(by_id(&v, 2)["error"]["code"], -32002);
 }

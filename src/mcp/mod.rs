@@ -8,7 +8,9 @@ use std::sync::Arc;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CustomRequest, CustomResult, ErrorCode,
-    Implementation, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
+    Implementation, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, ResourceContents,
+    ServerCapabilities, ServerConfig,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
@@ -37,7 +39,10 @@ impl PubmedServer {
 
 impl ServerHandler for PubmedServer {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+        ServerConfig::new(ServerCapabilities::builder()
+                .enable_tools()
+                .enable_resources()
+                .build())
             .with_server_info(
                 Implementation::new("pubmed", env!("CARGO_PKG_VERSION"))
                     .with_title("pubmed — PubMed search, spelling, ID conversion, records, citations and related articles"),
@@ -51,6 +56,33 @@ impl ServerHandler for PubmedServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         Ok(ListToolsResult::with_all_items(tools::tools()))
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        Ok(ListResourcesResult::with_all_items(tools::resources()))
+    }
+
+    /// An unknown URI is -32002 (the MCP spec's "resource not found").
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        match tools::resource(&request.uri) {
+            Some(text) => Ok(ReadResourceResult::new(vec![
+                ResourceContents::text(text, request.uri.clone())
+                    .with_mime_type("application/schema+json"),
+            ])
+            .into()),
+            None => Err(ErrorData::resource_not_found(
+                format!("no resource {:?}; resources/list names them", request.uri),
+                None,
+            )),
+        }
     }
 
     /// Runs a tool. A `notifications/cancelled` for the call (or the end of
