@@ -1022,9 +1022,10 @@ async fn wrong_arguments_are_error_results_naming_the_field() {
         ),
         (
             s,
-            json!({"query": "x", "sort": "date"}),
+            // "date" is an alias of pub_date (issue 27); "newest" is not
+            json!({"query": "x", "sort": "newest"}),
             "sort",
-            "`sort` \"date\" is not one of \"relevance\", \"pub_date\", \"author\", \"journal\"",
+            "`sort` \"newest\" is not one of \"relevance\", \"pub_date\", \"author\", \"journal\"",
         ),
         (
             s,
@@ -2318,4 +2319,52 @@ async fn tools_list_is_under_half_its_former_size_and_loses_no_rule() {
         }
     }
     assert_eq!(by_id(&v, 2)["error"]["code"], -32002);
+}
+
+/// Issue 27: the argument spellings agents send (docs/mcp.md "Argument
+/// aliases") give the same answer as ours, through the server.
+#[tokio::test]
+async fn aliases_agents_send_give_the_canonical_answer() {
+    let s = support::mcp::session().await;
+    let pairs = [
+        (
+            "pubmed_search_articles",
+            json!({"term": "hits300", "retmax": "3", "retstart": 2, "sort": "date", "mindate": "2020", "detail": "ids"}),
+            json!({"query": "hits300", "maxResults": 3, "offset": 2, "sort": "pub_date", "dateRange": {"minDate": "2020"}, "detail": "ids"}),
+        ),
+        (
+            "pubmed_convert_ids",
+            json!({"ids": [23193287], "idtype": "pmid"}),
+            json!({"ids": ["23193287"], "idType": "pmid"}),
+        ),
+        (
+            "pubmed_convert_ids",
+            json!({"ids": "[\"23193287\"]", "id_type": "PMID"}),
+            json!({"ids": ["23193287"], "idType": "pmid"}),
+        ),
+    ];
+    for (tool, alias, canonical) in pairs {
+        let a = call(&s.c, tool, alias.clone()).await;
+        let c = call(&s.c, tool, canonical).await;
+        assert_ne!(a.is_error, Some(true), "{alias}: {a:?}");
+        assert_eq!(a.structured_content, c.structured_content, "{alias}");
+    }
+    let r = call(
+        &s.c,
+        "pubmed_convert_ids",
+        json!({"ids": [23193287], "idType": "pmid"}),
+    )
+    .await;
+    assert_eq!(
+        r.structured_content.unwrap()["records"][0]["pmcid"],
+        "PMC3531190"
+    );
+    // the seed's validation is kept: a packed element is still refused
+    let r = call(
+        &s.c,
+        "pubmed_convert_ids",
+        json!({"ids": ["23193287,37952131"], "idType": "pmid"}),
+    )
+    .await;
+    assert_eq!(r.is_error, Some(true));
 }
