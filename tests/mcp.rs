@@ -1072,9 +1072,10 @@ async fn wrong_arguments_are_error_results_naming_the_field() {
         ),
         (
             "pubmed_convert_ids",
-            json!({"ids": [23193287], "idType": "pmid"}),
+            // numeric PMIDs are accepted (issue 27); a fraction is not
+            json!({"ids": [23193287.5], "idType": "pmid"}),
             "ids",
-            "`ids[0]` must be a string, not a number (23193287)",
+            "`ids[0]` must be a string of digits, not a number (23193287.5)",
         ),
         (
             "pubmed_convert_ids",
