@@ -2369,3 +2369,50 @@ async fn aliases_agents_send_give_the_canonical_answer() {
     .await;
     assert_eq!(r.is_error, Some(true));
 }
+
+/// Issue 27: a call with `_meta.progressToken` gets
+/// `notifications/progress` as its chunks are answered, all before its
+/// answer, with `progress` rising to `total`. 200 PMIDs are one EFetch
+/// chunk (up to 1,000), so one notification.
+#[tokio::test]
+async fn a_fetch_with_a_progress_token_reports_each_chunk() {
+    let fake = fake();
+    let server = start(&fake);
+    let pmids: Vec<String> = (1..=200).map(|n| (11_700_000 + n).to_string()).collect();
+    let call = json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {
+        "name": "pubmed_fetch_articles", "arguments": {"pmids": pmids},
+        "_meta": {"progressToken": "tok-1"}}})
+    .to_string();
+    let (v, ok) = raw(&server, &[INIT, INITED, &call], &[]).await;
+    assert!(ok);
+    let answer_at = v.iter().position(|m| m["id"] == 5).unwrap();
+    let progress: Vec<&Value> = v
+        .iter()
+        .filter(|m| m["method"] == "notifications/progress")
+        .collect();
+    assert_eq!(progress.len(), 1, "{progress:?}");
+    assert_eq!(
+        progress[0]["params"]["message"],
+        "200 records, 1 NCBI request"
+    );
+    let last_at = v
+        .iter()
+        .rposition(|m| m["method"] == "notifications/progress")
+        .unwrap();
+    assert!(last_at < answer_at, "progress comes before the answer");
+    let mut before = 0.0;
+    for p in &progress {
+        assert_eq!(p["params"]["progressToken"], "tok-1");
+        let done = p["params"]["progress"].as_f64().unwrap();
+        assert!(done > before, "{progress:?}");
+        before = done;
+    }
+    assert_eq!(before, 200.0);
+    assert_eq!(progress.last().unwrap()["params"]["total"], 200.0);
+    // without a token, none
+    let plain = json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {
+        "name": "pubmed_fetch_articles", "arguments": {"pmids": ["11700001"]}}})
+    .to_string();
+    let (v, _) = raw(&server, &[INIT, INITED, &plain], &[]).await;
+    assert!(v.iter().all(|m| m["method"] != "notifications/progress"));
+}

@@ -95,7 +95,34 @@ impl ServerHandler for PubmedServer {
     ) -> Result<CallToolResponse, ErrorData> {
         let args = request.arguments.unwrap_or_default();
         let name = request.name.as_ref();
-        let work = tools::call(&self.client, name, &args);
+        // With a progressToken, each answered chunk is a
+        // notifications/progress (done and total records).
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<crate::ops::batch::Progress>();
+        let mut forwarder = None;
+        if let Some(token) = context.meta.get_progress_token() {
+            let peer = context.peer.clone();
+            forwarder = Some(tokio::spawn(async move {
+                while let Some(p) = rx.recv().await {
+                    let mut n =
+                        rmcp::model::ProgressNotificationParam::new(token.clone(), p.done as f64);
+                    if let Some(t) = p.total {
+                        n = n.with_total(t as f64);
+                    }
+                    let n = n.with_message(format!(
+                        "{} record{}, {} NCBI request{}",
+                        p.done,
+                        if p.done == 1 { "" } else { "s" },
+                        p.requests,
+                        if p.requests == 1 { "" } else { "s" }
+                    ));
+                    let _ = peer.notify_progress(n).await;
+                }
+            }));
+        }
+        let report = move |p: crate::ops::batch::Progress| {
+            let _ = tx.send(p);
+        };
+        let work = tools::call(&self.client, name, &args, &report);
         // Over HTTP, a client that goes away mid-call cancels it too.
         let gone = context
             .extensions
@@ -103,7 +130,7 @@ impl ServerHandler for PubmedServer {
             .and_then(|p| p.extensions.get::<http::Disconnected>())
             .map(|d| d.0.clone())
             .unwrap_or_default();
-        tokio::select! {
+        let answer = tokio::select! {
             result = work => match result {
                 Some(r) => Ok(r.into()),
                 None => Err(ErrorData::invalid_params(
@@ -124,7 +151,13 @@ impl ServerHandler for PubmedServer {
                 "the client disconnected",
                 None,
             )),
+        };
+        // every progress notification goes out before the answer
+        drop(report);
+        if let Some(f) = forwarder {
+            let _ = f.await;
         }
+        answer
     }
 
     /// A known method whose params do not parse (e.g. `tools/call` with

@@ -189,21 +189,32 @@ pub fn tools() -> Vec<Tool> {
 /// Runs tool `name` with `arguments`; `None` when there is no such tool.
 /// Arguments are checked against the spec first: a wrong one is an
 /// `isError` result naming it, and nothing is sent to NCBI.
-pub async fn call(client: &Client, name: &str, arguments: &JsonObject) -> Option<CallToolResult> {
+///
+/// `report` receives the progress of tools that run in chunks (fetch),
+/// for MCP `notifications/progress`.
+pub async fn call(
+    client: &Client,
+    name: &str,
+    arguments: &JsonObject,
+    report: &Reporter,
+) -> Option<CallToolResult> {
     let spec = specs().iter().find(|s| s.name == name)?;
     let values = match read(&spec.args, arguments, spec.name) {
         Ok(v) => v,
         Err(e) => return Some(Failure::from_arg(&e).result(None)),
     };
-    Some(run(spec, client, &values).await)
+    Some(run(spec, client, &values, report).await)
 }
 
-async fn run(spec: &ToolSpec, client: &Client, v: &Values) -> CallToolResult {
+/// Where a call's progress goes (`done`, `total` records so far).
+pub type Reporter = dyn Fn(crate::ops::batch::Progress) + Send + Sync;
+
+async fn run(spec: &ToolSpec, client: &Client, v: &Values, report: &Reporter) -> CallToolResult {
     match spec.name {
         search::NAME => search::run(spec, client, v).await,
         spell::NAME => spell::run(spec, client, v).await,
         convert::NAME => convert::run(spec, client, v).await,
-        fetch::NAME => fetch::run(spec, client, v).await,
+        fetch::NAME => fetch::run(spec, client, v, report).await,
         cite::NAME => cite::run(spec, client, v).await,
         related::NAME => related::run(spec, client, v).await,
         _ => Failure::from_error(&Error::new(Reason::InvalidArgument, "unknown tool"), &[])
