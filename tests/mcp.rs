@@ -102,7 +102,8 @@ async fn initialize_and_list_the_tools() {
         props["dateRange"]["properties"]["dateType"]["enum"],
         json!(["pdat", "edat", "mdat"])
     );
-    // every input and output field is described
+    // every input field is described, and every output field in the
+    // tool's output-schema resource (the listed schema validates only)
     for t in &tools {
         fn described(v: &Value, path: &str) {
             if let Some(props) = v.get("properties").and_then(Value::as_object) {
@@ -125,8 +126,9 @@ async fn initialize_and_list_the_tools() {
             &Value::Object((*t.input_schema).clone()),
             &format!("{} input", t.name),
         );
+        let full = pubmed::mcp::tools::resource(&pubmed::mcp::tools::output_uri(&t.name)).unwrap();
         described(
-            &Value::Object((**t.output_schema.as_ref().unwrap()).clone()),
+            &serde_json::from_str(&full).unwrap(),
             &format!("{} output", t.name),
         );
     }
@@ -1020,9 +1022,10 @@ async fn wrong_arguments_are_error_results_naming_the_field() {
         ),
         (
             s,
-            json!({"query": "x", "sort": "date"}),
+            // "date" is an alias of pub_date (issue 27); "newest" is not
+            json!({"query": "x", "sort": "newest"}),
             "sort",
-            "`sort` \"date\" is not one of \"relevance\", \"pub_date\", \"author\", \"journal\"",
+            "`sort` \"newest\" is not one of \"relevance\", \"pub_date\", \"author\", \"journal\"",
         ),
         (
             s,
@@ -1069,9 +1072,10 @@ async fn wrong_arguments_are_error_results_naming_the_field() {
         ),
         (
             "pubmed_convert_ids",
-            json!({"ids": [23193287], "idType": "pmid"}),
+            // numeric PMIDs are accepted (issue 27); a fraction is not
+            json!({"ids": [23193287.5], "idType": "pmid"}),
             "ids",
-            "`ids[0]` must be a string, not a number (23193287)",
+            "`ids[0]` must be a string of digits, not a number (23193287.5)",
         ),
         (
             "pubmed_convert_ids",
@@ -2247,4 +2251,168 @@ async fn cancelled_fetch_and_citation_calls_stop_their_work() {
             "a cancelled call is not answered ({id})"
         );
     }
+}
+
+/// Issue 27: `tools/list` was 47,027 bytes (compact JSON of the result,
+/// before this change); the shared error rules are now stated once in the
+/// instructions and the field meanings of each output schema moved to a
+/// resource, so the list is under half that, and no rule is lost: every
+/// shared reason is in the instructions, every output field's description
+/// in its resource.
+#[tokio::test]
+async fn tools_list_is_under_half_its_former_size_and_loses_no_rule() {
+    let fake = fake();
+    let server = start(&fake);
+    let mut lines = vec![INIT.to_string(), INITED.to_string()];
+    lines.push(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#.into());
+    let specs = pubmed::mcp::tools::specs();
+    for (i, s) in specs.iter().enumerate() {
+        lines.push(format!(
+            r#"{{"jsonrpc":"2.0","id":{},"method":"resources/read","params":{{"uri":"pubmed://tools/{}/output-schema"}}}}"#,
+            10 + i,
+            s.name
+        ));
+    }
+    lines.push(
+        r#"{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"pubmed://nope"}}"#
+            .into(),
+    );
+    let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+    let (v, ok) = raw(&server, &refs, &[]).await;
+    assert!(ok);
+    let list = serde_json::to_string(&by_id(&v, 1)["result"]).unwrap();
+    assert!(
+        list.len() < 47_027 / 2,
+        "tools/list is {} bytes",
+        list.len()
+    );
+    assert!(
+        !list.contains("Errors come back"),
+        "the shared rules are not repeated"
+    );
+    let instructions = by_id(&v, 0)["result"]["instructions"].as_str().unwrap();
+    assert_eq!(
+        instructions.matches("Errors come back as results").count(),
+        1
+    );
+    for (r, _) in pubmed::mcp::tools::UPSTREAM_REASONS {
+        assert_eq!(instructions.matches(&format!("`{r}`")).count(), 1, "{r}");
+        assert!(
+            !list.contains(&format!("`{r}` (")),
+            "{r} is listed once, in the instructions"
+        );
+    }
+    for (i, s) in specs.iter().enumerate() {
+        let text = by_id(&v, 10 + i as i64)["result"]["contents"][0]["text"]
+            .as_str()
+            .unwrap();
+        let schema: Value = serde_json::from_str(text).unwrap();
+        assert_eq!(
+            schema["properties"]["error"]["properties"]["data"]["required"],
+            json!(["reason", "retryable"])
+        );
+        for (k, p) in s.output["properties"].as_object().unwrap() {
+            assert_eq!(
+                schema["properties"][k]["description"], p["description"],
+                "{} {k}",
+                s.name
+            );
+        }
+    }
+    assert_eq!(by_id(&v, 2)["error"]["code"], -32002);
+}
+
+/// Issue 27: the argument spellings agents send (docs/mcp.md "Argument
+/// aliases") give the same answer as ours, through the server.
+#[tokio::test]
+async fn aliases_agents_send_give_the_canonical_answer() {
+    let s = support::mcp::session().await;
+    let pairs = [
+        (
+            "pubmed_search_articles",
+            json!({"term": "hits300", "retmax": "3", "retstart": 2, "sort": "date", "mindate": "2020", "detail": "ids"}),
+            json!({"query": "hits300", "maxResults": 3, "offset": 2, "sort": "pub_date", "dateRange": {"minDate": "2020"}, "detail": "ids"}),
+        ),
+        (
+            "pubmed_convert_ids",
+            json!({"ids": [23193287], "idtype": "pmid"}),
+            json!({"ids": ["23193287"], "idType": "pmid"}),
+        ),
+        (
+            "pubmed_convert_ids",
+            json!({"ids": "[\"23193287\"]", "id_type": "PMID"}),
+            json!({"ids": ["23193287"], "idType": "pmid"}),
+        ),
+    ];
+    for (tool, alias, canonical) in pairs {
+        let a = call(&s.c, tool, alias.clone()).await;
+        let c = call(&s.c, tool, canonical).await;
+        assert_ne!(a.is_error, Some(true), "{alias}: {a:?}");
+        assert_eq!(a.structured_content, c.structured_content, "{alias}");
+    }
+    let r = call(
+        &s.c,
+        "pubmed_convert_ids",
+        json!({"ids": [23193287], "idType": "pmid"}),
+    )
+    .await;
+    assert_eq!(
+        r.structured_content.unwrap()["records"][0]["pmcid"],
+        "PMC3531190"
+    );
+    // the seed's validation is kept: a packed element is still refused
+    let r = call(
+        &s.c,
+        "pubmed_convert_ids",
+        json!({"ids": ["23193287,37952131"], "idType": "pmid"}),
+    )
+    .await;
+    assert_eq!(r.is_error, Some(true));
+}
+
+/// Issue 27: a call with `_meta.progressToken` gets
+/// `notifications/progress` as its chunks are answered, all before its
+/// answer, with `progress` rising to `total`. 200 PMIDs are one EFetch
+/// chunk (up to 1,000), so one notification.
+#[tokio::test]
+async fn a_fetch_with_a_progress_token_reports_each_chunk() {
+    let fake = fake();
+    let server = start(&fake);
+    let pmids: Vec<String> = (1..=200).map(|n| (11_700_000 + n).to_string()).collect();
+    let call = json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {
+        "name": "pubmed_fetch_articles", "arguments": {"pmids": pmids},
+        "_meta": {"progressToken": "tok-1"}}})
+    .to_string();
+    let (v, ok) = raw(&server, &[INIT, INITED, &call], &[]).await;
+    assert!(ok);
+    let answer_at = v.iter().position(|m| m["id"] == 5).unwrap();
+    let progress: Vec<&Value> = v
+        .iter()
+        .filter(|m| m["method"] == "notifications/progress")
+        .collect();
+    assert_eq!(progress.len(), 1, "{progress:?}");
+    assert_eq!(
+        progress[0]["params"]["message"],
+        "200 records, 1 NCBI request"
+    );
+    let last_at = v
+        .iter()
+        .rposition(|m| m["method"] == "notifications/progress")
+        .unwrap();
+    assert!(last_at < answer_at, "progress comes before the answer");
+    let mut before = 0.0;
+    for p in &progress {
+        assert_eq!(p["params"]["progressToken"], "tok-1");
+        let done = p["params"]["progress"].as_f64().unwrap();
+        assert!(done > before, "{progress:?}");
+        before = done;
+    }
+    assert_eq!(before, 200.0);
+    assert_eq!(progress.last().unwrap()["params"]["total"], 200.0);
+    // without a token, none
+    let plain = json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {
+        "name": "pubmed_fetch_articles", "arguments": {"pmids": ["11700001"]}}})
+    .to_string();
+    let (v, _) = raw(&server, &[INIT, INITED, &plain], &[]).await;
+    assert!(v.iter().all(|m| m["method"] != "notifications/progress"));
 }

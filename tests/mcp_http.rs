@@ -297,6 +297,15 @@ async fn bad_tokens_foreign_origins_and_big_bodies_are_refused_without_disturbin
     let r = post(&http.url, INIT).send().await.unwrap();
     assert_eq!(r.status(), 401, "no token");
     assert_eq!(r.headers()["www-authenticate"], "Bearer realm=\"pubmed\"");
+    // a body a client shows, saying what to send
+    let v: Value = r.json().await.unwrap();
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("Authorization: Bearer <token>"),
+        "{v}"
+    );
     for auth in [
         "Bearer wrong-token",
         &format!("Basic {token}"),
@@ -318,7 +327,21 @@ async fn bad_tokens_foreign_origins_and_big_bodies_are_refused_without_disturbin
         .await
         .unwrap();
     assert_eq!(r.status(), 403, "a foreign Origin (DNS rebinding)");
-    for origin in ["http://localhost:5173", "https://app.example.org"] {
+    // issue 27: a portless --allow-origin is the default port only
+    for origin in ["https://app.example.org:8443", "http://app.example.org"] {
+        let r = post(&http.url, INIT)
+            .header("authorization", &bearer)
+            .header("origin", origin)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 403, "{origin} is another origin");
+    }
+    for origin in [
+        "http://localhost:5173",
+        "https://app.example.org",
+        "https://app.example.org:443",
+    ] {
         let r = post(&http.url, INIT)
             .header("authorization", &bearer)
             .header("origin", origin)
@@ -337,6 +360,11 @@ async fn bad_tokens_foreign_origins_and_big_bodies_are_refused_without_disturbin
         .await
         .unwrap();
     assert_eq!(r.status(), 413, "over the 4 MiB body limit");
+    assert_eq!(
+        r.headers()["connection"],
+        "close",
+        "the client knows not to reuse it"
+    );
     let r = reqwest::Client::builder()
         .no_proxy()
         .build()
@@ -436,4 +464,151 @@ fn a_busy_port_is_a_usage_error_not_an_ncbi_outage() {
         run.stderr
     );
     drop(busy);
+}
+
+/// Issue 27: bodies that are not one JSON-RPC 2.0 message get the
+/// JSON-RPC error stdio gives (not HTTP 415 with plain text); `DELETE` of a
+/// session ends it with 200, and of an unknown or ended session is 404.
+#[tokio::test]
+async fn bad_json_is_a_json_rpc_error_and_delete_follows_the_spec() {
+    let fake = fake();
+    let server = start(&fake);
+    let http = Http::start(&server, &[], &[]).await;
+    for (body, code, id) in [
+        ("{not json", -32700, Value::Null),
+        (
+            r#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#,
+            -32600,
+            Value::Null,
+        ),
+        (
+            r#"{"jsonrpc":"1.0","id":7,"method":"ping"}"#,
+            -32600,
+            json!(7),
+        ),
+    ] {
+        let r = post(&http.url, body).send().await.unwrap();
+        assert_eq!(r.status(), 400, "{body}");
+        assert_eq!(r.headers()["content-type"], "application/json");
+        let v: Value = r.json().await.unwrap();
+        assert_eq!(v["jsonrpc"], "2.0");
+        assert_eq!(v["error"]["code"], code, "{body}");
+        assert_eq!(v["id"], id, "{body}");
+    }
+    let r = post(&http.url, INIT).send().await.unwrap();
+    assert_eq!(r.status(), 200);
+    let sid = r.headers()["mcp-session-id"].to_str().unwrap().to_string();
+    let delete = |sid: String| {
+        let url = http.url.clone();
+        async move {
+            reqwest::Client::builder()
+                .no_proxy()
+                .build()
+                .unwrap()
+                .delete(url)
+                .header("mcp-session-id", sid)
+                .send()
+                .await
+                .unwrap()
+                .status()
+        }
+    };
+    assert_eq!(delete(sid.clone()).await, 200);
+    assert_eq!(delete(sid).await, 404, "already ended");
+    assert_eq!(delete("no-such-session".into()).await, 404);
+}
+
+/// Issue 27: 2,000 connections that never finish their headers do not
+/// keep a well-behaved client from being served, and the log stays small.
+#[tokio::test]
+async fn half_open_connections_do_not_lock_out_a_client() {
+    let fake = fake();
+    let server = start(&fake);
+    let http = Http::start(&server, &[], &[]).await;
+    let addr = http
+        .url
+        .trim_start_matches("http://")
+        .trim_end_matches("/mcp")
+        .to_string();
+    let mut idle = Vec::new();
+    for _ in 0..2_000 {
+        if let Ok(Ok(mut s)) = tokio::time::timeout(
+            Duration::from_secs(5),
+            tokio::net::TcpStream::connect(&addr),
+        )
+        .await
+        {
+            use tokio::io::AsyncWriteExt;
+            let _ = s
+                .write_all(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+                .await;
+            idle.push(s);
+        }
+    }
+    assert!(idle.len() > 1_000, "{} connections opened", idle.len());
+    let r = tokio::time::timeout(Duration::from_secs(10), post(&http.url, INIT).send())
+        .await
+        .expect("served while the half-open connections are held")
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    let c = http.client(None).await;
+    let r = call(
+        &c,
+        "pubmed_spell_check",
+        json!({"query": "asthmaa OR alergies"}),
+    )
+    .await;
+    assert_eq!(
+        r.structured_content.unwrap()["corrected"],
+        "asthma OR allergies"
+    );
+    drop(idle);
+    let bytes: usize = http.log().iter().map(|l| l.len() + 1).sum();
+    assert!(bytes < 1_000_000, "the log is {bytes} bytes");
+}
+
+/// Issue 27: sessions are capped (256); attempts beyond get 503 with a
+/// JSON-RPC error, and memory stays bounded.
+#[tokio::test]
+async fn sessions_are_capped_and_memory_stays_bounded() {
+    let fake = fake();
+    let server = start(&fake);
+    let http = Http::start(&server, &[], &[]).await;
+    let client = reqwest::Client::builder().no_proxy().build().unwrap();
+    let (mut ok, mut busy) = (0, 0);
+    for _ in 0..1_000 {
+        let r = client
+            .post(&http.url)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .body(INIT)
+            .send()
+            .await
+            .unwrap();
+        match r.status().as_u16() {
+            200 => ok += 1,
+            503 => {
+                assert_eq!(r.headers()["retry-after"], "30");
+                let v: Value = r.json().await.unwrap();
+                assert!(
+                    v["error"]["message"]
+                        .as_str()
+                        .unwrap()
+                        .contains("256 MCP sessions")
+                );
+                busy += 1;
+            }
+            s => panic!("status {s}"),
+        }
+    }
+    assert_eq!((ok, busy), (256, 744));
+    let pid = http.child.id().unwrap();
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let rss_kb: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|v| v.parse().ok())
+        .unwrap();
+    assert!(rss_kb < 200 * 1024, "RSS {rss_kb} kB");
 }

@@ -8,7 +8,9 @@ use std::sync::Arc;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CustomRequest, CustomResult, ErrorCode,
-    Implementation, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
+    Implementation, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, ResourceContents,
+    ServerCapabilities, ServerConfig,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
@@ -37,7 +39,10 @@ impl PubmedServer {
 
 impl ServerHandler for PubmedServer {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+        ServerConfig::new(ServerCapabilities::builder()
+                .enable_tools()
+                .enable_resources()
+                .build())
             .with_server_info(
                 Implementation::new("pubmed", env!("CARGO_PKG_VERSION"))
                     .with_title("pubmed — PubMed search, spelling, ID conversion, records, citations and related articles"),
@@ -53,6 +58,33 @@ impl ServerHandler for PubmedServer {
         Ok(ListToolsResult::with_all_items(tools::tools()))
     }
 
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        Ok(ListResourcesResult::with_all_items(tools::resources()))
+    }
+
+    /// An unknown URI is -32002 (the MCP spec's "resource not found").
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        match tools::resource(&request.uri) {
+            Some(text) => Ok(ReadResourceResult::new(vec![
+                ResourceContents::text(text, request.uri.clone())
+                    .with_mime_type("application/schema+json"),
+            ])
+            .into()),
+            None => Err(ErrorData::resource_not_found(
+                format!("no resource {:?}; resources/list names them", request.uri),
+                None,
+            )),
+        }
+    }
+
     /// Runs a tool. A `notifications/cancelled` for the call (or the end of
     /// the session) fires `context.ct`: the tool's future is dropped there,
     /// and with it its place in the pacer's queue and its HTTP request.
@@ -63,7 +95,34 @@ impl ServerHandler for PubmedServer {
     ) -> Result<CallToolResponse, ErrorData> {
         let args = request.arguments.unwrap_or_default();
         let name = request.name.as_ref();
-        let work = tools::call(&self.client, name, &args);
+        // With a progressToken, each answered chunk is a
+        // notifications/progress (done and total records).
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<crate::ops::batch::Progress>();
+        let mut forwarder = None;
+        if let Some(token) = context.meta.get_progress_token() {
+            let peer = context.peer.clone();
+            forwarder = Some(tokio::spawn(async move {
+                while let Some(p) = rx.recv().await {
+                    let mut n =
+                        rmcp::model::ProgressNotificationParam::new(token.clone(), p.done as f64);
+                    if let Some(t) = p.total {
+                        n = n.with_total(t as f64);
+                    }
+                    let n = n.with_message(format!(
+                        "{} record{}, {} NCBI request{}",
+                        p.done,
+                        if p.done == 1 { "" } else { "s" },
+                        p.requests,
+                        if p.requests == 1 { "" } else { "s" }
+                    ));
+                    let _ = peer.notify_progress(n).await;
+                }
+            }));
+        }
+        let report = move |p: crate::ops::batch::Progress| {
+            let _ = tx.send(p);
+        };
+        let work = tools::call(&self.client, name, &args, &report);
         // Over HTTP, a client that goes away mid-call cancels it too.
         let gone = context
             .extensions
@@ -71,7 +130,7 @@ impl ServerHandler for PubmedServer {
             .and_then(|p| p.extensions.get::<http::Disconnected>())
             .map(|d| d.0.clone())
             .unwrap_or_default();
-        tokio::select! {
+        let answer = tokio::select! {
             result = work => match result {
                 Some(r) => Ok(r.into()),
                 None => Err(ErrorData::invalid_params(
@@ -92,7 +151,13 @@ impl ServerHandler for PubmedServer {
                 "the client disconnected",
                 None,
             )),
+        };
+        // every progress notification goes out before the answer
+        drop(report);
+        if let Some(f) = forwarder {
+            let _ = f.await;
         }
+        answer
     }
 
     /// A known method whose params do not parse (e.g. `tools/call` with

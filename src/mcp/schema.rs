@@ -249,15 +249,18 @@ impl Arg {
     }
 }
 
-/// Choice names match in any case, and `-` and `_` alike (`cited_by` for
-/// `cited-by`, `PUB-DATE` for `pub_date`).
+/// Choice names match in any case, with `-` and `_` ignored (`cited_by`
+/// and `citedBy` for `cited-by`, `PUB-DATE` for `pub_date`).
 fn same_name(name: &str, given: &str) -> bool {
-    let fold = |c: char| match c {
-        '_' => '-',
-        c => c.to_ascii_lowercase(),
+    // `-` and `_` are ignored, so `citedBy` is `cited-by` too
+    let fold = |s: &str| {
+        s.trim()
+            .chars()
+            .filter(|c| *c != '-' && *c != '_')
+            .map(|c| c.to_ascii_lowercase())
+            .collect::<String>()
     };
-    let given = given.trim();
-    name.len() == given.len() && name.chars().map(fold).eq(given.chars().map(fold))
+    fold(name) == fold(given)
 }
 
 fn quoted_list(values: &[&str]) -> String {
@@ -443,6 +446,129 @@ fn whole(v: &Value) -> Option<Whole> {
     }
 }
 
+/// Argument names agents send for ours (E-utilities spellings, snake_case,
+/// other servers' names): `(alias, name)`, applied where `name` is an
+/// argument of the object read (docs/mcp.md "Argument aliases"). Giving
+/// both is an error.
+pub const ALIASES: &[(&str, &str)] = &[
+    ("term", "query"),
+    ("q", "query"),
+    ("retmax", "maxResults"),
+    ("limit", "maxResults"),
+    ("max_results", "maxResults"),
+    ("maxresults", "maxResults"),
+    ("retstart", "offset"),
+    ("start", "offset"),
+    ("id_type", "idType"),
+    ("idtype", "idType"),
+    ("ids", "pmids"),
+    ("id", "pmid"),
+    ("date_range", "dateRange"),
+    ("min_date", "minDate"),
+    ("mindate", "minDate"),
+    ("max_date", "maxDate"),
+    ("maxdate", "maxDate"),
+    ("datetype", "dateType"),
+    ("date_type", "dateType"),
+];
+
+/// Date bounds given at the top level, moved into `dateRange` when the
+/// tool has one: `(alias, name inside dateRange)`.
+const LIFTED: &[(&str, &str)] = &[
+    ("mindate", "minDate"),
+    ("min_date", "minDate"),
+    ("minDate", "minDate"),
+    ("maxdate", "maxDate"),
+    ("max_date", "maxDate"),
+    ("maxDate", "maxDate"),
+    ("datetype", "dateType"),
+    ("dateType", "dateType"),
+];
+
+/// Choice values agents send for ours: `(alias, value)`, applied where
+/// `value` is one of the choices.
+pub const VALUE_ALIASES: &[(&str, &str)] = &[("date", "pub_date"), ("pubdate", "pub_date")];
+
+/// `map` with [`ALIASES`] renamed and [`LIFTED`] date bounds moved into
+/// `dateRange`.
+///
+/// Errors: an alias given together with its name (or twice).
+fn unaliased(
+    args: &[Arg],
+    map: &Map<String, Value>,
+    within: &str,
+) -> Result<Map<String, Value>, ArgError> {
+    let has = |n: &str| args.iter().any(|a| a.name == n);
+    let mut out = Map::new();
+    let mut lifted = Map::new();
+    let range_here = has("dateRange");
+    for (k, v) in map {
+        let name = if has(k) {
+            k.as_str()
+        } else if let Some((_, name)) = ALIASES.iter().find(|(a, n)| a == k && has(n)) {
+            name
+        } else if range_here && let Some((_, inner)) = LIFTED.iter().find(|(a, _)| a == k) {
+            if lifted.insert((*inner).to_string(), v.clone()).is_some() {
+                return Err(bad(
+                    k,
+                    format!("`{k}` gives `dateRange.{inner}` a second time"),
+                ));
+            }
+            continue;
+        } else {
+            k.as_str()
+        };
+        if out.insert(name.to_string(), v.clone()).is_some() {
+            let p = if within.is_empty() {
+                name.to_string()
+            } else {
+                format!("{within}.{name}")
+            };
+            return Err(bad(
+                &p,
+                format!("`{p}` is given twice (as `{k}` and under another name); give it once"),
+            ));
+        }
+    }
+    if !lifted.is_empty() {
+        match out.get_mut("dateRange") {
+            Some(Value::Object(range)) => {
+                for (k, v) in lifted {
+                    if range.insert(k.clone(), v).is_some() {
+                        return Err(bad(
+                            "dateRange",
+                            format!("`dateRange.{k}` is given twice; give it once"),
+                        ));
+                    }
+                }
+            }
+            Some(_) => {}
+            None => {
+                out.insert("dateRange".into(), Value::Object(lifted));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// A list or object sent as JSON text (`"[\"a\",\"b\"]"`), parsed; other
+/// values as they are.
+fn unstringified(a: &Arg, v: &Value) -> Option<Value> {
+    let Value::String(s) = v else { return None };
+    let t = s.trim();
+    let wants = match a.kind {
+        Kind::Strings { .. } | Kind::Ids { .. } => t.starts_with('['),
+        Kind::Object(_) => t.starts_with('{'),
+        _ => false,
+    };
+    if !wants {
+        return None;
+    }
+    serde_json::from_str::<Value>(t)
+        .ok()
+        .filter(|p| p.is_array() || p.is_object())
+}
+
 /// Arguments that earlier versions took, with what replaced them.
 const REPLACED: &[(&str, &str)] = &[(
     "summaryCount",
@@ -473,6 +599,7 @@ fn read_in(
             format!("{within}.{name}")
         }
     };
+    let map = &unaliased(args, map, within)?;
     if let Some(k) = map
         .keys()
         .find(|k| !args.iter().any(|a| a.name == k.as_str()))
@@ -493,7 +620,10 @@ fn read_in(
     for a in args {
         let p = path(a.name);
         let read = match map.get(a.name).filter(|v| !v.is_null()) {
-            Some(v) => value(a, v, &p)?,
+            Some(v) => match unstringified(a, v) {
+                Some(parsed) => value(a, &parsed, &p)?,
+                None => value(a, v, &p)?,
+            },
             None => None,
         };
         match read {
@@ -550,6 +680,10 @@ fn value(a: &Arg, v: &Value, p: &str) -> Result<Option<Read>, ArgError> {
         }
         (Kind::Choice { .. }, Value::String(s)) if s.is_empty() => None,
         (Kind::Choice { values, .. }, Value::String(s)) => {
+            let s = VALUE_ALIASES
+                .iter()
+                .find(|(alias, to)| same_name(alias, s) && values.contains(to))
+                .map_or(s.as_str(), |(_, to)| *to);
             match values.iter().find(|v| same_name(v, s)) {
                 Some(v) => Some(Read::Text((*v).to_string())),
                 None => {
@@ -561,7 +695,9 @@ fn value(a: &Arg, v: &Value, p: &str) -> Result<Option<Read>, ArgError> {
             }
         }
         (Kind::Strings { min, max }, Value::Array(items)) => {
-            Some(Read::Strings(list(p, items, *min, *max, false)?))
+            // a list of IDs of any type takes PMIDs as numbers too
+            let numbers = a.field == Some(Field::Ids);
+            Some(Read::Strings(list(p, items, *min, *max, numbers)?))
         }
         (Kind::Ids { min, max }, Value::Array(items)) => {
             Some(Read::Strings(list(p, items, *min, Some(*max), true)?))
@@ -792,6 +928,83 @@ mod tests {
         assert_eq!(s["properties"]["pmids"]["minItems"], 1);
         assert_eq!(s["properties"]["pmids"]["maxItems"], 3);
         assert_eq!(s["properties"]["withAbstract"]["default"], true);
+    }
+
+    /// Issue 27: the names and spellings agents send are read as ours.
+    #[test]
+    fn aliases_stringified_json_and_lifted_dates() {
+        let a = vec![
+            Arg::text_keep_empty("query", "q").required(),
+            Arg::integer("maxResults", 0, 1000, Some(20), "n"),
+            Arg::integer("offset", 0, 9998, Some(0), "o"),
+            Arg::choice("sort", &["relevance", "pub_date"], None, "s"),
+            Arg::choice("kind", &["similar", "cited-by"], None, "k"),
+            Arg::strings("publicationTypes", 0, None, "p"),
+            Arg::object(
+                "dateRange",
+                vec![Arg::text("minDate", "m"), Arg::text("maxDate", "x")],
+                "r",
+            ),
+        ];
+        let canonical = read(
+            &a,
+            json!({"query": "asthma", "maxResults": 5, "offset": 10, "sort": "pub_date",
+                   "kind": "cited-by", "publicationTypes": ["Review", "Clinical Trial"],
+                   "dateRange": {"minDate": "2020", "maxDate": "2021"}})
+            .as_object()
+            .unwrap(),
+            "tool",
+        )
+        .unwrap();
+        for sent in [
+            json!({"term": "asthma", "retmax": 5, "retstart": 10, "sort": "date", "kind": "citedBy",
+                   "publicationTypes": "[\"Review\", \"Clinical Trial\"]", "mindate": "2020", "maxdate": "2021"}),
+            json!({"query": "asthma", "limit": "5", "start": 10, "sort": "PubDate", "kind": "cited_by",
+                   "publicationTypes": ["Review", "Clinical Trial"], "date_range": "{\"min_date\": \"2020\", \"max_date\": \"2021\"}"}),
+            json!({"q": "asthma", "max_results": 5, "offset": 10, "sort": "pub_date", "kind": "CITED-BY",
+                   "publicationTypes": ["Review", "Clinical Trial"], "dateRange": {"minDate": "2020"}, "maxDate": "2021"}),
+        ] {
+            assert_eq!(
+                read(&a, sent.as_object().unwrap(), "tool").unwrap(),
+                canonical,
+                "{sent}"
+            );
+        }
+        let twice = read(
+            &a,
+            json!({"query": "a", "term": "b"}).as_object().unwrap(),
+            "tool",
+        )
+        .unwrap_err();
+        assert_eq!(twice.path, "query");
+        assert!(twice.message.contains("given twice"), "{}", twice.message);
+        // an alias is only an alias where its name is an argument
+        let e = read(
+            &a,
+            json!({"query": "a", "ids": ["1"]}).as_object().unwrap(),
+            "tool",
+        )
+        .unwrap_err();
+        assert!(
+            e.message.starts_with("unknown argument `ids`"),
+            "{}",
+            e.message
+        );
+        // an ID list of any type takes PMIDs as numbers
+        let ids = [
+            Arg::strings("ids", 1, Some(50), "i").fills(Field::Ids),
+            Arg::text("idType", "t"),
+        ];
+        let v = read(
+            &ids,
+            json!({"ids": [40992538, "PMC1"], "id_type": "pmid"})
+                .as_object()
+                .unwrap(),
+            "t",
+        )
+        .unwrap();
+        assert_eq!(v.strings("ids"), ["40992538", "PMC1"]);
+        assert_eq!(v.text("idType").as_deref(), Some("pmid"));
     }
 
     #[test]

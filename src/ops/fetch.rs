@@ -371,6 +371,19 @@ pub async fn fetch_pmids(
     batch::collect(&Fetch { client, options }, input).await
 }
 
+/// [`fetch_pmids`], calling `progress` as each EFetch chunk is answered
+/// (MCP `notifications/progress`).
+///
+/// Errors: as [`fetch_pmids`].
+pub async fn fetch_pmids_reporting(
+    client: &Client,
+    input: &[String],
+    options: FetchOptions,
+    progress: impl FnMut(batch::Progress) + Send,
+) -> Result<(Vec<Fetched>, Totals)> {
+    batch::collect_reporting(&Fetch { client, options }, input, progress).await
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -381,15 +381,20 @@ fn text(records: &[Fetched], totals: &Totals, parts: Parts) -> String {
 }
 
 /// Runs the tool.
-pub async fn run(spec: &ToolSpec, client: &Client, v: &Values) -> CallToolResult {
+pub async fn run(
+    spec: &ToolSpec,
+    client: &Client,
+    v: &Values,
+    report: &super::Reporter,
+) -> CallToolResult {
     let pmids = v.strings("pmids");
     let parts = Parts {
         abstracts: v.boolean("includeAbstract"),
         mesh: v.boolean("includeMesh"),
         affiliations: v.boolean("includeAffiliations"),
     };
-    let (records, totals) = match fetch::fetch_pmids(client, &pmids, FetchOptions::default()).await
-    {
+    let fetched = fetch::fetch_pmids_reporting(client, &pmids, FetchOptions::default(), report);
+    let (records, totals) = match fetched.await {
         Ok(r) => r,
         Err(e) => return spec.failure(&e),
     };

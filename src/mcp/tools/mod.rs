@@ -45,6 +45,11 @@ pub struct ToolSpec {
 impl ToolSpec {
     /// The MCP `Tool`: input schema from the arguments, output schema that
     /// also admits the error shape, read-only and open-world annotations.
+    ///
+    /// The listed output schema is the validating one (types, required
+    /// members, enums) without descriptions: what each field means is in
+    /// the resource [`output_uri`] (docs/mcp.md "Limits", issue 27: the
+    /// list stays under half its former size and loses no rule).
     pub fn tool(&self) -> Tool {
         Tool::new(
             self.name,
@@ -52,13 +57,54 @@ impl ToolSpec {
             object(object_schema(&self.args)),
         )
         .with_title(self.title)
-        .with_raw_output_schema(object(or_error(self.output.clone())))
+        .with_raw_output_schema(object(listed_output(&self.output)))
         .with_annotations(ToolAnnotations::new().read_only(true).open_world(true))
     }
 
     /// The `isError` result for an operation's error, in this tool's terms.
     pub fn failure(&self, e: &Error) -> CallToolResult {
         Failure::from_error(e, &self.args).result(None)
+    }
+}
+
+/// The output schema as listed: [`undescribed`], and the error member
+/// only as an object with its three required members (its shape is in
+/// the instructions, [`ERROR_RULES`]).
+fn listed_output(output: &Value) -> Value {
+    let mut s = undescribed(or_error(output.clone()));
+    s["properties"]["error"] = json!({"type": "object", "required": ["code", "message", "data"]});
+    s
+}
+
+/// The resource holding the described output schema of tool `name`.
+pub fn output_uri(name: &str) -> String {
+    format!("pubmed://tools/{name}/output-schema")
+}
+
+/// `schema` without its `description` members (property names stay).
+pub fn undescribed(schema: Value) -> Value {
+    match schema {
+        Value::Object(m) => Value::Object(
+            m.into_iter()
+                .filter(|(k, v)| !(k == "description" && v.is_string()))
+                .map(|(k, v)| {
+                    if k == "properties" {
+                        // property names may be "description": keep them
+                        let props = match v {
+                            Value::Object(p) => Value::Object(
+                                p.into_iter().map(|(n, s)| (n, undescribed(s))).collect(),
+                            ),
+                            other => other,
+                        };
+                        (k, props)
+                    } else {
+                        (k, undescribed(v))
+                    }
+                })
+                .collect(),
+        ),
+        Value::Array(a) => Value::Array(a.into_iter().map(undescribed).collect()),
+        other => other,
     }
 }
 
@@ -100,10 +146,39 @@ pub fn instructions() -> String {
         .iter()
         .map(|s| format!("{} {}", s.name, s.summary))
         .collect();
+    let upstream = UPSTREAM_REASONS
+        .iter()
+        .map(|(r, when)| format!("`{r}` ({when})"))
+        .collect::<Vec<_>>()
+        .join("; ");
     format!(
-        "PubMed literature tools on NCBI E-utilities: {}.",
+        "PubMed literature tools on NCBI E-utilities: {}.\n\n{ERROR_RULES} Besides the reasons each tool's description lists, every tool can return: {upstream}.\n\nWhat each output field means: the resource pubmed://tools/<tool name>/output-schema (resources/read).",
         clauses.join("; ")
     )
+}
+
+/// How every tool reports a failure: stated once, in the instructions.
+pub const ERROR_RULES: &str = "Errors come back as results with isError true and structuredContent.error = {code, message, data: {reason, retryable, field, retryAfter, recovery.hint}}: code is JSON-RPC-style (-32007 input, -32602 invalid argument, -32003 rate or queue, -32000 NCBI unreachable, -32004 deadline, -32070 invalid NCBI answer, -32001 not found, -32005 API key rejected), message names the argument concerned, field is its path (e.g. dateRange.minDate). When retryable is false, change the arguments; when true, call again later (after retryAfter seconds when given).";
+
+/// The resources: each tool's described output schema.
+pub fn resources() -> Vec<rmcp::model::Resource> {
+    specs()
+        .iter()
+        .map(|s| {
+            rmcp::model::Resource::new(output_uri(s.name), format!("{} output schema", s.name))
+                .with_description(format!(
+                    "The JSON Schema of {}'s structuredContent, with what each field means.",
+                    s.name
+                ))
+                .with_mime_type("application/schema+json")
+        })
+        .collect()
+}
+
+/// The text of the resource at `uri`, if there is one.
+pub fn resource(uri: &str) -> Option<String> {
+    let spec = specs().iter().find(|s| output_uri(s.name) == uri)?;
+    serde_json::to_string_pretty(&or_error(spec.output.clone())).ok()
 }
 
 /// The tools as MCP lists them.
@@ -114,21 +189,32 @@ pub fn tools() -> Vec<Tool> {
 /// Runs tool `name` with `arguments`; `None` when there is no such tool.
 /// Arguments are checked against the spec first: a wrong one is an
 /// `isError` result naming it, and nothing is sent to NCBI.
-pub async fn call(client: &Client, name: &str, arguments: &JsonObject) -> Option<CallToolResult> {
+///
+/// `report` receives the progress of tools that run in chunks (fetch),
+/// for MCP `notifications/progress`.
+pub async fn call(
+    client: &Client,
+    name: &str,
+    arguments: &JsonObject,
+    report: &Reporter,
+) -> Option<CallToolResult> {
     let spec = specs().iter().find(|s| s.name == name)?;
     let values = match read(&spec.args, arguments, spec.name) {
         Ok(v) => v,
         Err(e) => return Some(Failure::from_arg(&e).result(None)),
     };
-    Some(run(spec, client, &values).await)
+    Some(run(spec, client, &values, report).await)
 }
 
-async fn run(spec: &ToolSpec, client: &Client, v: &Values) -> CallToolResult {
+/// Where a call's progress goes (`done`, `total` records so far).
+pub type Reporter = dyn Fn(crate::ops::batch::Progress) + Send + Sync;
+
+async fn run(spec: &ToolSpec, client: &Client, v: &Values, report: &Reporter) -> CallToolResult {
     match spec.name {
         search::NAME => search::run(spec, client, v).await,
         spell::NAME => spell::run(spec, client, v).await,
         convert::NAME => convert::run(spec, client, v).await,
-        fetch::NAME => fetch::run(spec, client, v).await,
+        fetch::NAME => fetch::run(spec, client, v, report).await,
         cite::NAME => cite::run(spec, client, v).await,
         related::NAME => related::run(spec, client, v).await,
         _ => Failure::from_error(&Error::new(Reason::InvalidArgument, "unknown tool"), &[])
@@ -161,22 +247,22 @@ pub fn summary_schema() -> Value {
     })
 }
 
-/// The description paragraph listing the error reasons a tool returns:
-/// `own` (each reason with when the tool returns it), then
-/// [`UPSTREAM_REASONS`], which every tool can return.
+/// The description paragraph listing the error reasons a tool returns
+/// besides [`UPSTREAM_REASONS`] (`own`, each with when the tool returns
+/// it); the error shape and the shared reasons are in [`instructions`].
 pub fn errors_paragraph(own: &[(Reason, &str)]) -> String {
     let list = own
         .iter()
-        .chain(UPSTREAM_REASONS)
         .map(|(r, when)| format!("`{r}` ({when})"))
         .collect::<Vec<_>>()
         .join("; ");
     format!(
-        "Errors come back as results with isError true and structuredContent.error = {{code, message, data: {{reason, retryable, field, retryAfter, recovery.hint}}}}: {list}. When retryable is false, change the arguments; when true, call again later (after retryAfter seconds when given)."
+        "Errors (isError, structuredContent.error.data.reason; shape and shared reasons in the server instructions): {list}."
     )
 }
 
-/// The upstream reasons every tool can return.
+/// The upstream reasons every tool can return (listed once, in
+/// [`instructions`]).
 pub const UPSTREAM_REASONS: &[(Reason, &str)] = &[
     (
         Reason::QueueFull,

@@ -41,9 +41,8 @@ fn description() -> String {
     let max_offset = ESEARCH_MAX_RETSTART;
     let window = thousands(ESEARCH_WINDOW);
     format!(
-        "Search PubMed (NCBI ESearch, with ESummary records) and get the PMIDs of a query, with filters, dates, sorting and paging. Use it first to find literature; then convert IDs with pubmed_convert_ids. Zero hits do not prove there is no literature: check the words with {SPELL_TOOL} and search again.\n\n\
-Query: PubMed syntax — words, \"quoted phrases\", field tags such as [ti], [tiab], [au], [mh], [majr], [pt], [ta], [dp], [la], Boolean AND, OR, NOT in capitals, parentheses, truncation (canc*), ranges (2020:2024[dp]). An empty query with at least one filter searches the filters alone. Filters are ANDed to the query: publicationTypes (any of them), author, journal, meshTerms (all of them), language, hasAbstract, freeFullText, species. `field` limits untagged terms to one field. Dates: dateRange (minDate/maxDate as YYYY, YYYY/MM or YYYY/MM/DD; one bound alone is completed with 1000 or 3000, as NCBI ignores a lone bound) and reldate (the last N days), ANDed together.\n\n\
-Paging: maxResults PMIDs (0–{MAX_RESULTS}; 0 = count only) from offset (0–{max_offset}); PubMed serves only the first {window} records of a query, so narrow the query (e.g. by date) to reach beyond. detail: \"full\" (default) returns a summary for every PMID returned — title, all authors, journal, date, DOI, PMCID, publication types, retraction flags; \"brief\" returns PMID, date, title, publication types and retraction flags; \"ids\" returns PMIDs only (fastest; missing is null).\n\n\
+        "Search PubMed (NCBI ESearch, with ESummary records) and get the PMIDs of a query, with filters, dates, sorting and paging. Use it first to find literature; then read the articles with pubmed_fetch_articles (or cite them with pubmed_format_citations). Zero hits do not prove there is no literature: check the words with {SPELL_TOOL} and search again.\n\n\
+Filters (publicationTypes: any of them; meshTerms: all of them; author, journal, language, hasAbstract, freeFullText, species), dateRange and reldate are ANDed to the query; a lone date bound is completed with 1000 or 3000, as NCBI ignores a lone bound. PubMed serves only the first {window} records of a query (offset 0–{max_offset}): narrow the query (e.g. by date) to reach beyond.\n\n\
 Read `warnings` first: PubMed rewrites queries (queryTranslation shows what was really searched, and totalCount is for that translation); a warning says when a field tag, a phrase or a term was ignored or mapped to another concept, when a date bound was filled in, when the page was cut at record {window}, or when nothing was found. `retracted` marks a retracted article.\n\n{}",
         errors_paragraph(&[
             (
@@ -86,7 +85,7 @@ fn args() -> Vec<Arg> {
     vec![
         Arg::text_keep_empty(
             "query",
-            "PubMed query syntax: words, \"phrases\", field tags ([ti], [tiab], [au], [mh], [pt], [dp]…), AND/OR/NOT in capitals, parentheses, truncation (canc*). \"\" searches the filters alone.",
+            "PubMed query syntax: words, \"phrases\", field tags ([ti], [tiab], [au], [mh], [majr], [pt], [ta], [dp], [la]…), AND/OR/NOT in capitals, parentheses, truncation (canc*), ranges (2020:2024[dp]). \"\" searches the filters alone.",
         )
         .required()
         .fills(Field::Query),
@@ -119,7 +118,7 @@ fn args() -> Vec<Arg> {
         Arg::choice_of(
             "detail",
             Some(Detail::Full),
-            "What to return per PMID: full (a complete summary for every PMID returned), brief (PMID, date, title, publication types, retraction flags), ids (PMIDs only, no summaries).",
+            "What to return per PMID: full (a complete summary for every PMID returned), brief (PMID, date, title, publication types, retraction flags), ids (PMIDs only, no summaries; fastest).",
         ),
         Arg::object(
             "dateRange",

@@ -18,7 +18,7 @@ pub fn spec() -> ToolSpec {
     let description = format!(
         "Correct the spelling of a PubMed query with NCBI's ESpell, in place: the answer is the query with only the misspelled words replaced, everything else byte for byte as written. Use it when {SEARCH_TOOL} finds nothing or few results and a word may be misspelled, then search again with `corrected` (zero hits do not prove there is no literature).\n\n\
 Rules it follows: field tags ([ti], [mh:noexp]), Boolean operators, parentheses, quotes, wildcards, numbers and symbols are never changed; values of indexed fields are kept as written (e.g. the MeSH heading in `agd[mh]`), while words tagged with the free-text fields [tiab], [ti], [ab], [tw] and [all] are corrected like untagged words; words written in capitals (gene symbols, acronyms such as COPD), words with a digit (il-6, BRCA1), non-ASCII words (naïve) and single letters are left alone, as are truncated stems (canc*); where ESpell skips a number or symbol and loses its place, the words after it are left as written rather than guessed.\n\n\
-Input: `query` (the query to check). Output: `original` (the query as given), `corrected` (the query with the accepted corrections), `hasSuggestion` (true exactly when corrected differs from original) and `corrections` (each correction ESpell proposed, whether it was applied and, if not, which rule kept it out).\n\n{}",
+{}",
         errors_paragraph(&[
             (Reason::BlankQuery, "the query has no visible character"),
             (
