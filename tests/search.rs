@@ -416,9 +416,49 @@ fn ids_output_is_one_pmid_per_line_without_esummary() {
         "{}",
         run.stderr
     );
-    let run = search(&server, &["biopython", "-f", "ids", "-q"]);
+    let run = search(&server, &["biopython", "-f", "ids", "-q", "--retmax", "20"]);
     assert_eq!(run.stdout.lines().count(), 20);
     assert_eq!(run.stderr, "");
+}
+
+/// Issue 25: `search … | pubmed fetch` passed 20 of 249 PMIDs with only
+/// the header line as a trace. A short page written to a pipe is a
+/// warning naming `--all` and `--retmax`; `-q` keeps it unless the page
+/// was asked for (`--retmax`/`--retstart`).
+#[test]
+fn a_short_page_in_a_pipe_is_a_warning_not_silenced_by_quiet() {
+    let fake = Fake::default();
+    fake.on_term(
+        "biopython",
+        String::from_utf8(fixture("esearch_pubmed_biopython.xml")).unwrap(),
+    );
+    let server = fake.start();
+    const WARNING: &str = "pubmed: warning: wrote 20 of 63 PMIDs; pass --all for every PMID, or --retmax N for a larger page\n";
+    for args in [
+        &["biopython"][..],
+        &["biopython", "-q"],
+        &["biopython", "-f", "json", "-q"],
+        &["biopython", "-f", "tsv", "--detail", "brief", "-q"],
+    ] {
+        let run = search(&server, args);
+        assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
+        assert!(run.stderr.ends_with(WARNING), "{args:?}: {}", run.stderr);
+        assert_eq!(run.stderr.matches("warning: wrote").count(), 1);
+    }
+    assert_eq!(search(&server, &["biopython", "-q"]).stderr, WARNING);
+    let run = search(&server, &["biopython", "--retmax", "10"]);
+    assert!(
+        run.stderr
+            .ends_with("pubmed: warning: wrote 10 of 63 PMIDs; pass --all for every PMID, or --retmax N for a larger page\n"),
+        "{}",
+        run.stderr
+    );
+    // every hit on the page, or a count: nothing to warn about
+    for args in [&["x"][..], &["x", "-f", "json"], &["biopython", "--count"]] {
+        let run = search(&server, args);
+        assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
+        assert!(!run.stderr.contains("warning"), "{args:?}: {}", run.stderr);
+    }
 }
 
 #[test]
