@@ -186,6 +186,85 @@ fn config_show_names_the_shared_budget_and_its_directory() {
     );
 }
 
+/// Issue 25 item 13: another user's config file redirected `eutils_url`
+/// and received the victim's `NCBI_API_KEY`; a writable `~/.config` was
+/// not checked. Like ssh: the file and every directory above it must be
+/// this user's (or root's) and not writable by others. Needs root to
+/// make a file another user's (skipped otherwise).
+#[cfg(unix)]
+#[test]
+fn another_users_config_or_directory_gives_no_key_or_url() {
+    use std::os::unix::fs::{PermissionsExt, chown};
+    if std::fs::metadata("/proc/self")
+        .map(|m| std::os::unix::fs::MetadataExt::uid(&m))
+        .ok()
+        != Some(0)
+    {
+        eprintln!("skipped: needs root to chown");
+        return;
+    }
+    let server = espell_server();
+    let attack = |setup: &dyn Fn(&std::path::Path)| {
+        let p = pubmed(&["spell", "-f", "json", "biopythooon"])
+            .server(&server)
+            .env("NCBI_API_KEY", "victimkey0123456789")
+            .with_config(&format!("eutils_url = \"{}\"\n", server.eutils_url()));
+        let path = p.config_file();
+        setup(&path);
+        (path, p.run())
+    };
+    let (path, run) = attack(&|path| chown(path, Some(4242), Some(4242)).unwrap());
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    let e = run.error_json();
+    assert_eq!(e["reason"], "invalid_argument");
+    assert_eq!(
+        e["message"],
+        format!(
+            "config file {} is not safe for eutils_url: it is owned by another user (uid 4242)",
+            path.display()
+        )
+    );
+    assert!(
+        e["hint"]
+            .as_str()
+            .unwrap()
+            .starts_with("keep your settings in a file you own"),
+        "{e}"
+    );
+    assert_eq!(server.count(), 0, "nothing sent, the key least of all");
+    // ~/.config, two levels up, another user's or writable by others
+    let (path, run) =
+        attack(&|path| chown(path.parent().unwrap().parent().unwrap(), Some(4242), None).unwrap());
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    let dot_config = path.parent().unwrap().parent().unwrap();
+    assert_eq!(
+        run.error_json()["message"],
+        format!(
+            "config file {} is not safe for eutils_url: its directory {} is owned by another user (uid 4242)",
+            path.display(),
+            dot_config.display()
+        )
+    );
+    let (path, run) = attack(&|path| {
+        let d = path.parent().unwrap().parent().unwrap();
+        std::fs::set_permissions(d, std::fs::Permissions::from_mode(0o777)).unwrap()
+    });
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert_eq!(
+        run.error_json()["message"],
+        format!(
+            "config file {} is not safe for eutils_url: others can write to its directory {} (mode 0777)",
+            path.display(),
+            path.parent().unwrap().parent().unwrap().display()
+        )
+    );
+    assert_eq!(server.count(), 0);
+    // root's file is trusted (as ssh trusts it): the key goes to the URL
+    let (_, run) = attack(&|path| chown(path, Some(0), Some(0)).unwrap());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(server.count(), 1);
+}
+
 #[cfg(unix)]
 #[test]
 fn a_group_writable_config_with_a_key_is_refused_naming_the_path() {

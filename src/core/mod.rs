@@ -10,3 +10,4 @@ pub mod query;
 pub mod record;
 pub mod spell;
 pub mod text;
+pub mod trust;
