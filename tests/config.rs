@@ -265,6 +265,47 @@ fn another_users_config_or_directory_gives_no_key_or_url() {
     assert_eq!(server.count(), 1);
 }
 
+/// Issue 25 item 14: a URL setting that fails to parse was printed whole
+/// (error and `config show`), `api_key=` and password included.
+#[test]
+fn url_settings_are_shown_without_passwords_or_keys() {
+    let run = pubmed(&["config", "show"])
+        .env("PUBMED_EUTILS_URL", "ftp://me:hunter2@h/?api_key=SECRET1")
+        .run();
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.starts_with(
+            "pubmed: error: PUBMED_EUTILS_URL takes an http(s) URL, not \"ftp://me:REDACTED@h/?api_key=REDACTED\""
+        ),
+        "{}",
+        run.stderr
+    );
+    let p = pubmed(&["config", "show"])
+        .with_config("idconv_url = \"http://me:hunter2@bad host/?api_key=SECRET1\"\n");
+    let run = p.run();
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("REDACTED"), "{}", run.stderr);
+    let run = pubmed(&["config", "show"])
+        .env(
+            "PUBMED_EUTILS_URL",
+            "https://me:hunter2@h.example/e/?api_key=SECRET1",
+        )
+        .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .contains("https://me:REDACTED@h.example/e/?api_key=REDACTED"),
+        "{}",
+        run.stdout
+    );
+    for out in [&run.stdout, &run.stderr] {
+        assert!(
+            !out.contains("hunter2") && !out.contains("SECRET1"),
+            "{out}"
+        );
+    }
+}
+
 #[cfg(unix)]
 #[test]
 fn a_group_writable_config_with_a_key_is_refused_naming_the_path() {
