@@ -1227,3 +1227,62 @@ fn search_all_exit_status_follows_the_batch_rule() {
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
 }
+
+/// Issue 25 item 16: a title from NCBI starting `=` went into the CSV raw
+/// (a spreadsheet runs it). Prefixed with `'` (OWASP), raw with
+/// `PUBMED_RAW_CELLS=1`; a bad value names the variable.
+#[test]
+fn formula_like_cells_are_prefixed_in_csv_and_tsv_unless_raw() {
+    let fake = Fake::default();
+    let mut d = Doc::new("31");
+    d.title = "=HYPERLINK(\"http://evil.example\",\"click\")".into();
+    fake.doc(d);
+    let mut d = Doc::new("32");
+    d.title = "-omics of @home sequencing".into();
+    fake.doc(d);
+    let server = fake.start();
+    let run = search(&server, &["x", "-f", "csv", "--detail", "brief"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert!(
+        lines[1].contains(",\"'=HYPERLINK(\"\"http://evil.example\"\",\"\"click\"\")\","),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        lines[2].contains(",'-omics of @home sequencing,"),
+        "{}",
+        run.stdout
+    );
+    let run = search(&server, &["x", "-f", "tsv", "--detail", "brief"]);
+    assert!(
+        run.stdout
+            .lines()
+            .nth(1)
+            .unwrap()
+            .contains("\t'=HYPERLINK("),
+        "{}",
+        run.stdout
+    );
+    let run = pubmed(&["search", "x", "-f", "csv", "--detail", "brief"])
+        .server(&server)
+        .env("PUBMED_RAW_CELLS", "1")
+        .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert!(lines[1].contains(",\"=HYPERLINK("), "{}", run.stdout);
+    assert!(
+        lines[2].contains(",-omics of @home sequencing,"),
+        "{}",
+        run.stdout
+    );
+    let run = pubmed(&["search", "x", "-f", "csv"])
+        .server(&server)
+        .env("PUBMED_RAW_CELLS", "maybe")
+        .run();
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        run.stderr,
+        "pubmed: error: PUBMED_RAW_CELLS takes true or false (also on/off, yes/no, 1/0), not \"maybe\" [invalid_argument]\npubmed: hint: set PUBMED_RAW_CELLS to 1 or 0, or unset it\n"
+    );
+}

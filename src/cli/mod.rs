@@ -229,6 +229,7 @@ fn report_failure(f: &Failure, json: bool) -> Exit {
 }
 
 async fn run(cli: Cli, ctx: Context) -> Result<Exit, Failure> {
+    output::delimited::set_raw_cells(raw_cells()?);
     match cli.command {
         Command::Spell(a) => {
             let format = ctx.format_of::<SpellFormat>()?;
@@ -277,6 +278,25 @@ async fn run(cli: Cli, ctx: Context) -> Result<Exit, Failure> {
             Ok(Exit::Success)
         }
     }
+}
+
+/// `PUBMED_RAW_CELLS`: CSV/TSV cells as NCBI sent them, without the `'`
+/// before a formula-like cell (docs/errors.md "CSV and TSV cells"); a bool
+/// as the config knobs take it. Errors: `invalid_argument` naming the
+/// variable.
+fn raw_cells() -> Result<bool, Error> {
+    const VAR: &str = "PUBMED_RAW_CELLS";
+    let Some(v) = std::env::var_os(VAR).filter(|v| !v.is_empty()) else {
+        return Ok(false);
+    };
+    let bad = |msg: String| {
+        Error::new(Reason::InvalidArgument, msg)
+            .with_hint(format!("set {VAR} to 1 or 0, or unset it"))
+    };
+    let text = v
+        .to_str()
+        .ok_or_else(|| bad(format!("{VAR} is not valid UTF-8")))?;
+    <bool as config::KnobValue>::parse(text.trim()).map_err(|why| bad(why.describe(VAR)))
 }
 
 /// The whole program: parse, run, map the outcome to an exit code.
