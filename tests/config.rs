@@ -306,6 +306,20 @@ fn url_settings_are_shown_without_passwords_or_keys() {
     }
 }
 
+/// Issue 25 "first hour": a bad environment variable got the hint "check
+/// the arguments"; it names the variable.
+#[test]
+fn a_bad_variable_hints_at_the_variable_not_the_arguments() {
+    let run = pubmed(&["spell", "x"])
+        .env("PUBMED_MAX_RETRIES", "many")
+        .run();
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        run.stderr,
+        "pubmed: error: PUBMED_MAX_RETRIES takes a whole number, not \"many\" (max_retries) [invalid_argument]\npubmed: hint: set PUBMED_MAX_RETRIES to a whole number, or unset it\n"
+    );
+}
+
 #[cfg(unix)]
 #[test]
 fn a_group_writable_config_with_a_key_is_refused_naming_the_path() {

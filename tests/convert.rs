@@ -490,6 +490,24 @@ fn a_piped_stdin_is_the_input_when_no_argument_is_given() {
     assert_eq!(run.code, 2, "{}", run.stderr);
     let err: serde_json::Value = serde_json::from_str(run.stderr.lines().last().unwrap()).unwrap();
     assert_eq!(err["error"]["reason"], "invalid_argument");
+    // Issue 25: an empty pipe said "check the arguments".
+    assert_eq!(
+        err["error"]["message"],
+        "stdin was empty: the command before the pipe wrote no IDs (only blank or # comment lines, or nothing)"
+    );
+    assert_eq!(
+        err["error"]["hint"],
+        "check the command before `|` (its errors, or zero hits, are on stderr above it)"
+    );
+    // a file of comments is still the file's fault
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("ids.txt");
+    std::fs::write(&path, "# none\n\n").unwrap();
+    let run = pubmed(&["convert", "--input", path.to_str().unwrap(), "-f", "json"])
+        .server(&server)
+        .run();
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    let err: serde_json::Value = serde_json::from_str(run.stderr.lines().last().unwrap()).unwrap();
     assert_eq!(
         err["error"]["message"],
         "the input holds no IDs (only blank or # comment lines, or nothing)"

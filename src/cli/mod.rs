@@ -201,10 +201,20 @@ pub fn report(e: &Error, json: bool) {
 
 /// The batch commands' rule for an input with no ID line at all (an empty
 /// stdin, a file of blank and `#` lines): the usage error of giving no IDs,
-/// `invalid_argument` (exit 2), as for no arguments (docs/convert.md).
+/// `invalid_argument` (exit 2), as for no arguments (docs/convert.md). From
+/// stdin the message says the pipe was empty and the hint points at the
+/// command before it, not at this one's arguments.
 pub(crate) fn require_input(submitted: u64, what: &str) -> Result<(), Failure> {
     if submitted > 0 {
         return Ok(());
+    }
+    if input::from_stdin() {
+        return Err(Error::new(
+            Reason::InvalidArgument,
+            format!("stdin was empty: the command before the pipe wrote no {what} (only blank or # comment lines, or nothing)"),
+        )
+        .with_hint("check the command before `|` (its errors, or zero hits, are on stderr above it)")
+        .into());
     }
     Err(Error::new(
         Reason::InvalidArgument,

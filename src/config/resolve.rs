@@ -315,7 +315,13 @@ impl Resolver<'_> {
                 }
                 Some(Ok(v)) if v.trim().is_empty() => None,
                 Some(Ok(v)) => Some(Resolved {
-                    value: T::parse(v.trim()).map_err(|why| bad(name, why))?,
+                    // The hint names the variable: no argument is at fault.
+                    value: T::parse(v.trim()).map_err(|why| {
+                        bad(name, why).with_hint(format!(
+                            "set {name} to {}, or unset it",
+                            knob.kind.expected()
+                        ))
+                    })?,
                     source: Source::Env(name),
                 }),
             },
