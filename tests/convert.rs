@@ -218,7 +218,7 @@ fn file_input_one_record_per_id_line_in_order() {
         .unwrap();
     assert_eq!(
         pmid_miss["error"]["message"],
-        "not in PMC (Identifier not found in PMC); it may still be in PubMed: pubmed search '1029[pmid]'"
+        "not in PMC (Identifier not found in PMC); it may still be in PubMed: pubmed search '1029[pmid]', or convert with --fallback pubmed"
     );
     for (idtype, ids) in fake.idconv_batches.lock().unwrap().iter() {
         assert!(ids.len() <= 200, "{} IDs in one request", ids.len());
