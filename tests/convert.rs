@@ -634,3 +634,50 @@ fn crlf_bom_and_stdin() {
         run.stderr
     );
 }
+
+/// Issue 25 "first hour": `convert` rejected the ID forms people paste.
+/// They are the ID after the prefix; `requested` keeps the spelling.
+#[test]
+fn pasted_id_forms_are_accepted() {
+    let fake = FakeNcbi::new(Corpus::default());
+    let server = start(&fake);
+    let pasted = [
+        "https://doi.org/10.5555/example.23193287",
+        "doi:10.5555/example.23193287",
+        "PMID:23193287",
+        "PMCID:PMC3531190",
+    ];
+    let mut args = vec!["-f", "ndjson"];
+    args.extend(pasted);
+    let run = convert(&server, &args);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let r = records(&run);
+    assert_eq!(r.len(), 4);
+    for (rec, requested) in r.iter().zip(pasted) {
+        assert_eq!(rec["requested"], requested);
+        assert_eq!(rec["pmid"], "23193287", "{rec}");
+        assert_eq!(rec["pmcid"], "PMC3531190", "{rec}");
+        assert!(rec.get("error").is_none(), "{rec}");
+    }
+    let mut batches = fake.idconv_batches.lock().unwrap().clone();
+    batches.sort();
+    assert_eq!(
+        batches,
+        vec![
+            (
+                "doi".to_string(),
+                vec!["10.5555/example.23193287".to_string()]
+            ),
+            ("pmcid".to_string(), vec!["PMC3531190".to_string()]),
+            ("pmid".to_string(), vec!["23193287".to_string()]),
+        ]
+    );
+    let run = convert(&server, &["--from", "pmid", "doi:10.5555/example.23193287"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .starts_with("pubmed: error: \"doi:10.5555/example.23193287\" is not a valid PMID"),
+        "{}",
+        run.stderr
+    );
+}
