@@ -87,7 +87,7 @@ Examples:
   PUBMED_MCP_TOKEN=… pubmed mcp --http 0.0.0.0:8765   # off loopback a bearer token is required
   Client configuration (e.g. claude_desktop_config.json):
     {\"mcpServers\": {\"pubmed\": {\"command\": \"pubmed\", \"args\": [\"mcp\"],
-                                \"env\": {\"NCBI_API_KEY\": \"…\"}}}}";
+                                \"env\": {\"NCBI_API_KEY\": \"\"}}}}   # env optional";
 
 const MAIN_EXAMPLES: &str = "\
 Examples:
