@@ -16,17 +16,18 @@ use crate::ops::batch::Output;
 use crate::ops::fetch::{Article, Fetched, Totals};
 use crate::ops::record::RecordError;
 
-/// The CSV/TSV columns.
+/// The CSV/TSV columns: snake_case, as every command's CSV/TSV header
+/// (JSON keys are camelCase; docs/fetch.md "Formats").
 pub const HEADER: [&str; 12] = [
     "pmid",
     "title",
     "authors",
     "journal",
-    "pubDate",
+    "pub_date",
     "doi",
     "pmcid",
-    "pubTypes",
-    "meshHeadings",
+    "pub_types",
+    "mesh_headings",
     "retracted",
     "abstract",
     "error",
