@@ -467,7 +467,7 @@ impl SharedBudget {
 
     /// Only this user's state is believed: the directory and the opened
     /// file must be owned by this user and writable by no one else
-    /// ([`trust::judge_private`]); another user's file (say, with a 23-hour
+    /// ([`crate::core::trust::judge_private`]); another user's file (say, with a 23-hour
     /// cooldown) would otherwise stall every call. Err: the budget is
     /// turned off for the process.
     #[cfg(unix)]

@@ -27,7 +27,7 @@ pub fn set_raw_cells(raw: bool) {
 const FORMULA_START: [char; 6] = ['=', '+', '-', '@', '\t', '\r'];
 
 /// `text` as a CSV/TSV cell: [`printable`], and, unless `raw`, prefixed
-/// with `'` when it starts with a [`FORMULA_START`] character, so
+/// with `'` when it starts with `=`, `+`, `-`, `@`, tab or CR, so
 /// `=HYPERLINK("http://x")` is written `'=HYPERLINK("http://x")` and shown
 /// as text. Checked on the text as written, after [`printable`].
 pub fn cell(text: &str, raw: bool) -> Cow<'_, str> {
