@@ -186,6 +186,140 @@ fn config_show_names_the_shared_budget_and_its_directory() {
     );
 }
 
+/// Issue 25 item 13: another user's config file redirected `eutils_url`
+/// and received the victim's `NCBI_API_KEY`; a writable `~/.config` was
+/// not checked. Like ssh: the file and every directory above it must be
+/// this user's (or root's) and not writable by others. Needs root to
+/// make a file another user's (skipped otherwise).
+#[cfg(unix)]
+#[test]
+fn another_users_config_or_directory_gives_no_key_or_url() {
+    use std::os::unix::fs::{PermissionsExt, chown};
+    if std::fs::metadata("/proc/self")
+        .map(|m| std::os::unix::fs::MetadataExt::uid(&m))
+        .ok()
+        != Some(0)
+    {
+        eprintln!("skipped: needs root to chown");
+        return;
+    }
+    let server = espell_server();
+    let attack = |setup: &dyn Fn(&std::path::Path)| {
+        let p = pubmed(&["spell", "-f", "json", "biopythooon"])
+            .server(&server)
+            .env("NCBI_API_KEY", "victimkey0123456789")
+            .with_config(&format!("eutils_url = \"{}\"\n", server.eutils_url()));
+        let path = p.config_file();
+        setup(&path);
+        (path, p.run())
+    };
+    let (path, run) = attack(&|path| chown(path, Some(4242), Some(4242)).unwrap());
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    let e = run.error_json();
+    assert_eq!(e["reason"], "invalid_argument");
+    assert_eq!(
+        e["message"],
+        format!(
+            "config file {} is not safe for eutils_url: it is owned by another user (uid 4242)",
+            path.display()
+        )
+    );
+    assert!(
+        e["hint"]
+            .as_str()
+            .unwrap()
+            .starts_with("keep your settings in a file you own"),
+        "{e}"
+    );
+    assert_eq!(server.count(), 0, "nothing sent, the key least of all");
+    // ~/.config, two levels up, another user's or writable by others
+    let (path, run) =
+        attack(&|path| chown(path.parent().unwrap().parent().unwrap(), Some(4242), None).unwrap());
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    let dot_config = path.parent().unwrap().parent().unwrap();
+    assert_eq!(
+        run.error_json()["message"],
+        format!(
+            "config file {} is not safe for eutils_url: its directory {} is owned by another user (uid 4242)",
+            path.display(),
+            dot_config.display()
+        )
+    );
+    let (path, run) = attack(&|path| {
+        let d = path.parent().unwrap().parent().unwrap();
+        std::fs::set_permissions(d, std::fs::Permissions::from_mode(0o777)).unwrap()
+    });
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert_eq!(
+        run.error_json()["message"],
+        format!(
+            "config file {} is not safe for eutils_url: others can write to its directory {} (mode 0777)",
+            path.display(),
+            path.parent().unwrap().parent().unwrap().display()
+        )
+    );
+    assert_eq!(server.count(), 0);
+    // root's file is trusted (as ssh trusts it): the key goes to the URL
+    let (_, run) = attack(&|path| chown(path, Some(0), Some(0)).unwrap());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(server.count(), 1);
+}
+
+/// Issue 25 item 14: a URL setting that fails to parse was printed whole
+/// (error and `config show`), `api_key=` and password included.
+#[test]
+fn url_settings_are_shown_without_passwords_or_keys() {
+    let run = pubmed(&["config", "show"])
+        .env("PUBMED_EUTILS_URL", "ftp://me:hunter2@h/?api_key=SECRET1")
+        .run();
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.starts_with(
+            "pubmed: error: PUBMED_EUTILS_URL takes an http(s) URL, not \"ftp://me:REDACTED@h/?api_key=REDACTED\""
+        ),
+        "{}",
+        run.stderr
+    );
+    let p = pubmed(&["config", "show"])
+        .with_config("idconv_url = \"http://me:hunter2@bad host/?api_key=SECRET1\"\n");
+    let run = p.run();
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("REDACTED"), "{}", run.stderr);
+    let run = pubmed(&["config", "show"])
+        .env(
+            "PUBMED_EUTILS_URL",
+            "https://me:hunter2@h.example/e/?api_key=SECRET1",
+        )
+        .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .contains("https://me:REDACTED@h.example/e/?api_key=REDACTED"),
+        "{}",
+        run.stdout
+    );
+    for out in [&run.stdout, &run.stderr] {
+        assert!(
+            !out.contains("hunter2") && !out.contains("SECRET1"),
+            "{out}"
+        );
+    }
+}
+
+/// Issue 25 "first hour": a bad environment variable got the hint "check
+/// the arguments"; it names the variable.
+#[test]
+fn a_bad_variable_hints_at_the_variable_not_the_arguments() {
+    let run = pubmed(&["spell", "x"])
+        .env("PUBMED_MAX_RETRIES", "many")
+        .run();
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        run.stderr,
+        "pubmed: error: PUBMED_MAX_RETRIES takes a whole number, not \"many\" (max_retries) [invalid_argument]\npubmed: hint: set PUBMED_MAX_RETRIES to a whole number, or unset it\n"
+    );
+}
+
 #[cfg(unix)]
 #[test]
 fn a_group_writable_config_with_a_key_is_refused_naming_the_path() {

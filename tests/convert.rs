@@ -218,7 +218,7 @@ fn file_input_one_record_per_id_line_in_order() {
         .unwrap();
     assert_eq!(
         pmid_miss["error"]["message"],
-        "not in PMC (Identifier not found in PMC); it may still be in PubMed: pubmed search '1029[pmid]'"
+        "not in PMC (Identifier not found in PMC); it may still be in PubMed: pubmed search '1029[pmid]', or convert with --fallback pubmed"
     );
     for (idtype, ids) in fake.idconv_batches.lock().unwrap().iter() {
         assert!(ids.len() <= 200, "{} IDs in one request", ids.len());
@@ -490,6 +490,24 @@ fn a_piped_stdin_is_the_input_when_no_argument_is_given() {
     assert_eq!(run.code, 2, "{}", run.stderr);
     let err: serde_json::Value = serde_json::from_str(run.stderr.lines().last().unwrap()).unwrap();
     assert_eq!(err["error"]["reason"], "invalid_argument");
+    // Issue 25: an empty pipe said "check the arguments".
+    assert_eq!(
+        err["error"]["message"],
+        "stdin was empty: the command before the pipe wrote no IDs (only blank or # comment lines, or nothing)"
+    );
+    assert_eq!(
+        err["error"]["hint"],
+        "check the command before `|` (its errors, or zero hits, are on stderr above it)"
+    );
+    // a file of comments is still the file's fault
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("ids.txt");
+    std::fs::write(&path, "# none\n\n").unwrap();
+    let run = pubmed(&["convert", "--input", path.to_str().unwrap(), "-f", "json"])
+        .server(&server)
+        .run();
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    let err: serde_json::Value = serde_json::from_str(run.stderr.lines().last().unwrap()).unwrap();
     assert_eq!(
         err["error"]["message"],
         "the input holds no IDs (only blank or # comment lines, or nothing)"
@@ -612,6 +630,53 @@ fn crlf_bom_and_stdin() {
     assert_eq!(run.code, 2);
     assert!(
         run.stderr.contains("/nonexistent/refs.txt"),
+        "{}",
+        run.stderr
+    );
+}
+
+/// Issue 25 "first hour": `convert` rejected the ID forms people paste.
+/// They are the ID after the prefix; `requested` keeps the spelling.
+#[test]
+fn pasted_id_forms_are_accepted() {
+    let fake = FakeNcbi::new(Corpus::default());
+    let server = start(&fake);
+    let pasted = [
+        "https://doi.org/10.5555/example.23193287",
+        "doi:10.5555/example.23193287",
+        "PMID:23193287",
+        "PMCID:PMC3531190",
+    ];
+    let mut args = vec!["-f", "ndjson"];
+    args.extend(pasted);
+    let run = convert(&server, &args);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let r = records(&run);
+    assert_eq!(r.len(), 4);
+    for (rec, requested) in r.iter().zip(pasted) {
+        assert_eq!(rec["requested"], requested);
+        assert_eq!(rec["pmid"], "23193287", "{rec}");
+        assert_eq!(rec["pmcid"], "PMC3531190", "{rec}");
+        assert!(rec.get("error").is_none(), "{rec}");
+    }
+    let mut batches = fake.idconv_batches.lock().unwrap().clone();
+    batches.sort();
+    assert_eq!(
+        batches,
+        vec![
+            (
+                "doi".to_string(),
+                vec!["10.5555/example.23193287".to_string()]
+            ),
+            ("pmcid".to_string(), vec!["PMC3531190".to_string()]),
+            ("pmid".to_string(), vec!["23193287".to_string()]),
+        ]
+    );
+    let run = convert(&server, &["--from", "pmid", "doi:10.5555/example.23193287"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .starts_with("pubmed: error: \"doi:10.5555/example.23193287\" is not a valid PMID"),
         "{}",
         run.stderr
     );

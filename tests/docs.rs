@@ -600,3 +600,48 @@ fn every_test_file_is_a_module_of_the_test_binary() {
         "tests/tests.rs declares exactly tests/*.rs"
     );
 }
+
+/// Issue 25 "first hour": the README's MCP client snippets, pasted as they
+/// are (`"NCBI_API_KEY": "your-key"` then), made `pubmed mcp` exit 2 before
+/// the handshake. Each snippet's `env` block, as written, lets the server
+/// start and answer `initialize`.
+#[test]
+fn readme_mcp_snippets_start_the_server_as_pasted() {
+    let readme = readme();
+    let mut snippets = 0;
+    for block in readme.split("```json\n").skip(1) {
+        let block = block.split("```").next().unwrap();
+        let Ok(v) = serde_json::from_str::<serde_json::Value>(block) else {
+            continue;
+        };
+        let Some(server) = v
+            .get("mcpServers")
+            .or_else(|| v.get("servers"))
+            .and_then(|s| s.get("pubmed"))
+        else {
+            continue;
+        };
+        snippets += 1;
+        assert_eq!(server["args"], serde_json::json!(["mcp"]));
+        let mut p = support::cli::pubmed(&["mcp"]).stdin(
+            "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"clientInfo\":{\"name\":\"readme\",\"version\":\"0\"}}}\n",
+        );
+        for (k, val) in server["env"].as_object().into_iter().flatten() {
+            p = p.env(k, val.as_str().unwrap());
+        }
+        let run = p.run();
+        assert_eq!(run.code, 0, "{block}\n{}", run.stderr);
+        let answer: serde_json::Value =
+            serde_json::from_str(run.stdout.lines().next().unwrap_or("null")).unwrap();
+        assert_eq!(answer["id"], 0, "{}", run.stdout);
+        assert!(answer["result"]["serverInfo"].is_object(), "{answer}");
+    }
+    assert_eq!(snippets, 2, "the Claude Desktop and VS Code snippets");
+    // the placeholder the README had: still exit 2, naming the variable
+    let run = support::cli::pubmed(&["mcp"])
+        .env("NCBI_API_KEY", "your-key")
+        .stdin("")
+        .run();
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("NCBI_API_KEY"), "{}", run.stderr);
+}

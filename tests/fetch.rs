@@ -1204,11 +1204,12 @@ fn csv_and_tsv_have_one_line_per_record() {
             "title",
             "authors",
             "journal",
-            "pubDate",
+            // one spelling with search's CSV (issue 25: it was pubDate)
+            "pub_date",
             "doi",
             "pmcid",
-            "pubTypes",
-            "meshHeadings",
+            "pub_types",
+            "mesh_headings",
             "retracted",
             "abstract",
             "error"

@@ -416,9 +416,49 @@ fn ids_output_is_one_pmid_per_line_without_esummary() {
         "{}",
         run.stderr
     );
-    let run = search(&server, &["biopython", "-f", "ids", "-q"]);
+    let run = search(&server, &["biopython", "-f", "ids", "-q", "--retmax", "20"]);
     assert_eq!(run.stdout.lines().count(), 20);
     assert_eq!(run.stderr, "");
+}
+
+/// Issue 25: `search … | pubmed fetch` passed 20 of 249 PMIDs with only
+/// the header line as a trace. A short page written to a pipe is a
+/// warning naming `--all` and `--retmax`; `-q` keeps it unless the page
+/// was asked for (`--retmax`/`--retstart`).
+#[test]
+fn a_short_page_in_a_pipe_is_a_warning_not_silenced_by_quiet() {
+    let fake = Fake::default();
+    fake.on_term(
+        "biopython",
+        String::from_utf8(fixture("esearch_pubmed_biopython.xml")).unwrap(),
+    );
+    let server = fake.start();
+    const WARNING: &str = "pubmed: warning: wrote 20 of 63 PMIDs; pass --all for every PMID, or --retmax N for a larger page\n";
+    for args in [
+        &["biopython"][..],
+        &["biopython", "-q"],
+        &["biopython", "-f", "json", "-q"],
+        &["biopython", "-f", "tsv", "--detail", "brief", "-q"],
+    ] {
+        let run = search(&server, args);
+        assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
+        assert!(run.stderr.ends_with(WARNING), "{args:?}: {}", run.stderr);
+        assert_eq!(run.stderr.matches("warning: wrote").count(), 1);
+    }
+    assert_eq!(search(&server, &["biopython", "-q"]).stderr, WARNING);
+    let run = search(&server, &["biopython", "--retmax", "10"]);
+    assert!(
+        run.stderr
+            .ends_with("pubmed: warning: wrote 10 of 63 PMIDs; pass --all for every PMID, or --retmax N for a larger page\n"),
+        "{}",
+        run.stderr
+    );
+    // every hit on the page, or a count: nothing to warn about
+    for args in [&["x"][..], &["x", "-f", "json"], &["biopython", "--count"]] {
+        let run = search(&server, args);
+        assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
+        assert!(!run.stderr.contains("warning"), "{args:?}: {}", run.stderr);
+    }
 }
 
 #[test]
@@ -1186,4 +1226,63 @@ fn search_all_exit_status_follows_the_batch_rule() {
         &["x", "--all", "-f", "ndjson", "--detail", "brief"],
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
+}
+
+/// Issue 25 item 16: a title from NCBI starting `=` went into the CSV raw
+/// (a spreadsheet runs it). Prefixed with `'` (OWASP), raw with
+/// `PUBMED_RAW_CELLS=1`; a bad value names the variable.
+#[test]
+fn formula_like_cells_are_prefixed_in_csv_and_tsv_unless_raw() {
+    let fake = Fake::default();
+    let mut d = Doc::new("31");
+    d.title = "=HYPERLINK(\"http://evil.example\",\"click\")".into();
+    fake.doc(d);
+    let mut d = Doc::new("32");
+    d.title = "-omics of @home sequencing".into();
+    fake.doc(d);
+    let server = fake.start();
+    let run = search(&server, &["x", "-f", "csv", "--detail", "brief"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert!(
+        lines[1].contains(",\"'=HYPERLINK(\"\"http://evil.example\"\",\"\"click\"\")\","),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        lines[2].contains(",'-omics of @home sequencing,"),
+        "{}",
+        run.stdout
+    );
+    let run = search(&server, &["x", "-f", "tsv", "--detail", "brief"]);
+    assert!(
+        run.stdout
+            .lines()
+            .nth(1)
+            .unwrap()
+            .contains("\t'=HYPERLINK("),
+        "{}",
+        run.stdout
+    );
+    let run = pubmed(&["search", "x", "-f", "csv", "--detail", "brief"])
+        .server(&server)
+        .env("PUBMED_RAW_CELLS", "1")
+        .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert!(lines[1].contains(",\"=HYPERLINK("), "{}", run.stdout);
+    assert!(
+        lines[2].contains(",-omics of @home sequencing,"),
+        "{}",
+        run.stdout
+    );
+    let run = pubmed(&["search", "x", "-f", "csv"])
+        .server(&server)
+        .env("PUBMED_RAW_CELLS", "maybe")
+        .run();
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        run.stderr,
+        "pubmed: error: PUBMED_RAW_CELLS takes true or false (also on/off, yes/no, 1/0), not \"maybe\" [invalid_argument]\npubmed: hint: set PUBMED_RAW_CELLS to 1 or 0, or unset it\n"
+    );
 }

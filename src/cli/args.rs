@@ -33,11 +33,11 @@ Examples:
 const SEARCH_EXAMPLES: &str = "\
 Examples:
   pubmed search 'crispr[ti] AND 2023[pdat]'
-  pubmed search asthma --mesh Child --mindate 2020 -f json | jq -r '.summaries[].title'
+  pubmed search asthma --mesh Child --mindate 2020 --retmax 50 -f json | jq -r '.summaries[].title'
   pubmed search 'sepsis' --count
   pubmed search 'alzhiemer' --spell=apply
   pubmed search 'microbiome[mh]' --all > pmids.txt
-  pubmed search 'covid-19 vaccine' | pubmed convert --input - --to pmcid";
+  pubmed search 'covid-19 vaccine' --all | pubmed convert --input - --to pmcid";
 
 const CONVERT_EXAMPLES: &str = "\
 Examples:
@@ -52,7 +52,7 @@ Examples:
   pubmed related 9298984 --kind cited-by -f table
   pubmed related 9298984 --kind references --detail brief -f json | jq '.links[].linked[].summary.title'
   pubmed related --input pmids.txt --retmax 10 -f tsv > similar.tsv
-  pubmed search 'crispr[ti] AND 2023[pdat]' | pubmed related --input - --kind cited-by
+  pubmed search 'crispr[ti] AND 2023[pdat]' --all | pubmed related --input - --kind cited-by
 
 cited-by and references come from PubMed's own citation links, which NCBI builds
 from the reference lists of articles in PMC: counts can be lower than those of
@@ -87,12 +87,12 @@ Examples:
   PUBMED_MCP_TOKEN=… pubmed mcp --http 0.0.0.0:8765   # off loopback a bearer token is required
   Client configuration (e.g. claude_desktop_config.json):
     {\"mcpServers\": {\"pubmed\": {\"command\": \"pubmed\", \"args\": [\"mcp\"],
-                                \"env\": {\"NCBI_API_KEY\": \"…\"}}}}";
+                                \"env\": {\"NCBI_API_KEY\": \"\"}}}}   # env optional";
 
 const MAIN_EXAMPLES: &str = "\
 Examples:
   pubmed spell \"alzhiemer diseese\"
-  pubmed search 'crispr[ti] AND 2023[pdat]' -f json | jq -r '.summaries[].title'
+  pubmed search 'crispr[ti] AND 2023[pdat]' --retmax 50 -f json | jq -r '.summaries[].title'
   pubmed search 'microbiome[mh]' --all > pmids.txt
   pubmed convert --input refs.txt --to pmcid > pmcids.txt
   pubmed related 9298984 --kind cited-by

@@ -7,12 +7,22 @@
 
 use std::io::{self, BufRead, IsTerminal};
 use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use futures::Stream;
 
 use super::Context;
 use crate::error::{Error, Reason};
 use crate::ops::batch::InputLine;
+
+/// The input of this run is stdin (`-`, or a pipe with no argument): an
+/// empty one then says the pipe was empty ([`super::require_input`]).
+static FROM_STDIN: AtomicBool = AtomicBool::new(false);
+
+/// Whether [`Input::choose`] chose stdin.
+pub(super) fn from_stdin() -> bool {
+    FROM_STDIN.load(Ordering::Relaxed)
+}
 
 /// Where the IDs come from.
 pub(super) enum Input {
@@ -52,6 +62,7 @@ impl Input {
                 return Ok(Input::Arguments(ids.to_vec()));
             }
         };
+        FROM_STDIN.store(path == "-", Ordering::Relaxed);
         let reader = open_input(&path)?;
         Ok(Input::File(path, reader))
     }

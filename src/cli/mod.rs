@@ -202,10 +202,20 @@ pub fn report(e: &Error, json: bool) {
 
 /// The batch commands' rule for an input with no ID line at all (an empty
 /// stdin, a file of blank and `#` lines): the usage error of giving no IDs,
-/// `invalid_argument` (exit 2), as for no arguments (docs/convert.md).
+/// `invalid_argument` (exit 2), as for no arguments (docs/convert.md). From
+/// stdin the message says the pipe was empty and the hint points at the
+/// command before it, not at this one's arguments.
 pub(crate) fn require_input(submitted: u64, what: &str) -> Result<(), Failure> {
     if submitted > 0 {
         return Ok(());
+    }
+    if input::from_stdin() {
+        return Err(Error::new(
+            Reason::InvalidArgument,
+            format!("stdin was empty: the command before the pipe wrote no {what} (only blank or # comment lines, or nothing)"),
+        )
+        .with_hint("check the command before `|` (its errors, or zero hits, are on stderr above it)")
+        .into());
     }
     Err(Error::new(
         Reason::InvalidArgument,
@@ -246,6 +256,7 @@ fn report_failure(f: &Failure, json: bool) -> Exit {
 }
 
 async fn run(cli: Cli, ctx: Context) -> Result<Exit, Failure> {
+    output::delimited::set_raw_cells(raw_cells()?);
     match cli.command {
         Command::Spell(a) => {
             let format = ctx.format_of::<SpellFormat>()?;
@@ -305,6 +316,25 @@ fn ignore_sigxfsz() {
     unsafe {
         libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
     }
+}
+
+/// `PUBMED_RAW_CELLS`: CSV/TSV cells as NCBI sent them, without the `'`
+/// before a formula-like cell (docs/errors.md "CSV and TSV cells"); a bool
+/// as the config knobs take it. Errors: `invalid_argument` naming the
+/// variable.
+fn raw_cells() -> Result<bool, Error> {
+    const VAR: &str = "PUBMED_RAW_CELLS";
+    let Some(v) = std::env::var_os(VAR).filter(|v| !v.is_empty()) else {
+        return Ok(false);
+    };
+    let bad = |msg: String| {
+        Error::new(Reason::InvalidArgument, msg)
+            .with_hint(format!("set {VAR} to 1 or 0, or unset it"))
+    };
+    let text = v
+        .to_str()
+        .ok_or_else(|| bad(format!("{VAR} is not valid UTF-8")))?;
+    <bool as config::KnobValue>::parse(text.trim()).map_err(|why| bad(why.describe(VAR)))
 }
 
 /// The whole program: parse, run, map the outcome to an exit code.

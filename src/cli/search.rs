@@ -88,6 +88,16 @@ pub(super) async fn run(a: SearchArgs, ctx: &Context) -> Result<Exit, Failure> {
     let mut out = io::BufWriter::new(io::stdout().lock());
     output::search::render(&mut out, &outcome, format, req.detail, &ctx.style)?;
     out.flush()?;
+    // `-q` silences it only for a page asked for (`--retmax`/`--retstart`).
+    let silenced = ctx.quiet && (a.retmax.is_some() || a.retstart != 0);
+    if !ctx.stdout_tty
+        && !silenced
+        && let Some(w) = output::search::short_pipe_warning(&outcome)
+    {
+        // Not a note: a pipe that is silently short loses data
+        // (docs/search.md "In a pipe").
+        crate::diag!("pubmed: {w}");
+    }
     Ok(Exit::Success)
 }
 

@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 use toml_edit::{Document, DocumentMut, Item, Value};
 
 use super::{ConfigKey, Invalid};
+use crate::core::trust::{self, Distrust};
 use crate::error::{Error, Reason, Result};
 
 /// The config file as read: its text, where each key is, and whether
@@ -32,25 +33,43 @@ pub struct ConfigFile {
     readable: bool,
 }
 
-/// A path others can write to.
+/// A path another user could change: the file, or a directory above it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Risk {
     path: PathBuf,
-    mode: u32,
+    why: Distrust,
     is_dir: bool,
 }
 
 impl std::fmt::Display for Risk {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.is_dir {
-            write!(
-                f,
-                "others can write to its directory {} (mode {:04o})",
-                self.path.display(),
-                self.mode
-            )
-        } else {
-            write!(f, "others can write to it (mode {:04o})", self.mode)
+        let p = self.path.display();
+        match (self.why, self.is_dir) {
+            (Distrust::Writable { mode }, false) => {
+                write!(f, "others can write to it (mode {mode:04o})")
+            }
+            (Distrust::Writable { mode }, true) => {
+                write!(f, "others can write to its directory {p} (mode {mode:04o})")
+            }
+            (Distrust::Owner { uid }, false) => {
+                write!(f, "it is owned by another user (uid {uid})")
+            }
+            (Distrust::Owner { uid }, true) => {
+                write!(f, "its directory {p} is owned by another user (uid {uid})")
+            }
+        }
+    }
+}
+
+impl Risk {
+    /// What the user can do about it.
+    fn fix(&self) -> String {
+        match self.why {
+            Distrust::Writable { .. } => format!("run `chmod go-w {}`", self.path.display()),
+            Distrust::Owner { .. } => format!(
+                "keep your settings in a file you own, under directories only you or root own (PUBMED_CONFIG=PATH); {} is not yours",
+                self.path.display()
+            ),
         }
     }
 }
@@ -185,7 +204,13 @@ impl ConfigFile {
         self.risks.first().map(|r| r.to_string())
     }
 
-    /// The path to `chmod go-w` for the first risk.
+    /// What to do about the first risk: `chmod go-w PATH`, or (another
+    /// user's path) use a file of one's own.
+    pub fn risk_fix(&self) -> Option<String> {
+        self.risks.first().map(Risk::fix)
+    }
+
+    /// The path of the first risk.
     pub fn risky_path(&self) -> Option<&Path> {
         self.risks.first().map(|r| r.path.as_path())
     }
@@ -223,7 +248,7 @@ impl ConfigFile {
                     self.path.display()
                 ),
             )
-            .with_hint(format!("run `chmod go-w {}`", risk.path.display())));
+            .with_hint(risk.fix()));
         }
         let table = self.doc.as_table_mut();
         match table.get_mut(knob.name).and_then(Item::as_value_mut) {
@@ -331,23 +356,20 @@ impl ConfigFile {
     }
 }
 
-/// Who else may touch the file at `path`: the file and the directories
-/// holding it (the link's and the target's) that others can write, and
-/// whether others can read the file.
+/// Who else may touch the file at `path` (ssh's rule, [`trust::judge`]):
+/// the file, and every directory above it up to `/` (above the link and
+/// above its target), that another user owns or that group or others can
+/// write; and whether others can read the file.
 #[cfg(unix)]
 fn access(path: &Path) -> (Vec<Risk>, bool) {
-    use std::os::unix::fs::PermissionsExt;
-    let mode = |p: &Path| {
-        std::fs::metadata(p)
-            .ok()
-            .map(|m| m.permissions().mode() & 0o7777)
-    };
+    let me = trust::me();
+    let facts = |p: &Path| std::fs::metadata(p).ok().map(|m| trust::Facts::of(&m));
     let mut risks = Vec::new();
-    let file_mode = mode(path);
-    if let Some(m) = file_mode.filter(|m| m & 0o022 != 0) {
+    let file = facts(path);
+    if let Some(why) = file.and_then(|f| trust::judge(f, me)) {
         risks.push(Risk {
             path: path.to_path_buf(),
-            mode: m,
+            why,
             is_dir: false,
         });
     }
@@ -355,23 +377,39 @@ fn access(path: &Path) -> (Vec<Risk>, bool) {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    let mut dirs = vec![parent(path)];
+    let mut starts = vec![parent(path)];
     if let Ok(real) = std::fs::canonicalize(path) {
-        let d = parent(&real);
-        if !dirs.contains(&d) {
-            dirs.push(d);
+        starts.push(parent(&real));
+    }
+    // Each directory once, by its real path; the nearest keeps the
+    // spelling the user gave.
+    let mut seen: Vec<PathBuf> = Vec::new();
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    for start in starts {
+        let real = std::fs::canonicalize(&start).unwrap_or_else(|_| start.clone());
+        let mut chain = vec![(start, real.clone())];
+        chain.extend(
+            real.ancestors()
+                .skip(1)
+                .map(|a| (a.to_path_buf(), a.to_path_buf())),
+        );
+        for (shown, real) in chain {
+            if !seen.contains(&real) {
+                seen.push(real);
+                dirs.push(shown);
+            }
         }
     }
     for dir in dirs {
-        if let Some(m) = mode(&dir).filter(|m| m & 0o022 != 0) {
+        if let Some(why) = facts(&dir).and_then(|f| trust::judge(f, me)) {
             risks.push(Risk {
                 path: dir,
-                mode: m,
+                why,
                 is_dir: true,
             });
         }
     }
-    (risks, file_mode.is_some_and(|m| m & 0o044 != 0))
+    (risks, file.is_some_and(|f| f.mode & 0o044 != 0))
 }
 
 #[cfg(not(unix))]

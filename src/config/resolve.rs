@@ -251,7 +251,7 @@ impl Resolver<'_> {
         let Some(file) = self.layers.file else {
             return Ok(Vec::new());
         };
-        let (Some(risk), Some(fix)) = (file.write_risk(), file.risky_path()) else {
+        let (Some(risk), Some(fix)) = (file.write_risk(), file.risk_fix()) else {
             return Ok(Vec::new());
         };
         let held: Vec<&str> = ConfigKey::ALL
@@ -269,13 +269,11 @@ impl Resolver<'_> {
                 ),
             )
             .with_hint(format!(
-                "run `chmod go-w {}`; an API key or URL is never taken from a file others could change",
-                fix.display()
+                "{fix}; an API key or URL is never taken from a file others could change"
             )));
         }
         Ok(vec![format!(
-            "warning: config file {p} is used, but {risk}; run `chmod go-w {}`",
-            fix.display()
+            "warning: config file {p} is used, but {risk}; {fix}"
         )])
     }
 
@@ -317,7 +315,13 @@ impl Resolver<'_> {
                 }
                 Some(Ok(v)) if v.trim().is_empty() => None,
                 Some(Ok(v)) => Some(Resolved {
-                    value: T::parse(v.trim()).map_err(|why| bad(name, why))?,
+                    // The hint names the variable: no argument is at fault.
+                    value: T::parse(v.trim()).map_err(|why| {
+                        bad(name, why).with_hint(format!(
+                            "set {name} to {}, or unset it",
+                            knob.kind.expected()
+                        ))
+                    })?,
                     source: Source::Env(name),
                 }),
             },

@@ -24,14 +24,14 @@ impl Invalid {
     fn text(kind: Kind, got: &str) -> Self {
         Invalid {
             expected: kind.expected(),
-            got: (kind != Kind::ApiKey).then(|| format!("{got:?}")),
+            got: (kind != Kind::ApiKey).then(|| shown(kind, format!("{got:?}"))),
         }
     }
 
     fn toml(kind: Kind, got: &Value) -> Self {
         Invalid {
             expected: kind.expected(),
-            got: (kind != Kind::ApiKey).then(|| got.to_string().trim().to_string()),
+            got: (kind != Kind::ApiKey).then(|| shown(kind, got.to_string().trim().to_string())),
         }
     }
 
@@ -42,6 +42,15 @@ impl Invalid {
             Some(got) => format!("{label} takes {}, not {got}", self.expected),
             None => format!("{label} takes {}", self.expected),
         }
+    }
+}
+
+/// A refused value as it may be echoed: a URL that failed to parse keeps
+/// no password or `api_key=` value (core/secret.rs).
+fn shown(kind: Kind, quoted: String) -> String {
+    match kind {
+        Kind::Url => crate::core::secret::redact_url(&quoted),
+        _ => quoted,
     }
 }
 
@@ -152,7 +161,7 @@ impl KnobValue for HttpUrl {
         Value::from(self.0.as_str())
     }
     fn show(&self) -> String {
-        self.0.clone()
+        crate::core::secret::redact_url(&self.0)
     }
 }
 
@@ -356,6 +365,27 @@ mod tests {
         let v: Value = "98765432109876543".parse().unwrap();
         assert_eq!(ApiKey::from_toml(&v).unwrap_err().got, None);
         assert_eq!(mask("short"), "****");
+    }
+
+    /// Issue 25 item 14: a URL setting that failed to parse was echoed
+    /// whole, `api_key=` and password included.
+    #[test]
+    fn a_refused_url_is_echoed_without_its_secrets() {
+        let e = HttpUrl::parse("ftp://me:hunter2@h/?api_key=SECRET1").unwrap_err();
+        assert_eq!(
+            e.describe("PUBMED_EUTILS_URL"),
+            "PUBMED_EUTILS_URL takes an http(s) URL, not \"ftp://me:REDACTED@h/?api_key=REDACTED\""
+        );
+        let v: Value = "\"http://me:hunter2@bad host/?api_key=SECRET1\""
+            .parse()
+            .unwrap();
+        assert_eq!(
+            HttpUrl::from_toml(&v).unwrap_err().got.as_deref(),
+            Some("\"http://me:REDACTED@bad host/?api_key=REDACTED\"")
+        );
+        let ok = HttpUrl::parse("https://me:hunter2@h/e/?api_key=SECRET1").unwrap();
+        assert_eq!(ok.show(), "https://me:REDACTED@h/e/?api_key=REDACTED");
+        assert_eq!(ok.as_str(), "https://me:hunter2@h/e/?api_key=SECRET1");
     }
 
     #[test]

@@ -87,7 +87,37 @@ pub fn check_pmid(raw: &str) -> Result<String> {
         .map_err(|e| e.with_hint(PMID_ONLY_HINT))
 }
 
-/// Validates `raw` (already trimmed) as an ID of `idtype`.
+/// The forms people paste (docs/convert.md "Pasted forms"), any case:
+/// a DOI link (`https://doi.org/`, `http://dx.doi.org/`, …), `doi:`,
+/// `PMID:` and `PMCID:`. Each names its type.
+const PASTED: [(&str, IdType); 8] = [
+    ("https://doi.org/", IdType::Doi),
+    ("http://doi.org/", IdType::Doi),
+    ("https://dx.doi.org/", IdType::Doi),
+    ("http://dx.doi.org/", IdType::Doi),
+    ("doi.org/", IdType::Doi),
+    ("doi:", IdType::Doi),
+    ("pmid:", IdType::Pmid),
+    ("pmcid:", IdType::Pmcid),
+];
+
+/// `raw` without a pasted prefix ([`PASTED`]), and the type the prefix
+/// names; `(None, raw)` when there is none.
+fn unpaste(raw: &str) -> (Option<IdType>, &str) {
+    for (prefix, idtype) in PASTED {
+        if let Some(head) = raw.get(..prefix.len())
+            && head.eq_ignore_ascii_case(prefix)
+        {
+            return (Some(idtype), &raw[prefix.len()..]);
+        }
+    }
+    (None, raw)
+}
+
+/// Validates `raw` (already trimmed) as an ID of `idtype`. A pasted form
+/// of that type (`https://doi.org/10.…`, `doi:10.…`, `PMID:123`,
+/// `PMCID:PMC123`) is the ID after its prefix; a prefix naming another
+/// type is malformed.
 ///
 /// Errors: `malformed_id` naming the ID and the expected form. A comma,
 /// whitespace or any invisible character (U+FEFF included) inside an ID is
@@ -96,6 +126,12 @@ pub fn validate(idtype: IdType, raw: &str) -> Result<Canonical> {
     if raw.is_empty() || raw.chars().any(|c| c == ',' || !is_visible(c)) {
         return Err(malformed(raw, Some(idtype)));
     }
+    let shown = raw;
+    let raw = match unpaste(raw) {
+        (Some(t), _) if t != idtype => return Err(malformed(shown, Some(idtype))),
+        (_, rest) => rest,
+    };
+    let malformed = |_: &str, t: Option<IdType>| malformed(shown, t);
     let (sent, key) = match idtype {
         // PMIDs and PMCIDs are never zero (`0`, `000`, `PMC0`).
         IdType::Pmid | IdType::Pmcid if strip_zeros(pmcid_digits(raw).unwrap_or(raw)) == "0" => {
@@ -125,6 +161,9 @@ pub fn validate(idtype: IdType, raw: &str) -> Result<Canonical> {
 ///
 /// Errors: `malformed_id` when it is none of these.
 pub fn detect(raw: &str) -> Result<Canonical> {
+    if let (Some(idtype), _) = unpaste(raw) {
+        return validate(idtype, raw);
+    }
     let lower = raw.get(..3).map(str::to_ascii_lowercase);
     let idtype = if lower.as_deref() == Some("pmc") {
         IdType::Pmcid
@@ -158,6 +197,63 @@ mod tests {
     fn ok(t: IdType, raw: &str) -> (String, String) {
         let c = validate(t, raw).unwrap();
         (c.sent, c.key)
+    }
+
+    /// Issue 25: `convert` rejected the forms people paste.
+    #[test]
+    fn pasted_forms_are_the_id_after_the_prefix() {
+        let d = |raw: &str| {
+            let c = detect(raw).unwrap();
+            (c.idtype, c.sent, c.key)
+        };
+        let doi = (
+            IdType::Doi,
+            "10.1038/ng.590".to_string(),
+            "10.1038/ng.590".to_string(),
+        );
+        assert_eq!(d("https://doi.org/10.1038/ng.590"), doi);
+        assert_eq!(d("HTTPS://DOI.ORG/10.1038/ng.590"), doi);
+        assert_eq!(d("http://dx.doi.org/10.1038/ng.590"), doi);
+        assert_eq!(d("doi.org/10.1038/ng.590"), doi);
+        assert_eq!(d("doi:10.1038/ng.590"), doi);
+        assert_eq!(d("DOI:10.1038/NG.590").2, "10.1038/ng.590");
+        assert_eq!(
+            d("PMID:023193287"),
+            (IdType::Pmid, "23193287".into(), "23193287".into())
+        );
+        assert_eq!(
+            d("pmcid:PMC3531190"),
+            (IdType::Pmcid, "PMC3531190".into(), "PMC3531190".into())
+        );
+        assert_eq!(d("PMCID:3531190").1, "PMC3531190");
+        assert_eq!(
+            ok(IdType::Doi, "https://doi.org/10.1038/ng.590").0,
+            "10.1038/ng.590"
+        );
+        assert_eq!(check_pmid("PMID:23193287").unwrap(), "23193287");
+        for bad in [
+            "PMID: 23193287",
+            "PMID:PMC1",
+            "pmid:",
+            "doi:23193287",
+            "https://doi.org/",
+            "PMCID:0",
+            "https://doi.org/10.1/a b",
+        ] {
+            let e = detect(bad).unwrap_err();
+            assert_eq!(e.reason, Reason::MalformedId, "{bad}");
+            assert!(
+                e.message.starts_with(&format!("{bad:?} is not")),
+                "{}",
+                e.message
+            );
+        }
+        // a prefix naming another type than --from
+        let e = validate(IdType::Pmid, "doi:10.1038/ng.590").unwrap_err();
+        assert_eq!(
+            e.message,
+            "\"doi:10.1038/ng.590\" is not a valid PMID: expected digits, not 0, e.g. 23193287"
+        );
     }
 
     #[test]
@@ -217,7 +313,6 @@ mod tests {
         for bad in [
             "10.1093",
             "11.1093/x",
-            "doi:10.1/x",
             "10.1/a b",
             "10.1/a,b",
             "10.1/a\u{FEFF}",
@@ -233,7 +328,9 @@ mod tests {
         assert_eq!(detect("pmc6063279").unwrap().idtype, IdType::Pmcid);
         assert_eq!(detect("6063279").unwrap().idtype, IdType::Pmid);
         assert_eq!(detect("10.1038/ng.590").unwrap().idtype, IdType::Doi);
-        for bad in ["PMCX", "abc", "10.1038", "23193287,37952131", "doi:10.1/x"] {
+        // a pasted `doi:` is a DOI (issue 25; it was malformed before)
+        assert_eq!(detect("doi:10.1/x").unwrap().sent, "10.1/x");
+        for bad in ["PMCX", "abc", "10.1038", "23193287,37952131", "doi:10.1"] {
             let e = detect(bad).unwrap_err();
             assert_eq!(e.reason, Reason::MalformedId, "{bad:?}");
             assert!(e.message.contains(bad), "{}", e.message);

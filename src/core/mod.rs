@@ -8,5 +8,7 @@ pub mod fields;
 pub mod ids;
 pub mod query;
 pub mod record;
+pub mod secret;
 pub mod spell;
 pub mod text;
+pub mod trust;

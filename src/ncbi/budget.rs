@@ -457,11 +457,40 @@ impl SharedBudget {
             }
             Err(e) => return Err(e),
         };
+        self.check_private(&file)?;
         match file.try_lock() {
             Ok(()) => Ok(Some(file)),
             Err(std::fs::TryLockError::WouldBlock) => Ok(None),
             Err(std::fs::TryLockError::Error(e)) => Err(e),
         }
+    }
+
+    /// Only this user's state is believed: the directory and the opened
+    /// file must be owned by this user and writable by no one else
+    /// ([`crate::core::trust::judge_private`]); another user's file (say, with a 23-hour
+    /// cooldown) would otherwise stall every call. Err: the budget is
+    /// turned off for the process.
+    #[cfg(unix)]
+    fn check_private(&self, file: &File) -> std::io::Result<()> {
+        use crate::core::trust;
+        let me = trust::me();
+        let dir = trust::Facts::of(&std::fs::metadata(&self.dir)?);
+        if let Some(why) = trust::judge_private(dir, me) {
+            return Err(std::io::Error::other(format!("the directory is {why}")));
+        }
+        let f = trust::Facts::of(&file.metadata()?);
+        if let Some(why) = trust::judge_private(f, me) {
+            return Err(std::io::Error::other(format!(
+                "{} is {why}",
+                self.path.display()
+            )));
+        }
+        Ok(())
+    }
+
+    #[cfg(not(unix))]
+    fn check_private(&self, _file: &File) -> std::io::Result<()> {
+        Ok(())
     }
 
     fn open(&self) -> std::io::Result<File> {
@@ -740,6 +769,56 @@ mod tests {
         assert_eq!(budget.book("eutils", Duration::ZERO, 0, FAR).await, None);
         assert!(!budget.active());
         assert_eq!(budget.cooldown("eutils").await, None);
+    }
+
+    /// Issue 25 item 15: another user's budget file with a 23-hour
+    /// cooldown made every call fail (exit 75). Needs root to chown
+    /// (skipped otherwise).
+    #[cfg(unix)]
+    #[tokio::test]
+    async fn another_users_budget_or_an_open_directory_is_not_used() {
+        use std::os::unix::fs::PermissionsExt;
+        if crate::core::trust::me() != 0 {
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let budget = SharedBudget::new(dir.path().to_path_buf(), false, false);
+        let until = now_ms() + 23 * 60 * 60 * 1000;
+        std::fs::write(
+            budget.path(),
+            format!(
+                r#"{{"format":"pubmed-request-budget/1","lanes":{{"eutils":{{"last_start":0,"cooldown_until":{until},"streak":9}}}}}}"#
+            ),
+        )
+        .unwrap();
+        // this user's own file: its cooldown holds
+        assert_eq!(budget.cooldown("eutils").await, Some(until));
+        std::os::unix::fs::chown(budget.path(), Some(4242), Some(4242)).unwrap();
+        let budget = SharedBudget::new(dir.path().to_path_buf(), false, false);
+        assert_eq!(budget.cooldown("eutils").await, None);
+        assert!(!budget.active(), "paced alone");
+        assert_eq!(budget.book("eutils", Duration::ZERO, 0, FAR).await, None);
+        std::fs::remove_file(budget.path()).unwrap();
+        // a directory others can write (anyone could plant the file)
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o1777)).unwrap();
+        let budget = SharedBudget::new(dir.path().to_path_buf(), false, false);
+        assert_eq!(budget.book("eutils", Duration::ZERO, 0, FAR).await, None);
+        assert!(!budget.active());
+        // another user's directory
+        std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
+        std::os::unix::fs::chown(dir.path(), Some(4242), None).unwrap();
+        let budget = SharedBudget::new(dir.path().to_path_buf(), false, false);
+        assert_eq!(budget.book("eutils", Duration::ZERO, 0, FAR).await, None);
+        assert!(!budget.active());
+        std::os::unix::fs::chown(dir.path(), Some(0), None).unwrap();
+        let budget = SharedBudget::new(dir.path().to_path_buf(), false, false);
+        assert!(
+            budget
+                .book("eutils", Duration::ZERO, 0, FAR)
+                .await
+                .is_some()
+        );
+        assert!(budget.active());
     }
 
     #[cfg(unix)]

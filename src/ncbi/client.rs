@@ -124,12 +124,8 @@ fn is_key_param(name: &str) -> bool {
 /// query and any password replaced by `REDACTED` (docs/client.md).
 pub fn redact_url(url: &str) -> String {
     let Ok(mut u) = url::Url::parse(url) else {
-        // Not a URL: cut everything after a key parameter.
-        let lower = url.to_ascii_lowercase();
-        return match lower.find("api_key=") {
-            Some(at) => format!("{}api_key=REDACTED", &url[..at]),
-            None => url.to_string(),
-        };
+        // Not a URL: the text rules (a password, every key value).
+        return crate::core::secret::redact_url(url);
     };
     if u.password().is_some() {
         let _ = u.set_password(Some("REDACTED"));

@@ -279,10 +279,14 @@ fn record_from(
             let words = match idtype {
                 IdType::Pmid | IdType::Doi => {
                     let query = format!("{key}[{}]", idtype.as_str());
-                    words.text("; it may still be in PubMed: ").term(
-                        Term::Search(query.clone()),
-                        format!("pubmed search '{query}'"),
-                    )
+                    words
+                        .text("; it may still be in PubMed: ")
+                        .term(
+                            Term::Search(query.clone()),
+                            format!("pubmed search '{query}'"),
+                        )
+                        // The flag is the CLI's (MCP has no fallback).
+                        .cli_only(", or convert with --fallback pubmed")
                 }
                 IdType::Pmcid => words.text("; check the PMCID"),
             };
@@ -580,6 +584,11 @@ mod tests {
         assert_eq!(e.reason, RecordReason::NotInPmc);
         assert!(e.message.contains("may still be in PubMed"));
         assert!(e.message.contains("pubmed search '23193287[pmid]'"));
+        // Issue 25: the message names the flag that looks in PubMed.
+        assert_eq!(
+            e.message,
+            "not in PMC (Identifier not found in PMC); it may still be in PubMed: pubmed search '23193287[pmid]', or convert with --fallback pubmed"
+        );
         let rec = record_from("x", IdType::Doi, "x", None);
         assert_eq!(
             rec.outcome.unwrap_err().reason,

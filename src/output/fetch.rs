@@ -16,17 +16,18 @@ use crate::ops::batch::Output;
 use crate::ops::fetch::{Article, Fetched, Totals};
 use crate::ops::record::RecordError;
 
-/// The CSV/TSV columns.
+/// The CSV/TSV columns: snake_case, as every command's CSV/TSV header
+/// (JSON keys are camelCase; docs/fetch.md "Formats").
 pub const HEADER: [&str; 12] = [
     "pmid",
     "title",
     "authors",
     "journal",
-    "pubDate",
+    "pub_date",
     "doi",
     "pmcid",
-    "pubTypes",
-    "meshHeadings",
+    "pub_types",
+    "mesh_headings",
     "retracted",
     "abstract",
     "error",
@@ -101,16 +102,21 @@ const MONTH_ABBR: [&str; 12] = [
 ];
 
 /// The date as a citation writes it: as written, except a numeric month
-/// (`2017 06`) shown by name (`2017 Jun`).
+/// (`2017 06`) shown by name (`2017 Jun`) and a day without its leading
+/// zero (`2020 Sep 04` → `2020 Sep 4`, as NCBI's abstract view writes it).
 pub fn citation_date(d: &DateParts) -> String {
     let words: Vec<&str> = d.text.split_whitespace().collect();
+    let numeric = |w: &str| !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit());
     match (d.year, d.month, words.get(1)) {
-        (Some(y), Some(m), Some(w)) if w.bytes().all(|b| b.is_ascii_digit()) => {
+        (Some(y), Some(m), Some(w)) if numeric(w) => {
             let mut s = format!("{y} {}", MONTH_ABBR[usize::from(m) - 1]);
             if let Some(day) = d.day {
                 s.push_str(&format!(" {day}"));
             }
             s
+        }
+        (Some(_), Some(_), Some(_)) if d.day.is_some() && words.len() == 3 && numeric(words[2]) => {
+            format!("{} {} {}", words[0], words[1], d.day.unwrap_or_default())
         }
         _ => d.text.clone(),
     }
@@ -587,4 +593,39 @@ pub fn summary(t: &Totals) -> String {
         t.failed
     );
     stream::summary(head, &t.by_reason, t.requests)
+}
+
+#[cfg(test)]
+mod date_tests {
+    use super::*;
+
+    /// Issue 25 "first hour": the day was zero-padded (`2020 Sep 04`);
+    /// NCBI writes `2020 Sep 4`.
+    #[test]
+    fn citation_dates_write_the_day_as_ncbi_does() {
+        let date = |text: &str, m: Option<u8>, day: Option<u8>| DateParts {
+            year: Some(2020),
+            month: m,
+            day,
+            season: None,
+            text: text.into(),
+        };
+        assert_eq!(
+            citation_date(&date("2020 Sep 04", Some(9), Some(4))),
+            "2020 Sep 4"
+        );
+        assert_eq!(
+            citation_date(&date("2020 09 04", Some(9), Some(4))),
+            "2020 Sep 4"
+        );
+        assert_eq!(
+            citation_date(&date("2020 Sep 14", Some(9), Some(14))),
+            "2020 Sep 14"
+        );
+        assert_eq!(citation_date(&date("2020 Sep", Some(9), None)), "2020 Sep");
+        assert_eq!(
+            citation_date(&date("2020 Spring", None, None)),
+            "2020 Spring"
+        );
+    }
 }

@@ -307,6 +307,20 @@ fn write_table(
     super::write_table(out, t)
 }
 
+/// The warning when a page written to a pipe holds fewer PMIDs than the
+/// query has hits (docs/search.md "In a pipe"), e.g. "warning: wrote 20 of
+/// 249 PMIDs; pass --all for every PMID, or --retmax N for a larger page";
+/// `None` for a count (`retmax` 0) or a page holding every hit.
+pub fn short_pipe_warning(o: &SearchOutcome) -> Option<String> {
+    let shown = o.pmids.len() as u64;
+    (o.retmax != 0 && shown < o.count).then(|| {
+        format!(
+            "warning: wrote {shown} of {} PMIDs; pass --all for every PMID, or --retmax N for a larger page",
+            o.count
+        )
+    })
+}
+
 /// The stderr header for people: count and paging.
 pub fn header_line(o: &SearchOutcome) -> String {
     let shown = o.pmids.len();
