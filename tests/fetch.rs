@@ -1614,26 +1614,29 @@ fn an_empty_medline_body_is_retried_and_then_the_records_come() {
     assert!(!run.stderr.contains("not_found"), "{}", run.stderr);
 }
 
-/// Empty answers on every attempt end the chunk as `ncbi_unreachable`
-/// (exit 69, docs/errors.md) after the retries, never as `not_found`.
+/// Issue 25 item 12: NCBI answers a MEDLINE request for unknown PMIDs with
+/// no bytes (docs/fetch.md "Unknown PMIDs in MEDLINE mode"); that cost 7
+/// attempts and exit 69. An empty body that repeats on its one retry is the
+/// answer "no records": each PMID is `not_found`, exit 1, 2 requests.
 #[test]
-fn empty_medline_bodies_every_time_are_ncbi_unreachable() {
+fn an_empty_medline_answer_that_repeats_is_not_found() {
     let server = TestServer::start(|_| Reply::status(200, "text/plain; charset=UTF-8", ""));
-    let run = fetch(&server, &["23039619", "33020656", "-f", "medline"]);
-    assert_eq!(run.code, 69, "{}", run.stderr);
+    let run = fetch(&server, &["99999998", "99999999", "-f", "medline"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
     assert_eq!(run.stdout, "");
-    // PUBMED_MAX_RETRIES=2 in the test runner: three attempts
-    assert_eq!(server.count(), 3);
+    assert_eq!(server.count(), 2);
     assert!(
-        run.stderr.contains("pubmed: PMID 23039619: gave up after 3 attempts: EFetch answered HTTP 200 with an empty body [ncbi_unreachable]"),
+        run.stderr.contains(
+            "pubmed: PMID 99999998: EFetch returned no record for this PMID: it is not in PubMed [not_found]"
+        ),
         "{}",
         run.stderr
     );
     assert!(
         run.stderr
-            .contains("2 PMIDs: 0 found, 2 failed (ncbi_unreachable 2)"),
+            .contains("2 PMIDs: 0 found, 2 failed (not_found 2)"),
         "{}",
         run.stderr
     );
-    assert!(!run.stderr.contains("not_found"), "{}", run.stderr);
+    assert!(!run.stderr.contains("ncbi_unreachable"), "{}", run.stderr);
 }

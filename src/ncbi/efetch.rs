@@ -901,8 +901,19 @@ impl Client {
         // Always a form body: ID lists of any length, one request shape.
         req.method = Method::Post;
         let timed_out = AtomicBool::new(false);
+        let empty_medline = AtomicBool::new(false);
         let result = self
             .execute(ENDPOINT, Lane::Eutils, &req, |resp| {
+                // MEDLINE mode answers unknown PMIDs with no bytes at all
+                // (docs/fetch.md "Unknown PMIDs in MEDLINE mode"): an empty
+                // body that repeats is that answer, not an outage.
+                if mode == Mode::Medline
+                    && resp.status == 200
+                    && resp.body.is_empty()
+                    && empty_medline.swap(true, Ordering::Relaxed)
+                {
+                    return Verdict::Done(ChunkBody::Medline(Vec::new()));
+                }
                 match classify_body(&resp, mode) {
                     Verdict::Transient { text, .. }
                         if may_halve && is_timeout(&text, resp.status) =>
