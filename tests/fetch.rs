@@ -1657,9 +1657,21 @@ fn a_body_not_in_utf8_fails_its_chunk_as_invalid() {
         1,
     );
     let cases: Vec<(Vec<u8>, &str, String)> = vec![
-        (latin1, "text/xml; charset=UTF-8", format!("EFetch sent a body that is not valid UTF-8 (at byte {at})")),
-        (declared.clone().into_bytes(), "text/xml", "EFetch sent a body in the encoding \"iso-8859-1\"; only UTF-8 is read".into()),
-        (capture.clone().into_bytes(), "text/xml; charset=windows-1252", "EFetch sent a body in the encoding \"windows-1252\"; only UTF-8 is read".into()),
+        (
+            latin1,
+            "text/xml; charset=UTF-8",
+            format!("EFetch sent a body that is not valid UTF-8 (at byte {at})"),
+        ),
+        (
+            declared.clone().into_bytes(),
+            "text/xml",
+            "EFetch sent a body in the encoding \"iso-8859-1\"; only UTF-8 is read".into(),
+        ),
+        (
+            capture.clone().into_bytes(),
+            "text/xml; charset=windows-1252",
+            "EFetch sent a body in the encoding \"windows-1252\"; only UTF-8 is read".into(),
+        ),
     ];
     for (body, ctype, message) in cases {
         let server = TestServer::start(move |_| Reply::status(200, ctype, body.clone()));

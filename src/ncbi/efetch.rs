@@ -882,7 +882,9 @@ fn declared_encoding(resp: &HttpResponse) -> Option<String> {
         let decl = head.trim_start().strip_prefix("<?xml")?;
         let decl = &decl[..decl.find("?>")?];
         let at = decl.find("encoding")?;
-        let rest = decl[at + "encoding".len()..].trim_start().strip_prefix('=')?;
+        let rest = decl[at + "encoding".len()..]
+            .trim_start()
+            .strip_prefix('=')?;
         let rest = rest.trim_start();
         let quote = rest.chars().next().filter(|q| *q == '"' || *q == '\'')?;
         let value = &rest[1..];

@@ -607,10 +607,8 @@ impl<'s> AllRun<'s> {
             for p in fresh {
                 self.batch.push(p);
                 if self.batch.len() >= self.batch_size {
-                    let full = std::mem::replace(
-                        &mut self.batch,
-                        Vec::with_capacity(self.batch_size),
-                    );
+                    let full =
+                        std::mem::replace(&mut self.batch, Vec::with_capacity(self.batch_size));
                     self.summaries.push_back(Job::Summaries(full));
                 }
             }

@@ -167,7 +167,9 @@ impl PmidSet {
                 let (word, bit) = ((n / 64) as usize, n % 64);
                 if word >= self.bits.len() {
                     // grow by doubling, at most to DENSE bits
-                    let want = (word + 1).next_power_of_two().min((Self::DENSE / 64) as usize);
+                    let want = (word + 1)
+                        .next_power_of_two()
+                        .min((Self::DENSE / 64) as usize);
                     self.bits.resize(want.max(word + 1), 0);
                 }
                 let had = self.bits[word] & (1 << bit) != 0;
