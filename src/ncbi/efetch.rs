@@ -822,7 +822,7 @@ fn classify_body(resp: &HttpResponse, mode: Mode) -> Verdict<ChunkBody> {
             if head.starts_with('<') || head.starts_with('{') {
                 return classify_other(resp, expected, empty);
             }
-            match split_medline(&body) {
+            match split_medline(body) {
                 Ok(records) => Verdict::Done(ChunkBody::Medline(records)),
                 Err(why) => Verdict::Fatal(Error::new(
                     Reason::NcbiInvalidResponse,
@@ -836,7 +836,7 @@ fn classify_body(resp: &HttpResponse, mode: Mode) -> Verdict<ChunkBody> {
                     Err("expected <PubmedArticleSet>, found JSON".to_string())
                 });
             }
-            match parse_set(&body, keep_raw) {
+            match parse_set(body, keep_raw) {
                 Ok(set) => {
                     let prolog = Arc::from(&body[..set.prolog_len]);
                     Verdict::Done(ChunkBody::Xml(set, prolog))

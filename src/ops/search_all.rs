@@ -571,9 +571,8 @@ impl<'s> AllRun<'s> {
             .max()
             .unwrap_or(0);
         self.summary_bytes = self.summary_bytes.max(largest);
-        if self.summary_bytes > 0 {
-            self.batch_size = (SUMMARY_BYTES_PER_REQUEST / self.summary_bytes)
-                .clamp(MIN_SUMMARY_BATCH, SUMMARY_BATCH);
+        if let Some(n) = SUMMARY_BYTES_PER_REQUEST.checked_div(self.summary_bytes) {
+            self.batch_size = n.clamp(MIN_SUMMARY_BATCH, SUMMARY_BATCH);
         }
     }
 
