@@ -1156,7 +1156,8 @@ fn search_all_fails_a_range_whose_pages_are_short() {
         .iter()
         .filter(|r| r.param("term").is_some_and(|t| t.contains(") AND 1:")))
         .count();
-    assert_eq!(short_range_requests, 3, "retried, then failed");
+    // the same short page twice: one retry only (issue 25 item 10)
+    assert_eq!(short_range_requests, 2, "retried once, then failed");
 }
 
 /// `--all` with summaries follows the batch exit rule: every PMID without

@@ -454,13 +454,14 @@ fn upstream_failures_are_errors_not_empty_answers() {
 fn the_last_attempt_decides_between_invalid_and_unreachable() {
     // two different foreign answers (a repeat would end the call at once)
     let n = std::sync::atomic::AtomicUsize::new(0);
-    let server = TestServer::start(move |_| match n
-        .fetch_add(1, std::sync::atomic::Ordering::SeqCst)
-    {
-        0 => Reply::xml(fixture("espell_netch_mus_musclus.xml")),
-        1 => Reply::xml(fixture("espell_biopythooon.xml")),
-        _ => Reply::Reset,
-    });
+    let server =
+        TestServer::start(
+            move |_| match n.fetch_add(1, std::sync::atomic::Ordering::SeqCst) {
+                0 => Reply::xml(fixture("espell_netch_mus_musclus.xml")),
+                1 => Reply::xml(fixture("espell_biopythooon.xml")),
+                _ => Reply::Reset,
+            },
+        );
     let run = pubmed(&["spell", "-f", "json", "asthmaa OR alergies"])
         .server(&server)
         .run();
@@ -627,7 +628,11 @@ fn a_control_character_is_rejected_before_any_request() {
         &["search", "-f", "json", "asthmaa\u{7} OR alergies"][..],
     ] {
         let run = pubmed(args).server(&server).run();
-        let e = run.failed_with(2, "invalid_argument", "control character U+0007 at character 8");
+        let e = run.failed_with(
+            2,
+            "invalid_argument",
+            "control character U+0007 at character 8",
+        );
         assert_eq!(
             e["message"],
             "the query holds the control character U+0007 at character 8; remove it (tab and line breaks are allowed)",
