@@ -644,6 +644,176 @@ fn budget() -> Vec<Row> {
     rows
 }
 
+/// Issue 25 item 6: `related -f ids` of 50,000 inputs, 100 distinct linked
+/// PMIDs each (5,000,000 lines), no pacing; peak RSS. The printed-PMID set
+/// was a set of strings (1.0 GB at 50k inputs); now one bit per PMID.
+fn related_ids_50k() -> Row {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("pmids.txt");
+    let inputs: Vec<u64> = (0..50_000u64).map(|i| 1_000_000 + i).collect();
+    let text: String = inputs.iter().map(|p| format!("{p}\n")).collect();
+    std::fs::write(&path, text).unwrap();
+    let links = |p: u64| -> Vec<(String, Option<u64>)> {
+        let base = 30_000_000 + (p - 1_000_000) * 100;
+        (0..100).map(|k| ((base + k).to_string(), None)).collect()
+    };
+    let server = TestServer::start(move |r| {
+        let mut sets = Vec::new();
+        for (k, v) in &r.params {
+            if k != "id" {
+                continue;
+            }
+            for p in v.split(',').filter_map(|p| p.trim().parse::<u64>().ok()) {
+                sets.push(support::ncbi::ElinkSet {
+                    ids: vec![p.to_string()],
+                    linkname: "pubmed_pubmed".into(),
+                    links: links(p),
+                });
+            }
+        }
+        support::server::Reply::xml(support::ncbi::elink(&sets))
+    });
+    let t0 = Instant::now();
+    let run = pubmed(&[
+        "related",
+        "--input",
+        path.to_str().unwrap(),
+        "-f",
+        "ids",
+        "--retmax",
+        "100",
+    ])
+    .server(&server)
+    .env("PUBMED_DEADLINE_S", "120")
+    .measure_rss()
+    .run();
+    let wall = t0.elapsed();
+    let lines = run.stdout.lines().count();
+    let mb = run.peak_rss_kb.unwrap_or(0) as f64 / 1024.0;
+    Row {
+        what: "related -f ids, 50,000 inputs × 100 distinct links, no pacing".into(),
+        figures: format!(
+            "{lines} PMIDs, {} requests, {:.1} s, peak RSS {mb:.1} MB",
+            server.count(),
+            wall.as_secs_f64()
+        ),
+        target: "every link once, peak RSS < 64 MB".into(),
+        met: Some(run.code == 0 && lines == 5_000_000 && mb > 0.0 && mb < 64.0),
+    }
+}
+
+/// Issue 25 item 7: `search --all --detail brief` of 200,000 hits against
+/// a fake whose summaries are rich (40 authors, a 2,000-character title:
+/// about 3.5 KB each as JSON, 2–3× the usual), no pacing; peak RSS.
+fn summaries_rich_200k(corpus: &Corpus) -> Row {
+    let fake = FakeNcbi::new(corpus.clone());
+    let f = fake.clone();
+    let server = TestServer::start(move |r| {
+        if !r.is("esummary.fcgi") {
+            return f.reply(r);
+        }
+        f.counters.esummary.fetch_add(1, Ordering::SeqCst);
+        let docs: Vec<_> = r
+            .param("id")
+            .unwrap_or_default()
+            .split(',')
+            .filter_map(|p| p.trim().parse::<u64>().ok())
+            .map(|p| {
+                let mut d = support::fake_ncbi::synthetic_doc(p);
+                d.title = format!("{} {}", d.title, "Rich summary words. ".repeat(100));
+                d.authors = (0..40).map(|i| format!("Author{i} Q")).collect();
+                d
+            })
+            .collect();
+        support::server::Reply::xml(support::ncbi::esummary(&docs, &[]))
+    });
+    let t0 = Instant::now();
+    let run = pubmed(&[
+        "search",
+        "hits200000",
+        "--all",
+        "--detail",
+        "brief",
+        "-f",
+        "ndjson",
+    ])
+    .server(&server)
+    .env("PUBMED_DEADLINE_S", "120")
+    .measure_rss()
+    .run();
+    let wall = t0.elapsed();
+    let lines = run.stdout.lines().count();
+    let esummary = fake.counters.esummary.load(Ordering::SeqCst);
+    let mb = run.peak_rss_kb.unwrap_or(0) as f64 / 1024.0;
+    Row {
+        what: "search hits200000 --all --detail brief, rich summaries (~3.5 KB), no pacing".into(),
+        figures: format!(
+            "{lines} records, {esummary} ESummary, {:.1} s, peak RSS {mb:.1} MB",
+            wall.as_secs_f64()
+        ),
+        target: "every record, peak RSS < 64 MB".into(),
+        met: Some(run.code == 0 && lines == 200_000 && mb > 0.0 && mb < 64.0),
+    }
+}
+
+/// Issue 25 item 8: `procs` processes of `search --count` at once with the
+/// shared budget and default pacing, while busy threads (2 per core) load
+/// the CPU; the gap between request arrivals is measured at the server,
+/// which answers 429 above 3 requests per second.
+fn pacing_loaded(procs: usize) -> Row {
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let burners: Vec<_> = (0..2 * cores)
+        .map(|_| {
+            let stop = stop.clone();
+            std::thread::spawn(move || {
+                let mut x = 0u64;
+                while !stop.load(Ordering::Relaxed) {
+                    x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
+                    std::hint::black_box(x);
+                }
+            })
+        })
+        .collect();
+    let fake = FakeNcbi::rate_limited(budget_corpus());
+    let server = start(&fake);
+    let dir = tempfile::tempdir().unwrap();
+    let jobs = (0..procs * 3)
+        .map(|_| {
+            pubmed(&["search", "hits300", "--count"])
+                .server(&server)
+                .default_pacing()
+                .shared_budget(dir.path())
+        })
+        .collect();
+    let ok = xargs(procs, jobs, |r| r.code == 0 && r.stdout == "300\n");
+    stop.store(true, Ordering::Relaxed);
+    for b in burners {
+        let _ = b.join();
+    }
+    let mut times: Vec<Instant> = server.requests().iter().map(|r| r.at).collect();
+    times.sort();
+    let min_gap = times
+        .windows(2)
+        .map(|w| w[1] - w[0])
+        .min()
+        .unwrap_or_default();
+    let limited = fake.counters.rate_limited.load(Ordering::SeqCst);
+    let per_s = server.max_per_second();
+    Row {
+        what: format!(
+            "pacing under CPU load (2 busy threads per core): {procs} processes × 3 `search --count`, shared budget"
+        ),
+        figures: format!(
+            "{} requests, {limited} × 429, at most {per_s} in any 1 s, smallest gap between arrivals {:.0} ms",
+            times.len(),
+            ms(min_gap)
+        ),
+        target: "0 × 429, ≤ 3 in any 1 s".into(),
+        met: Some(ok && limited == 0 && per_s <= 3),
+    }
+}
+
 fn main() {
     let filter: Option<String> = std::env::args().skip(1).find(|a| !a.starts_with('-'));
     let corpus = Corpus::synthetic();
@@ -658,7 +828,19 @@ fn main() {
         ),
         (
             "summaries_200k",
-            Box::new(move || vec![search_all_200k_summaries(&corpus)]),
+            Box::new({
+                let corpus = corpus.clone();
+                move || vec![search_all_200k_summaries(&corpus)]
+            }),
+        ),
+        (
+            "summaries_rich",
+            Box::new(move || vec![summaries_rich_200k(&corpus)]),
+        ),
+        ("related_ids", Box::new(|| vec![related_ids_50k()])),
+        (
+            "pacing_loaded",
+            Box::new(|| vec![pacing_loaded(2), pacing_loaded(16)]),
         ),
         ("convert_10k", Box::new(|| vec![convert_10k()])),
         ("convert_1m", Box::new(|| vec![convert_1m_rss()])),

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use pubmed::ncbi::transport::{HttpRequest, HttpResponse, SendFuture, Transport, TransportError};
-use pubmed::ncbi::{Client, ClientSettings, Db, Policy};
+use pubmed::ncbi::{Client, ClientSettings, Db, Policy, efetch};
 use support::cli::{Run, pubmed};
 use support::fake_ncbi::{Corpus, FakeNcbi, SummaryCall, synthetic_doc};
 use support::server::{Reply, Request, TestServer, fixture};
@@ -320,6 +320,92 @@ async fn an_oversized_body_halves_the_chunk() {
         *transport.sizes.lock().unwrap(),
         vec![1000, 500, 250, 250, 500, 250, 250]
     );
+}
+
+/// An in-process EFetch: the synthetic records asked for, or a body over
+/// the client's cap when the request holds `big` (whose own record is
+/// over the cap). Records the PMIDs of each request.
+struct CappedEfetch {
+    big: String,
+    requests: Mutex<Vec<Vec<String>>>,
+}
+
+impl Transport for CappedEfetch {
+    fn send(&self, req: HttpRequest) -> SendFuture<'_> {
+        Box::pin(async move {
+            let ids: Vec<String> = req
+                .params
+                .iter()
+                .find(|(k, _)| k == "id")
+                .map(|(_, v)| v.split(',').map(str::to_string).collect())
+                .unwrap_or_default();
+            self.requests.lock().unwrap().push(ids.clone());
+            if ids.contains(&self.big) {
+                return Err(TransportError::TooLarge);
+            }
+            let articles: Vec<_> = ids
+                .iter()
+                .map(|i| support::fake_ncbi::synthetic_article(i.parse().unwrap()))
+                .collect();
+            Ok(HttpResponse {
+                url: req.url,
+                status: 200,
+                retry_after: None,
+                content_type: Some("text/xml; charset=UTF-8".into()),
+                body: Bytes::from(support::ncbi::efetch_set(&articles, &[])),
+            })
+        })
+    }
+}
+
+/// Issue 25 item 9: an EFetch answer over the 64 MB cap was halved down to
+/// single PMIDs (2n − 1 requests, 15 for 8 PMIDs). Now the chunk goes to
+/// single PMIDs at once: the PMID whose own record is over the cap fails
+/// alone, each other PMID is in exactly 2 requests, 9 requests in all.
+#[tokio::test]
+async fn an_efetch_answer_over_the_cap_costs_each_pmid_two_requests() {
+    let pmids: Vec<String> = (0..8).map(|i| (31_000_001 + i).to_string()).collect();
+    let transport = Arc::new(CappedEfetch {
+        big: pmids[5].clone(),
+        requests: Mutex::new(Vec::new()),
+    });
+    let client = Client::with_transport(
+        ClientSettings {
+            policy: Policy {
+                request_gap: Some(Duration::ZERO),
+                ..Policy::default()
+            },
+            ..Default::default()
+        },
+        transport.clone(),
+    );
+    let answer = client
+        .efetch(Db::Pubmed, &pmids, efetch::Mode::Xml { keep_raw: false })
+        .await;
+    let requests = transport.requests.lock().unwrap().clone();
+    let mut want = vec![pmids.clone()];
+    want.extend(pmids.iter().map(|p| vec![p.clone()]));
+    assert_eq!(requests, want);
+    assert_eq!(requests.len(), 9);
+    for p in &pmids {
+        let n = requests.iter().filter(|r| r.contains(p)).count();
+        assert_eq!(n, 2, "{p}");
+        match &answer.entries[p] {
+            efetch::Entry::Missing { reason, message } if *p == pmids[5] => {
+                assert_eq!(
+                    *reason,
+                    efetch::MissingReason::Failed(pubmed::error::Reason::NcbiInvalidResponse)
+                );
+                assert_eq!(message, "EFetch: the answer is larger than 64 MB");
+            }
+            efetch::Entry::Article { record, .. } => {
+                assert_eq!(record.pmid, *p);
+                assert_ne!(p, &pmids[5]);
+            }
+            other => panic!("{p}: {other:?}"),
+        }
+    }
+    assert_eq!(answer.failures.len(), 1);
 }
 
 /// ESummary XML (version 2.0) carries every field of the JSON output: each

@@ -1615,26 +1615,112 @@ fn an_empty_medline_body_is_retried_and_then_the_records_come() {
     assert!(!run.stderr.contains("not_found"), "{}", run.stderr);
 }
 
-/// Empty answers on every attempt end the chunk as `ncbi_unreachable`
-/// (exit 69, docs/errors.md) after the retries, never as `not_found`.
+/// Issue 25 item 12: NCBI answers a MEDLINE request for unknown PMIDs with
+/// no bytes (docs/fetch.md "Unknown PMIDs in MEDLINE mode"); that cost 7
+/// attempts and exit 69. An empty body that repeats on its one retry is the
+/// answer "no records": each PMID is `not_found`, exit 1, 2 requests.
 #[test]
-fn empty_medline_bodies_every_time_are_ncbi_unreachable() {
+fn an_empty_medline_answer_that_repeats_is_not_found() {
     let server = TestServer::start(|_| Reply::status(200, "text/plain; charset=UTF-8", ""));
-    let run = fetch(&server, &["23039619", "33020656", "-f", "medline"]);
-    assert_eq!(run.code, 69, "{}", run.stderr);
+    let run = fetch(&server, &["99999998", "99999999", "-f", "medline"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
     assert_eq!(run.stdout, "");
-    // PUBMED_MAX_RETRIES=2 in the test runner: three attempts
-    assert_eq!(server.count(), 3);
+    assert_eq!(server.count(), 2);
     assert!(
-        run.stderr.contains("pubmed: PMID 23039619: gave up after 3 attempts: EFetch answered HTTP 200 with an empty body [ncbi_unreachable]"),
+        run.stderr.contains(
+            "pubmed: PMID 99999998: EFetch returned no record for this PMID: it is not in PubMed [not_found]"
+        ),
         "{}",
         run.stderr
     );
     assert!(
         run.stderr
-            .contains("2 PMIDs: 0 found, 2 failed (ncbi_unreachable 2)"),
+            .contains("2 PMIDs: 0 found, 2 failed (not_found 2)"),
         "{}",
         run.stderr
     );
-    assert!(!run.stderr.contains("not_found"), "{}", run.stderr);
+    assert!(!run.stderr.contains("ncbi_unreachable"), "{}", run.stderr);
+}
+
+/// Issue 25 item 11: bodies that are not UTF-8, or declare another
+/// encoding, were read with replacement characters and exit 0. Now the
+/// chunk fails at once (1 request) as `ncbi_invalid_response`.
+#[test]
+fn a_body_not_in_utf8_fails_its_chunk_as_invalid() {
+    let capture = text("efetch_pubmed_two_articles.xml");
+    // "Universit\u{e0}" in Latin-1 bytes: 0xE0 then "  " is not UTF-8
+    let mut latin1 = capture.clone().into_bytes();
+    let at = capture.find("Universit&#xe0;").unwrap() + "Universit".len();
+    latin1.splice(at..at + "&#xe0;".len(), [0xE0u8]);
+    let declared = capture.replacen(
+        "<?xml version=\"1.0\" ?>",
+        "<?xml version=\"1.0\" encoding=\"ISO-8859-1\" ?>",
+        1,
+    );
+    let cases: Vec<(Vec<u8>, &str, String)> = vec![
+        (
+            latin1,
+            "text/xml; charset=UTF-8",
+            format!("EFetch sent a body that is not valid UTF-8 (at byte {at})"),
+        ),
+        (
+            declared.clone().into_bytes(),
+            "text/xml",
+            "EFetch sent a body in the encoding \"iso-8859-1\"; only UTF-8 is read".into(),
+        ),
+        (
+            capture.clone().into_bytes(),
+            "text/xml; charset=windows-1252",
+            "EFetch sent a body in the encoding \"windows-1252\"; only UTF-8 is read".into(),
+        ),
+    ];
+    for (body, ctype, message) in cases {
+        let server = TestServer::start(move |_| Reply::status(200, ctype, body.clone()));
+        let run = fetch(&server, &["11748933", "11700088", "-f", "ndjson"]);
+        assert_eq!(run.code, 69, "{ctype}: {}", run.stderr);
+        let recs = ndjson(&run);
+        assert_eq!(recs.len(), 2);
+        for (r, pmid) in recs.iter().zip(["11748933", "11700088"]) {
+            assert_eq!(r["pmid"], pmid);
+            assert_eq!(r["error"]["reason"], "ncbi_invalid_response", "{r}");
+            assert_eq!(r["error"]["message"], message.as_str(), "{r}");
+        }
+        assert_eq!(server.count(), 1, "{ctype}: not retried");
+    }
+}
+
+/// Issue 25 item 11: one PMID answered twice with different records was
+/// "first wins". Now that PMID is `ncbi_invalid_response`; the other
+/// record of the answer is kept, and the same record twice is one record.
+#[test]
+fn one_pmid_answered_twice_with_different_records_is_invalid() {
+    let capture = text("efetch_pubmed_two_articles.xml");
+    let start = capture.find("<PubmedArticle>").unwrap();
+    let end = capture.find("</PubmedArticle>").unwrap() + "</PubmedArticle>".len();
+    let first = &capture[start..end];
+    let changed = first.replace("<Volume>42</Volume>", "<Volume>43</Volume>");
+    let twice_different = capture.replacen(first, &format!("{first}{changed}"), 1);
+    let twice_same = capture.replacen(first, &format!("{first}\n{first}"), 1);
+    let server = TestServer::start(move |_| Reply::xml(twice_different.clone()));
+    let run = fetch(&server, &["11748933", "11700088", "-f", "ndjson"]);
+    assert_eq!(run.code, 69, "{}", run.stderr);
+    let recs = ndjson(&run);
+    assert_eq!(recs.len(), 2);
+    assert_eq!(recs[0]["pmid"], "11748933");
+    assert_eq!(recs[0]["error"]["reason"], "ncbi_invalid_response");
+    assert_eq!(
+        recs[0]["error"]["message"],
+        "EFetch answered this PMID twice with different records"
+    );
+    assert_eq!(recs[1]["pmid"], "11700088");
+    assert_eq!(
+        recs[1]["title"],
+        "Proton MRI of (13)C distribution by J and chemical shift editing."
+    );
+    let server = TestServer::start(move |_| Reply::xml(twice_same.clone()));
+    let run = fetch(&server, &["11748933", "11700088", "-f", "ndjson"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let recs = ndjson(&run);
+    assert_eq!(recs.len(), 2);
+    assert_eq!(recs[0]["journal"]["volume"], "42");
 }

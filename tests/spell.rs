@@ -452,15 +452,16 @@ fn upstream_failures_are_errors_not_empty_answers() {
 /// last attempt heard nothing), not an invalid response.
 #[test]
 fn the_last_attempt_decides_between_invalid_and_unreachable() {
-    let body = fixture("espell_netch_mus_musclus.xml");
+    // two different foreign answers (a repeat would end the call at once)
     let n = std::sync::atomic::AtomicUsize::new(0);
-    let server = TestServer::start(move |_| {
-        if n.fetch_add(1, std::sync::atomic::Ordering::SeqCst) < 2 {
-            Reply::xml(body.clone())
-        } else {
-            Reply::Reset
-        }
-    });
+    let server =
+        TestServer::start(
+            move |_| match n.fetch_add(1, std::sync::atomic::Ordering::SeqCst) {
+                0 => Reply::xml(fixture("espell_netch_mus_musclus.xml")),
+                1 => Reply::xml(fixture("espell_biopythooon.xml")),
+                _ => Reply::Reset,
+            },
+        );
     let run = pubmed(&["spell", "-f", "json", "asthmaa OR alergies"])
         .server(&server)
         .run();
@@ -477,13 +478,14 @@ fn an_answer_to_another_query_is_an_upstream_fault() {
     assert_eq!(run.code, 69, "{}", run.stderr);
     let e = run.error_json();
     assert_eq!(e["reason"], "ncbi_invalid_response");
+    // The same foreign answer twice: retrying cannot change it, so one
+    // retry only (PUBMED_MAX_RETRIES=2 in the test runner would allow 3).
     assert_eq!(
         e["message"],
-        "gave up after 3 attempts: ESpell answered another request: <Query> is \"Netch AND Mus musclus\", not the query sent (\"asthmaa OR alergies\")"
+        "gave up after 2 attempts: ESpell answered another request: <Query> is \"Netch AND Mus musclus\", not the query sent (\"asthmaa OR alergies\") (the same answer twice)"
     );
     assert_eq!(run.stdout, "");
-    // PUBMED_MAX_RETRIES=2 in the test runner: three attempts
-    assert_eq!(server.count(), 3);
+    assert_eq!(server.count(), 2);
 
     // one foreign answer, then ours: the capture's correction
     let calls = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
@@ -612,4 +614,38 @@ fn rate_limited_exits_75_with_retry_after_and_a_key_hint() {
     let run = pubmed(&["spell", "cancr"]).server(&server).run();
     assert_eq!(run.code, 75);
     assert!(run.stderr.contains("NCBI_API_KEY"), "{}", run.stderr);
+}
+
+/// Issue 25 item 10: a query with a control character (BEL, U+0007) was
+/// sent, NCBI's XML echo dropped it, and the foreign-answer check retried
+/// for a minute. Now it is rejected before any request, naming the
+/// character; tab and line breaks stay blanks.
+#[test]
+fn a_control_character_is_rejected_before_any_request() {
+    let server = replay(fixture("espell_asthmaa_alergies.xml"));
+    for args in [
+        &["spell", "-f", "json", "asthmaa\u{7} OR alergies"][..],
+        &["search", "-f", "json", "asthmaa\u{7} OR alergies"][..],
+    ] {
+        let run = pubmed(args).server(&server).run();
+        let e = run.failed_with(
+            2,
+            "invalid_argument",
+            "control character U+0007 at character 8",
+        );
+        assert_eq!(
+            e["message"],
+            "the query holds the control character U+0007 at character 8; remove it (tab and line breaks are allowed)",
+            "{args:?}"
+        );
+        assert_eq!(run.stdout, "");
+    }
+    assert_eq!(server.count(), 0);
+    // a tab is a blank: sent, and the echo (blanks folded) is ours
+    let run = pubmed(&["spell", "-f", "json", "asthmaa\tOR alergies"])
+        .server(&server)
+        .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.json()["corrected"], "asthma\tOR allergies");
+    assert_eq!(server.count(), 1);
 }

@@ -12,8 +12,10 @@ use crate::error::{Error, Field, Reason, Result, Words};
 /// strategy, short of what would only burden NCBI.
 pub const MAX_QUERY_CHARS: usize = 100_000;
 
-/// Rejects a query longer than [`MAX_QUERY_CHARS`] (`invalid_argument`).
+/// Rejects a query longer than [`MAX_QUERY_CHARS`], or holding a control
+/// character ([`check_controls`]) (`invalid_argument`).
 pub fn check_length(query: &str) -> Result<()> {
+    check_controls(query)?;
     let n = query.chars().count();
     if n > MAX_QUERY_CHARS {
         return Err(Error::new(
@@ -23,6 +25,33 @@ pub fn check_length(query: &str) -> Result<()> {
         .with_field(Field::Query));
     }
     Ok(())
+}
+
+/// True for a character no query means: a C0 control other than tab,
+/// line feed and carriage return (blanks to PubMed), DEL, or a C1 control
+/// other than NEL (U+0085, a Unicode blank).
+/// XML 1.0 cannot carry most of them, so NCBI's echo of such a query never
+/// matches what was sent (docs/search.md "Control characters").
+pub fn is_control(c: char) -> bool {
+    c.is_control() && !matches!(c, '\t' | '\n' | '\r' | '\u{85}')
+}
+
+/// Rejects a query holding a control character ([`is_control`]) before any
+/// request, naming the first one (code point and character position):
+/// rejected, not stripped, so what is searched is what was written.
+pub fn check_controls(query: &str) -> Result<()> {
+    match query.chars().enumerate().find(|(_, c)| is_control(*c)) {
+        Some((at, c)) => Err(Error::new(
+            Reason::InvalidArgument,
+            format!(
+                "the query holds the control character U+{:04X} at character {}; remove it (tab and line breaks are allowed)",
+                c as u32,
+                at + 1
+            ),
+        )
+        .with_field(Field::Query)),
+        None => Ok(()),
+    }
 }
 
 /// The query as sent: entities decoded and markup removed, nothing

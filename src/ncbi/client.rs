@@ -496,6 +496,7 @@ impl Client {
             .checked_add(policy.deadline)
             .unwrap_or_else(|| Instant::now() + Duration::from_secs(86_400));
         let mut attempt = 0u32;
+        let mut last_bad: Option<u64> = None;
         loop {
             attempt += 1;
             let permit = self.pacer.acquire(deadline, lane).await?;
@@ -508,21 +509,42 @@ impl Client {
             let sent = tokio::time::timeout(budget, self.transport.send(req.clone())).await;
             let started = permit.started;
             drop(permit);
+            let mut repeated = false;
             let retry = match sent {
                 Err(_) => Retry::timed_out(endpoint, budget, deadline, policy.deadline)?,
                 Ok(Err(e)) => Retry::from_transport(endpoint, &req.url, e)?,
-                Ok(Ok(resp)) => match Retry::from_verdict(endpoint, classify(resp)) {
-                    Ok(Next::Done(v)) => {
-                        self.pacer.note_success(lane).await;
-                        return Ok(v);
+                Ok(Ok(resp)) => {
+                    let print = fingerprint(&resp);
+                    match Retry::from_verdict(endpoint, classify(resp)) {
+                        Ok(Next::Done(v)) => {
+                            self.pacer.note_success(lane).await;
+                            return Ok(v);
+                        }
+                        Ok(Next::Retry(r)) => {
+                            // The same answer that cannot be right, twice:
+                            // waiting will not change it (docs/client.md
+                            // "Classifying an answer").
+                            repeated = r.bad_answer && last_bad == Some(print);
+                            last_bad = r.bad_answer.then_some(print);
+                            r
+                        }
+                        Err(e) if e.reason == Reason::InvalidApiKey => {
+                            return Err(self.with_key_origin(e));
+                        }
+                        Err(e) => return Err(e),
                     }
-                    Ok(Next::Retry(r)) => r,
-                    Err(e) if e.reason == Reason::InvalidApiKey => {
-                        return Err(self.with_key_origin(e));
-                    }
-                    Err(e) => return Err(e),
-                },
+                }
             };
+            if repeated {
+                return Err(Error::new(
+                    Reason::NcbiInvalidResponse,
+                    format!(
+                        "gave up after {}: {} (the same answer twice)",
+                        count(attempt, "attempt"),
+                        retry.text
+                    ),
+                ));
+            }
             let resume = self
                 .next_wait(lane, &retry, attempt, started, deadline)
                 .await?;
@@ -634,6 +656,15 @@ impl Client {
         }
         e
     }
+}
+
+/// A hash of an answer's status and body, to tell an answer that repeats.
+fn fingerprint(resp: &HttpResponse) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    resp.status.hash(&mut h);
+    resp.body.hash(&mut h);
+    h.finish()
 }
 
 /// The host of a URL, for messages.

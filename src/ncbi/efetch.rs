@@ -807,14 +807,22 @@ fn classify_body(resp: &HttpResponse, mode: Mode) -> Verdict<ChunkBody> {
             bad_answer: false,
         };
     }
-    let body = String::from_utf8_lossy(&resp.body);
+    let body = match utf8_body(resp) {
+        Ok(body) => body,
+        Err(why) => {
+            return Verdict::Fatal(Error::new(
+                Reason::NcbiInvalidResponse,
+                format!("{ENDPOINT} sent {why}"),
+            ));
+        }
+    };
     let head = body.trim_start();
     match mode {
         Mode::Medline => {
             if head.starts_with('<') || head.starts_with('{') {
                 return classify_other(resp, expected, empty);
             }
-            match split_medline(&body) {
+            match split_medline(body) {
                 Ok(records) => Verdict::Done(ChunkBody::Medline(records)),
                 Err(why) => Verdict::Fatal(Error::new(
                     Reason::NcbiInvalidResponse,
@@ -828,7 +836,7 @@ fn classify_body(resp: &HttpResponse, mode: Mode) -> Verdict<ChunkBody> {
                     Err("expected <PubmedArticleSet>, found JSON".to_string())
                 });
             }
-            match parse_set(&body, keep_raw) {
+            match parse_set(body, keep_raw) {
                 Ok(set) => {
                     let prolog = Arc::from(&body[..set.prolog_len]);
                     Verdict::Done(ChunkBody::Xml(set, prolog))
@@ -856,6 +864,54 @@ fn classify_body(resp: &HttpResponse, mode: Mode) -> Verdict<ChunkBody> {
     }
 }
 
+/// The encoding a body declares: the `charset` of its `Content-Type`, else
+/// the `encoding` of an XML declaration at its start; lower-cased.
+fn declared_encoding(resp: &HttpResponse) -> Option<String> {
+    let from_type = resp.content_type.as_deref().and_then(|t| {
+        t.split(';').skip(1).find_map(|p| {
+            let (k, v) = p.split_once('=')?;
+            k.trim()
+                .eq_ignore_ascii_case("charset")
+                .then(|| v.trim().trim_matches('"').to_ascii_lowercase())
+        })
+    });
+    from_type.or_else(|| {
+        let head = &resp.body[..resp.body.len().min(200)];
+        let head = std::str::from_utf8(head)
+            .unwrap_or_else(|e| std::str::from_utf8(&head[..e.valid_up_to()]).unwrap_or(""));
+        let decl = head.trim_start().strip_prefix("<?xml")?;
+        let decl = &decl[..decl.find("?>")?];
+        let at = decl.find("encoding")?;
+        let rest = decl[at + "encoding".len()..]
+            .trim_start()
+            .strip_prefix('=')?;
+        let rest = rest.trim_start();
+        let quote = rest.chars().next().filter(|q| *q == '"' || *q == '\'')?;
+        let value = &rest[1..];
+        Some(value[..value.find(quote)?].to_ascii_lowercase())
+    })
+}
+
+/// The body as UTF-8, which is what EFetch sends (docs/fetch.md
+/// "Requests"). Errors (for `ncbi_invalid_response`): a declared encoding
+/// other than UTF-8 (or its ASCII subset), or bytes that are not UTF-8;
+/// never read with replacement characters.
+fn utf8_body(resp: &HttpResponse) -> std::result::Result<&str, String> {
+    if let Some(enc) = declared_encoding(resp)
+        && !matches!(enc.as_str(), "utf-8" | "utf8" | "us-ascii" | "ascii")
+    {
+        return Err(format!(
+            "a body in the encoding {enc:?}; only UTF-8 is read"
+        ));
+    }
+    std::str::from_utf8(&resp.body).map_err(|e| {
+        format!(
+            "a body that is not valid UTF-8 (at byte {})",
+            e.valid_up_to()
+        )
+    })
+}
+
 /// True when a transient answer says NCBI ran out of time (`Status:
 /// Timeout`, HTTP 504): a smaller chunk is the better retry.
 fn is_timeout(text: &str, status: u16) -> bool {
@@ -868,11 +924,16 @@ fn is_timeout(text: &str, status: u16) -> bool {
         || t.contains("no answer within")
 }
 
+/// True when the chunk's answer was over the client's body cap.
+fn over_cap(e: &Error) -> bool {
+    e.reason == Reason::NcbiInvalidResponse
+        && e.message.ends_with(&TransportError::TooLarge.to_string())
+}
+
 /// True when the client gave up on a chunk in a way a smaller chunk can
 /// avoid: the body was over the cap, or no answer came in time.
 fn worth_halving(e: &Error, len: usize) -> bool {
-    let too_large = e.reason == Reason::NcbiInvalidResponse
-        && e.message.ends_with(&TransportError::TooLarge.to_string());
+    let too_large = over_cap(e);
     let slow = matches!(e.reason, Reason::NcbiDeadlineExceeded)
         || (e.reason == Reason::NcbiUnreachable && is_timeout(&e.message, 0));
     (too_large && len > 1) || (slow && len > MIN_TIMEOUT_SPLIT)
@@ -901,8 +962,19 @@ impl Client {
         // Always a form body: ID lists of any length, one request shape.
         req.method = Method::Post;
         let timed_out = AtomicBool::new(false);
+        let empty_medline = AtomicBool::new(false);
         let result = self
             .execute(ENDPOINT, Lane::Eutils, &req, |resp| {
+                // MEDLINE mode answers unknown PMIDs with no bytes at all
+                // (docs/fetch.md "Unknown PMIDs in MEDLINE mode"): an empty
+                // body that repeats is that answer, not an outage.
+                if mode == Mode::Medline
+                    && resp.status == 200
+                    && resp.body.is_empty()
+                    && empty_medline.swap(true, Ordering::Relaxed)
+                {
+                    return Verdict::Done(ChunkBody::Medline(Vec::new()));
+                }
                 match classify_body(&resp, mode) {
                     Verdict::Transient { text, .. }
                         if may_halve && is_timeout(&text, resp.status) =>
@@ -948,6 +1020,13 @@ impl Client {
             let may_halve = ids.len() > MIN_TIMEOUT_SPLIT;
             match self.efetch_once(db, &ids, mode, may_halve).await {
                 Ok(body) => merge(&mut answer, &ids, body),
+                // Over the cap: each PMID alone, so a PMID whose own record
+                // is over the cap fails alone and every other costs 2
+                // requests, not the 2n-1 of halving down to it (docs/fetch.md
+                // "Requests").
+                Err((e, true)) if ids.len() > 1 && over_cap(&e) => {
+                    work.extend(ids.into_iter().rev().map(|id| vec![id]));
+                }
                 Err((_, true)) if ids.len() > 1 => {
                     let (a, b) = ids.split_at(ids.len() / 2);
                     work.push(b.to_vec());
@@ -968,6 +1047,31 @@ impl Client {
             }
         }
         answer
+    }
+}
+
+/// Files `entry` under `pmid` unless the answer already held one: the same
+/// record twice is kept once; two different records for one PMID is an
+/// upstream fault, never "first wins" (docs/fetch.md "What each PMID
+/// gets").
+fn file_once(got: &mut HashMap<String, Entry>, pmid: String, entry: Entry) {
+    use std::collections::hash_map::Entry as Slot;
+    match got.entry(pmid) {
+        Slot::Vacant(v) => {
+            v.insert(entry);
+        }
+        Slot::Occupied(mut o) => {
+            let same = match (o.get(), &entry) {
+                (Entry::Article { record: a, .. }, Entry::Article { record: b, .. }) => a == b,
+                (a, b) => a == b,
+            };
+            if !same {
+                o.insert(Entry::Missing {
+                    reason: MissingReason::Invalid,
+                    message: "EFetch answered this PMID twice with different records".into(),
+                });
+            }
+        }
     }
 }
 
@@ -1006,7 +1110,7 @@ fn merge(answer: &mut EfetchAnswer, ids: &[String], body: ChunkBody) {
                         message: format!("EFetch sent a record that cannot be read: {why}"),
                     },
                 };
-                got.entry(pmid).or_insert(entry);
+                file_once(&mut got, pmid, entry);
             }
         }
         ChunkBody::Medline(records) => {
@@ -1015,7 +1119,7 @@ fn merge(answer: &mut EfetchAnswer, ids: &[String], body: ChunkBody) {
                     extra.push(pmid);
                     continue;
                 }
-                got.entry(pmid).or_insert(Entry::Medline(text));
+                file_once(&mut got, pmid, Entry::Medline(text));
             }
         }
     }

@@ -146,6 +146,19 @@ impl Drop for WaitingGuard<'_> {
     }
 }
 
+/// How late after its booked slot a start may still go: a quarter of the
+/// lane's gap (100 ms keyless). Later than that it is booked again. Below
+/// it the order of starts holds and any 4 consecutive keyless starts still
+/// span more than 1 s (3 gaps of 400 ms, less one lateness), so NCBI's
+/// 3-per-second count is kept; rebooking every few milliseconds of delay
+/// would waste the slots of a loaded machine instead.
+pub fn late_slack(gap: Duration) -> Duration {
+    (gap / 4).max(Duration::from_millis(5))
+}
+
+/// Late starts booked again per request at most.
+const MAX_REBOOKS: u32 = 3;
+
 fn ceil_secs(d: Duration) -> u64 {
     (d.as_millis().div_ceil(1000) as u64).max(1)
 }
@@ -292,6 +305,7 @@ impl Pacer {
             .acquire_owned()
             .await
             .expect("the pacer never closes its semaphore");
+        let mut rebooks = 0;
         loop {
             let now = Instant::now();
             let local = self.next_free(now, lane);
@@ -314,19 +328,36 @@ impl Pacer {
                 Some(Err(late)) => return Err(late_error(late)),
                 None => local,
             };
+            let mut unused = match (self.shared(), booked) {
+                (Some(shared), Some(Ok(b))) => Some(Unused {
+                    shared,
+                    lane,
+                    booking: Some(b),
+                }),
+                _ => None,
+            };
             if at > now {
-                let mut unused = match (self.shared(), booked) {
-                    (Some(shared), Some(Ok(b))) => Some(Unused {
-                        shared,
-                        lane,
-                        booking: Some(b),
-                    }),
-                    _ => None,
-                };
                 tokio::time::sleep_until(at).await;
-                if let Some(u) = unused.as_mut() {
-                    u.booking = None;
-                }
+            }
+            // Paced at the send, not at the booking: a start later than its
+            // booked slot (a busy machine woke this task late, or the
+            // budget's lock was slow) would fall into the next process's
+            // slot, so the booking is given back and the start booked again
+            // from now (docs/client.md "Shared budget").
+            // At most MAX_REBOOKS times: a machine too busy for any slot
+            // still sends.
+            if unused.is_some()
+                && rebooks < MAX_REBOOKS
+                && Instant::now().saturating_duration_since(at) > late_slack(step)
+            {
+                rebooks += 1;
+                drop(unused);
+                continue;
+            }
+            if let Some(u) = unused.as_mut() {
+                u.booking = None;
+            }
+            if at > now {
                 // A 429 may have arrived meanwhile, here or in another
                 // process: then book again after its cooldown.
                 if booked.is_some()

@@ -33,6 +33,18 @@ pub const TOP_BOUND: u64 = 999_999_999;
 /// IDs per ESummary request; PMIDs are batched across ranges, so only the
 /// run's last batch is partial.
 const SUMMARY_BATCH: usize = crate::ncbi::esummary::ESUMMARY_BATCH;
+
+/// Summary bytes (as JSON) one ESummary request is sized for: a batch holds
+/// 1,000 summaries while they average under 4 KB, fewer when NCBI's are
+/// richer (docs/search.md "Memory").
+const SUMMARY_BYTES_PER_REQUEST: usize = 4 << 20;
+
+/// The smallest summary batch the byte rule makes.
+const MIN_SUMMARY_BATCH: usize = 50;
+
+/// Summary bytes in flight at once, whatever their number: requests beyond
+/// it wait for answers to be written.
+const SUMMARY_BYTES_IN_FLIGHT: usize = 12 << 20;
 /// More hits than PubMed holds (about 40 million records): an ESearch count
 /// above this is not believed, so no plan of millions of ranges is made.
 pub const MAX_HITS: u64 = 100_000_000;
@@ -378,6 +390,13 @@ struct AllRun<'s> {
     /// PMIDs waiting for a full batch; sent partial only when no range is
     /// left to add to it.
     batch: Vec<String>,
+    /// PMIDs per summary request: [`SUMMARY_BATCH`], fewer when the
+    /// summaries written so far are large (bounded by bytes, not counts).
+    batch_size: usize,
+    /// The largest summary seen, in JSON bytes (0 before the first answer).
+    summary_bytes: usize,
+    /// Summary requests in flight.
+    summaries_open: usize,
     /// Ranges queued or in flight.
     ranges_open: usize,
     /// Ranges not complete, by id.
@@ -415,6 +434,9 @@ impl<'s> AllRun<'s> {
             ranges: VecDeque::new(),
             summaries: VecDeque::new(),
             batch: Vec::new(),
+            batch_size: SUMMARY_BATCH,
+            summary_bytes: 0,
+            summaries_open: 0,
             ranges_open: 0,
             open: Default::default(),
             next_id: 0,
@@ -515,17 +537,43 @@ impl<'s> AllRun<'s> {
 
     /// The next request to send: a full summary batch, else a range, else
     /// (no range left) the last, partial batch.
+    /// Summary requests fill [`SUMMARY_BYTES_IN_FLIGHT`] at most (one always
+    /// may go); ranges wait while summaries are due.
     fn next_job(&mut self) -> Option<Job> {
-        if let Some(job) = self.summaries.pop_front() {
-            return Some(job);
+        // before the first answer the size is unknown: one at a time
+        let room = self.summaries_open == 0
+            || (self.summary_bytes > 0
+                && (self.summaries_open + 1) * self.batch_size * self.summary_bytes
+                    <= SUMMARY_BYTES_IN_FLIGHT);
+        if !self.summaries.is_empty() {
+            if !room {
+                return None;
+            }
+            self.summaries_open += 1;
+            return self.summaries.pop_front();
         }
         if let Some(job) = self.ranges.pop_front() {
             return Some(job);
         }
-        if self.ranges_open == 0 && !self.batch.is_empty() {
+        if self.ranges_open == 0 && !self.batch.is_empty() && room {
+            self.summaries_open += 1;
             return Some(Job::Summaries(std::mem::take(&mut self.batch)));
         }
         None
+    }
+
+    /// Learns the size of summaries from an answer: the batch shrinks so a
+    /// request's summaries stay near [`SUMMARY_BYTES_PER_REQUEST`].
+    fn learn_size(&mut self, summaries: &[Summary]) {
+        let largest = summaries
+            .iter()
+            .map(|s| serde_json::to_vec(s).map_or(0, |v| v.len()))
+            .max()
+            .unwrap_or(0);
+        self.summary_bytes = self.summary_bytes.max(largest);
+        if let Some(n) = SUMMARY_BYTES_PER_REQUEST.checked_div(self.summary_bytes) {
+            self.batch_size = n.clamp(MIN_SUMMARY_BATCH, SUMMARY_BATCH);
+        }
     }
 
     /// Takes in the PMIDs of an answer (of range `owner`, or the first
@@ -557,9 +605,9 @@ impl<'s> AllRun<'s> {
         if self.plan.want_summaries {
             for p in fresh {
                 self.batch.push(p);
-                if self.batch.len() == SUMMARY_BATCH {
+                if self.batch.len() >= self.batch_size {
                     let full =
-                        std::mem::replace(&mut self.batch, Vec::with_capacity(SUMMARY_BATCH));
+                        std::mem::replace(&mut self.batch, Vec::with_capacity(self.batch_size));
                     self.summaries.push_back(Job::Summaries(full));
                 }
             }
@@ -697,6 +745,7 @@ impl<'s> AllRun<'s> {
                 self.range_failed(id, e)?;
             }
             Done::Summaries(parts) => {
+                self.summaries_open = self.summaries_open.saturating_sub(1);
                 for part in parts {
                     match part.result {
                         Ok(a) => {
@@ -706,6 +755,7 @@ impl<'s> AllRun<'s> {
                             let summaries: Vec<Summary> =
                                 a.docs.iter().map(Summary::from_docsum).collect();
                             let missing = search::missing_from(a.missing);
+                            self.learn_size(&summaries);
                             self.out.summarised += summaries.len() as u64;
                             self.out.unsummarised += missing.len() as u64;
                             self.send(Event::Summaries(&summaries, &missing))?;

@@ -146,6 +146,41 @@ pub fn ndjson_lines(r: &RelatedRecord, detail: Detail) -> Vec<Value> {
         .collect()
 }
 
+/// The PMIDs a run has printed, in bounded memory: one bit per PMID below
+/// [`PmidSet::DENSE`] (at most 16 MB, 5 MB for today's PMIDs near 41
+/// million), whatever the number of inputs; a larger or unusual PMID (none
+/// exists today) goes to a small exact set (docs/related.md "Output").
+#[derive(Default)]
+pub struct PmidSet {
+    bits: Vec<u64>,
+    other: HashSet<String>,
+}
+
+impl PmidSet {
+    /// PMIDs below this are kept as bits.
+    pub const DENSE: u64 = 1 << 27;
+
+    /// Adds `pmid`; true when it was not there yet.
+    pub fn insert(&mut self, pmid: &str) -> bool {
+        match pmid.parse::<u64>() {
+            Ok(n) if n < Self::DENSE && pmid.len() == n.to_string().len() => {
+                let (word, bit) = ((n / 64) as usize, n % 64);
+                if word >= self.bits.len() {
+                    // grow by doubling, at most to DENSE bits
+                    let want = (word + 1)
+                        .next_power_of_two()
+                        .min((Self::DENSE / 64) as usize);
+                    self.bits.resize(want.max(word + 1), 0);
+                }
+                let had = self.bits[word] & (1 << bit) != 0;
+                self.bits[word] |= 1 << bit;
+                !had
+            }
+            _ => self.other.insert(pmid.to_string()),
+        }
+    }
+}
+
 /// A streaming writer for one run.
 pub struct Writer<'a> {
     out: &'a mut dyn Write,
@@ -154,7 +189,7 @@ pub struct Writer<'a> {
     style: Style,
     records: u64,
     /// `ids`: PMIDs already printed (each once per run).
-    printed: HashSet<String>,
+    printed: PmidSet,
     table: TableBlock<RelatedRecord>,
 }
 
@@ -173,7 +208,7 @@ impl<'a> Writer<'a> {
             detail,
             style,
             records: 0,
-            printed: HashSet::new(),
+            printed: PmidSet::default(),
             table: TableBlock::default(),
         };
         match format {
@@ -199,7 +234,7 @@ impl<'a> Writer<'a> {
         match self.format {
             RelatedFormat::Ids => {
                 for l in r.linked() {
-                    if self.printed.insert(l.pmid.clone()) {
+                    if self.printed.insert(&l.pmid) {
                         writeln!(self.out, "{}", l.pmid)?;
                     }
                 }
@@ -329,4 +364,26 @@ pub fn summary(t: &Totals) -> String {
         count(t.counts.linked, "linked PMID")
     );
     stream::summary(head, &t.by_reason, t.requests)
+}
+
+#[cfg(test)]
+mod pmid_set_tests {
+    use super::PmidSet;
+
+    #[test]
+    fn each_pmid_is_new_once() {
+        let mut s = PmidSet::default();
+        assert!(s.insert("41000000"));
+        assert!(!s.insert("41000000"));
+        assert!(s.insert("1"));
+        assert!(s.insert("63"));
+        assert!(s.insert("64"));
+        assert!(!s.insert("64"));
+        // beyond the bits, and non-canonical forms, are exact too
+        assert!(s.insert("200000000"));
+        assert!(!s.insert("200000000"));
+        assert!(s.insert("0064"));
+        assert!(!s.insert("0064"));
+        assert!(s.bits.len() * 8 <= (PmidSet::DENSE / 8) as usize);
+    }
 }
