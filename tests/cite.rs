@@ -21,7 +21,10 @@ use support::cli::pubmed;
 use support::fake_ncbi::{Corpus, FakeNcbi, PMC_OFFSET};
 use support::server::{Reply, TestServer, fixture};
 
-const CAPTURES: [&str; 11] = [
+const CAPTURES: [&str; 14] = [
+    "efetch_pubmed_whole_book_collective_authors_2015.xml",
+    "efetch_pubmed_season_month_range_utf8.xml",
+    "efetch_pubmed_author_suffix_sr_2014.xml",
     "efetch_pubmed_abstract_two_articles.xml",
     "efetch_pubmed_two_articles.xml",
     "efetch_pubmed_collective_author_2024.xml",
@@ -114,6 +117,71 @@ fn ris_collective_author_in_full() {
         "ER  - ",
     ]);
     assert_eq!(ris_of(&record("21860499")), want);
+}
+
+/// Issue 26 "Records: nothing dropped", on real records (Biopython's
+/// `Entrez.read` reads the same fields: six `CollectiveName`s in
+/// `Book/AuthorList Type="authors"`, `Season` `Nov-Dec`, `Suffix` `Sr`).
+#[test]
+fn records_keep_book_authors_season_months_and_suffixes_in_every_format() {
+    // 26468569: a whole book; its authors sit in Book/AuthorList.
+    let r = record("26468569");
+    let first =
+        "Committee on Predictive-Toxicology Approaches for Military Assessments of Acute Exposures";
+    let names: Vec<&str> = r.authors.iter().map(|a| a.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            first,
+            "Committee on Toxicology",
+            "Board on Environmental Studies and Toxicology",
+            "Board on Life Sciences",
+            "Division on Earth and Life Studies",
+            "The National Academies of Sciences, Engineering, and Medicine",
+        ]
+    );
+    let ris = ris_of(&r);
+    assert!(ris.starts_with("TY  - BOOK\r\n"), "{ris}");
+    assert_eq!(ris.matches("\r\nAU  - ").count(), 6, "{ris}");
+    assert!(ris.contains(&format!("\r\nAU  - {first}\r\n")), "{ris}");
+    let bib = bib_of(&r, "k", BibOptions::default());
+    assert!(
+        bib.contains(&format!(
+            "  author = {{{{{first}}} and {{Committee on Toxicology}} and "
+        )),
+        "{bib}"
+    );
+    let csl = csl_item(&r);
+    assert_eq!(csl["author"][0], json!({"literal": first}));
+    assert_eq!(csl["author"].as_array().unwrap().len(), 6);
+    assert_eq!(csl.get("editor"), None);
+    // A chapter keeps its own authors apart from the book's editors.
+    let ch = record("20301295");
+    assert!(ch.book.as_ref().unwrap().authors.is_empty());
+
+    // 23878845: `<Year>2013</Year><Season>Nov-Dec</Season>`.
+    let r = record("23878845");
+    assert_eq!(r.pub_date.as_deref(), Some("2013-11"));
+    assert_eq!(r.pub_date_text, "2013 Nov-Dec");
+    assert!(ris_of(&r).contains("\r\nPY  - 2013\r\nDA  - 2013/11//\r\n"));
+    assert_eq!(csl_item(&r)["issued"], json!({"date-parts": [[2013, 11]]}));
+    let bib = bib_of(&r, "k", BibOptions::default());
+    assert!(bib.contains("  year = {2013},\n  month = nov,\n"), "{bib}");
+
+    // 26568896: `<LastName>Wise</LastName>…<Suffix>Sr</Suffix>`.
+    let r = record("26568896");
+    let wise = r.authors.last().unwrap();
+    assert_eq!(wise.name, "Wise JP Sr");
+    assert_eq!(wise.suffix.as_deref(), Some("Sr"));
+    let json = serde_json::to_value(&r).unwrap();
+    assert_eq!(json["authors"][3]["name"], "Wise JP Sr");
+    assert!(ris_of(&r).contains("\r\nAU  - Wise, John Pierce, Sr\r\n"));
+    assert_eq!(
+        csl_item(&r)["author"][3],
+        json!({"family": "Wise", "given": "John Pierce", "suffix": "Sr"})
+    );
+    let bib = bib_of(&r, "k", BibOptions::default());
+    assert!(bib.contains(" and Wise, Sr, John Pierce},\n"), "{bib}");
 }
 
 #[test]

@@ -542,11 +542,21 @@ fn tidy(spans: Vec<Span>) -> Vec<Span> {
         }
     }
     // An empty date part leaves its delimiter (`2011 ;12:296-7`).
+    // A colon with a space on both sides is text (`(San Diego, Calif. :
+    // 1997)`, a journal title as NLM writes it), not a left-over delimiter.
     for i in 0..out.len() {
-        for p in [" ;", " ,", " :"] {
+        for p in [" ;", " ,"] {
             while out[i].text.contains(p) {
                 out[i].text = out[i].text.replace(p, &p[1..]);
             }
+        }
+        while let Some(at) = out[i]
+            .text
+            .match_indices(" :")
+            .map(|(at, _)| at)
+            .find(|at| !out[i].text[at + 2..].starts_with(' '))
+        {
+            out[i].text.replace_range(at..at + 1, "");
         }
         if i > 0 && out[i].text.starts_with([';', ',', ':']) && out[i - 1].text.ends_with(' ') {
             let t = out[i - 1].text.trim_end().to_string();
