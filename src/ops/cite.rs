@@ -401,6 +401,11 @@ impl CiteStyle {
 /// (a private-use character, removed from names first).
 const NAME_SPACE: char = '\u{E000}';
 
+/// Stands for the hyphen of a given name before a lower-case part
+/// (`Shu-jen`, `Li-xin`): citeproc initialises it as one name (`S.`), not
+/// `S.-jen`. Put back by [`post_pass`].
+const NAME_HYPHEN: char = '\u{E001}';
+
 /// The CSL specification's English stop words, which title case leaves in
 /// lower case (except first and after a colon).
 const STOP_WORDS: [&str; 26] = [
@@ -432,7 +437,9 @@ pub fn citeproc_title_case(s: &str) -> String {
             let word: String = chars[start..i].iter().collect();
             let lower = word.chars().all(|c| !c.is_uppercase());
             let stop = STOP_WORDS.contains(&word.as_str());
-            if lower && (!stop || first || after_colon) {
+            // `(2-ethylhexyl)phthalate`, `(Re)claiming`: one word.
+            let inside = start > 0 && matches!(chars[start - 1], ')' | ']');
+            if lower && !inside && (!stop || first || after_colon) {
                 let mut w = word.chars();
                 if let Some(f) = w.next() {
                     out.extend(f.to_uppercase());
@@ -472,6 +479,9 @@ fn post_pass(spans: &mut [Span], r: &Record, issue_as_text: bool) {
     for s in spans.iter_mut() {
         if s.text.contains(NAME_SPACE) {
             s.text = s.text.replace(NAME_SPACE, " ");
+        }
+        if s.text.contains(NAME_HYPHEN) {
+            s.text = s.text.replace(NAME_HYPHEN, "-");
         }
     }
     // An issue range printed by `cs:text` is the text PubMed wrote (`3-4`,
@@ -514,6 +524,18 @@ fn post_pass(spans: &mut [Span], r: &Record, issue_as_text: bool) {
     sources.retain(|s| !s.trim().is_empty());
     for s in spans.iter_mut() {
         for src in &sources {
+            // [`tidy`] closes ` :` left by an empty part; a title's own
+            // ` : ` (`(San Diego, Calif. : 1997)`) is put back.
+            if src.contains(" : ") {
+                let closed = src.replace(" : ", ": ");
+                if let Some(at) = s.text.to_lowercase().find(&closed.to_lowercase())
+                    && s.text.is_char_boundary(at)
+                    && s.text.is_char_boundary(at + closed.len())
+                {
+                    let seg = s.text[at..at + closed.len()].replace(": ", " : ");
+                    s.text.replace_range(at..at + closed.len(), &seg);
+                }
+            }
             restore_case(&mut s.text, src, english);
         }
     }
@@ -559,6 +581,11 @@ fn restore_case(text: &mut String, src: &str, english: bool) {
         let end = at + src.len();
         from = end;
         if !text.is_char_boundary(at) || !text.is_char_boundary(end) {
+            continue;
+        }
+        let alnum_before = text[..at].chars().next_back().is_some_and(char::is_alphanumeric);
+        let alnum_after = text[end..].chars().next().is_some_and(char::is_alphanumeric);
+        if alnum_before || alnum_after {
             continue;
         }
         let seg = &text[at..end];
@@ -873,21 +900,11 @@ fn tidy(spans: Vec<Span>) -> Vec<Span> {
         }
     }
     // An empty date part leaves its delimiter (`2011 ;12:296-7`).
-    // A colon with a space on both sides is text (`(San Diego, Calif. :
-    // 1997)`, a journal title as NLM writes it), not a left-over delimiter.
     for i in 0..out.len() {
-        for p in [" ;", " ,"] {
+        for p in [" ;", " ,", " :"] {
             while out[i].text.contains(p) {
                 out[i].text = out[i].text.replace(p, &p[1..]);
             }
-        }
-        while let Some(at) = out[i]
-            .text
-            .match_indices(" :")
-            .map(|(at, _)| at)
-            .find(|at| !out[i].text[at + 2..].starts_with(' '))
-        {
-            out[i].text.replace_range(at..at + 1, "");
         }
         if i > 0 && out[i].text.starts_with([';', ',', ':']) && out[i - 1].text.ends_with(' ') {
             let t = out[i - 1].text.trim_end().to_string();
