@@ -62,9 +62,9 @@ pub struct CiteStyle {
     /// The style's title (`American Psychological Association 7th edition`).
     pub title: String,
     style: IndependentStyle,
-    /// The style prints `issue` with `cs:text` (citeproc: as written, `3-4`),
-    /// not `cs:number` (a range, `3–4`).
-    issue_as_text: bool,
+    /// The style prints `issue` (`.0`) and `volume` (`.1`) with `cs:text`
+    /// (citeproc: as written, `3-4`), never `cs:number` (a range, `3–4`).
+    issue_as_text: (bool, bool),
 }
 
 /// One piece of a formatted reference with its formatting: the CSL
@@ -401,16 +401,11 @@ impl CiteStyle {
 /// (a private-use character, removed from names first).
 const NAME_SPACE: char = '\u{E000}';
 
-/// Stands for the hyphen of a given name before a lower-case part
-/// (`Shu-jen`, `Li-xin`): citeproc initialises it as one name (`S.`), not
-/// `S.-jen`. Put back by [`post_pass`].
-const NAME_HYPHEN: char = '\u{E001}';
-
 /// The CSL specification's English stop words, which title case leaves in
 /// lower case (except first and after a colon).
-const STOP_WORDS: [&str; 26] = [
-    "a", "an", "and", "as", "at", "but", "by", "down", "for", "from", "in", "into", "nor", "of",
-    "on", "onto", "or", "over", "so", "the", "till", "to", "up", "via", "with", "yet",
+const STOP_WORDS: [&str; 27] = [
+    "a", "about", "an", "and", "as", "at", "but", "by", "down", "for", "from", "in", "into", "nor",
+    "of", "on", "onto", "or", "over", "so", "the", "till", "to", "up", "via", "with", "yet",
 ];
 
 /// Title case as citeproc (pandoc 3.x) applies it: a word written in lower
@@ -439,6 +434,15 @@ pub fn citeproc_title_case(s: &str) -> String {
             let stop = STOP_WORDS.contains(&word.as_str());
             // `(2-ethylhexyl)phthalate`, `(Re)claiming`: one word.
             let inside = start > 0 && matches!(chars[start - 1], ')' | ']');
+            // A one-letter part of a compound stays as written: `Di-n-Octyl`,
+            // `c-Fos`, `x-Ray`, `TGF-β`, `[4,5-f]`, `(s)`.
+            let joined = |c: Option<&char>| {
+                c.is_some_and(|c| matches!(c, '-' | '(' | ')' | '[' | ']' | ','))
+            };
+            let part = i - start == 1
+                && (joined(chars.get(i))
+                    || joined(start.checked_sub(1).and_then(|p| chars.get(p))));
+            let inside = inside || part;
             if lower && !inside && (!stop || first || after_colon) {
                 let mut w = word.chars();
                 if let Some(f) = w.next() {
@@ -475,22 +479,27 @@ pub fn citeproc_title_case(s: &str) -> String {
 ///   capitals, `PloS` → `Plos`), or the text unchanged when the record is
 ///   not in English (citeproc title-cases English items only);
 /// - no `.` or `,` after a title's own `?` or `!` (`… or not?.` → `… or not?`).
-fn post_pass(spans: &mut [Span], r: &Record, issue_as_text: bool) {
+fn post_pass(spans: &mut [Span], r: &Record, issue_as_text: (bool, bool)) {
     for s in spans.iter_mut() {
         if s.text.contains(NAME_SPACE) {
             s.text = s.text.replace(NAME_SPACE, " ");
         }
-        if s.text.contains(NAME_HYPHEN) {
-            s.text = s.text.replace(NAME_HYPHEN, "-");
-        }
     }
     // An issue range printed by `cs:text` is the text PubMed wrote (`3-4`,
     // `2-03`); the processor reads it as a number range (`3–4`, `2–3`).
-    if issue_as_text
-        && let Some(issue) = r.journal.as_ref().and_then(|j| j.issue.as_deref())
-        && let Some((a, b)) = issue.split_once('-')
-        && let (Ok(a), Ok(b)) = (a.trim().parse::<u64>(), b.trim().parse::<u64>())
-    {
+    let written = r.journal.as_ref().map(|j| {
+        [
+            j.issue.as_deref().filter(|_| issue_as_text.0),
+            j.volume.as_deref().filter(|_| issue_as_text.1),
+        ]
+    });
+    for issue in written.into_iter().flatten().flatten() {
+        let Some((a, b)) = issue.split_once('-') else {
+            continue;
+        };
+        let (Ok(a), Ok(b)) = (a.trim().parse::<u64>(), b.trim().parse::<u64>()) else {
+            continue;
+        };
         let printed = format!("{a}\u{2013}{b}");
         for s in spans.iter_mut() {
             let mut from = 0;
@@ -583,8 +592,14 @@ fn restore_case(text: &mut String, src: &str, english: bool) {
         if !text.is_char_boundary(at) || !text.is_char_boundary(end) {
             continue;
         }
-        let alnum_before = text[..at].chars().next_back().is_some_and(char::is_alphanumeric);
-        let alnum_after = text[end..].chars().next().is_some_and(char::is_alphanumeric);
+        let alnum_before = text[..at]
+            .chars()
+            .next_back()
+            .is_some_and(char::is_alphanumeric);
+        let alnum_after = text[end..]
+            .chars()
+            .next()
+            .is_some_and(char::is_alphanumeric);
         if alnum_before || alnum_after {
             continue;
         }
@@ -620,15 +635,17 @@ fn restore_case(text: &mut String, src: &str, english: bool) {
 /// spaces of family names are [`NAME_SPACE`].
 fn engine_item(r: &Record, keep_particles: bool) -> serde_json::Map<String, serde_json::Value> {
     let mut m = csl_item(r);
-    if keep_particles {
-        for key in ["author", "editor", "container-author"] {
-            if let Some(serde_json::Value::Array(names)) = m.get_mut(key) {
-                for n in names {
-                    if let Some(serde_json::Value::String(f)) = n.get_mut("family") {
-                        *f = f
-                            .replace(NAME_SPACE, "")
-                            .replace(' ', &NAME_SPACE.to_string());
-                    }
+    for key in ["author", "editor", "container-author"] {
+        if let Some(serde_json::Value::Array(names)) = m.get_mut(key) {
+            for n in names {
+                // A style that demotes particles does so for lower-case
+                // ones only (`da Silva`), as citeproc; `De Neve` stays whole.
+                if let Some(serde_json::Value::String(f)) = n.get_mut("family")
+                    && (keep_particles || f.starts_with(char::is_uppercase))
+                {
+                    *f = f
+                        .replace(NAME_SPACE, "")
+                        .replace(' ', &NAME_SPACE.to_string());
                 }
             }
         }
@@ -730,36 +747,47 @@ fn prune_unset_groups(list: &mut Vec<citationberg::LayoutRenderingElement>) {
     }
 }
 
-/// Whether the style prints `issue` with `cs:text` anywhere (and never
-/// with `cs:number`).
-fn issue_as_text(style: &IndependentStyle) -> bool {
-    fn walk(list: &[citationberg::LayoutRenderingElement], text: &mut bool, number: &mut bool) {
-        use citationberg::taxonomy::{NumberOrPageVariable, NumberVariable, Variable};
+/// Whether the style prints `issue` and `volume` with `cs:text` anywhere
+/// (and never with `cs:number`).
+fn issue_as_text(style: &IndependentStyle) -> (bool, bool) {
+    use citationberg::taxonomy::NumberVariable;
+    (
+        var_as_text(style, NumberVariable::Issue),
+        var_as_text(style, NumberVariable::Volume),
+    )
+}
+
+fn var_as_text(style: &IndependentStyle, var: citationberg::taxonomy::NumberVariable) -> bool {
+    use citationberg::taxonomy::NumberVariable;
+    fn walk(
+        list: &[citationberg::LayoutRenderingElement],
+        var: NumberVariable,
+        text: &mut bool,
+        number: &mut bool,
+    ) {
+        use citationberg::taxonomy::{NumberOrPageVariable, Variable};
         use citationberg::{LayoutRenderingElement as E, TextTarget};
         for e in list {
             match e {
                 E::Text(t) => {
                     if let TextTarget::Variable {
-                        var: Variable::Number(NumberVariable::Issue),
+                        var: Variable::Number(v),
                         ..
                     } = t.target
+                        && v == var
                     {
                         *text = true;
                     }
                 }
-                E::Number(n)
-                    if n.variable == NumberOrPageVariable::Number(NumberVariable::Issue) =>
-                {
-                    *number = true
-                }
-                E::Group(g) => walk(&g.children, text, number),
+                E::Number(n) if n.variable == NumberOrPageVariable::Number(var) => *number = true,
+                E::Group(g) => walk(&g.children, var, text, number),
                 E::Choose(c) => {
-                    walk(&c.if_.children, text, number);
+                    walk(&c.if_.children, var, text, number);
                     for b in &c.else_if {
-                        walk(&b.children, text, number);
+                        walk(&b.children, var, text, number);
                     }
                     if let Some(o) = &c.otherwise {
-                        walk(&o.children, text, number);
+                        walk(&o.children, var, text, number);
                     }
                 }
                 _ => {}
@@ -768,11 +796,11 @@ fn issue_as_text(style: &IndependentStyle) -> bool {
     }
     let (mut text, mut number) = (false, false);
     if let Some(b) = &style.bibliography {
-        walk(&b.layout.elements, &mut text, &mut number);
+        walk(&b.layout.elements, var, &mut text, &mut number);
     }
-    walk(&style.citation.layout.elements, &mut text, &mut number);
+    walk(&style.citation.layout.elements, var, &mut text, &mut number);
     for m in &style.macros {
-        walk(&m.children, &mut text, &mut number);
+        walk(&m.children, var, &mut text, &mut number);
     }
     text && !number
 }
