@@ -97,6 +97,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--pandoc", default=None)
     ap.add_argument("--out", default=os.path.join(ROOT, "target", "citeproc"))
+    ap.add_argument("--golden", default=None,
+                    help="write pandoc's normalised references of the tests/fixtures records here (JSON)")
     a = ap.parse_args()
     pandoc = a.pandoc
     if not pandoc:
@@ -125,6 +127,7 @@ def main():
         open(doc, "w").write('---\nnocite: "@*"\n---\n')
         print(f"records: {len(rows)} (pandoc: {subprocess.run([pandoc, '--version'], capture_output=True, text=True).stdout.splitlines()[0]})")
         total_eq = 0
+        golden = {}
         for short, file in STYLES.items():
             path = os.path.join(HERE, "styles", file)
             html_out = subprocess.run(
@@ -132,6 +135,8 @@ def main():
                  "-t", "html", "--wrap=none"], capture_output=True, text=True, check=True).stdout
             p = Entries()
             p.feed(html_out)
+            golden[short] = {r["pmid"]: norm(p.out.get(r["item"]["id"], ""))
+                             for r in rows if "/tests/fixtures/" in r["file"]}
             eq, diffs = 0, []
             for r in rows:
                 ours = norm(r["refs"][path])
@@ -143,6 +148,10 @@ def main():
             total_eq += eq
             open(os.path.join(a.out, f"diff-{short}.txt"), "w").write("\n".join(diffs))
             print(f"{short:22} {eq:4} / {len(rows)}  {100 * eq / max(len(rows), 1):5.1f} %")
+        if a.golden:
+            with open(a.golden, "w", encoding="utf-8") as f:
+                json.dump(golden, f, ensure_ascii=False, indent=1, sort_keys=True)
+                f.write("\n")
 
 
 if __name__ == "__main__":

@@ -442,7 +442,7 @@ pub fn citeproc_title_case(s: &str) -> String {
             let part = i - start == 1
                 && (joined(chars.get(i))
                     || joined(start.checked_sub(1).and_then(|p| chars.get(p))));
-            let inside = inside || part;
+            let inside = inside || (part && !first);
             if lower && !inside && (!stop || first || after_colon) {
                 let mut w = word.chars();
                 if let Some(f) = w.next() {
