@@ -1149,7 +1149,8 @@ fn references_equal_pandoc_citeproc_for_the_same_style_file() {
 /// Issue 26: hostile titles (braces, `@`, `%`, `#`, `\`, unbalanced) keep
 /// one entry per record in a BibTeX parser. The same file was read by
 /// bibtexparser 2.1.0 (`bibtexparser.parse_string`: 3 entries, no failed
-/// blocks) when this test was written (docs/cite.md "BibTeX").
+/// blocks) on the same escaping of these titles when this test was written
+/// (docs/cite.md "BibTeX").
 #[test]
 fn bibtex_hostile_titles_parse_entry_for_entry() {
     let hostile = [
@@ -1208,7 +1209,7 @@ fn empty_article_title_uses_the_vernacular_title_everywhere() {
         .unwrap()
         .text();
     assert!(
-        apa.contains("(2011). Pacientes quirúrgicos ingresados"),
+        apa.contains("(2012). Pacientes quirúrgicos ingresados: asistencia compartida con Medicina Interna. Medicina clinica"),
         "{apa}"
     );
     assert!(!record("21813142").title_from_vernacular);
@@ -1235,4 +1236,111 @@ fn title_case_as_citeproc() {
     );
     assert_eq!(tc("human c-fos"), "Human c-Fos");
     assert_eq!(tc("the journal: an overview"), "The Journal: An Overview");
+}
+
+/// Issue 26: a `.csl` file whose macro calls itself, or whose macros double
+/// 40 levels deep, is refused at load (exit 2, the file named) instead of
+/// overflowing the stack or running for ever. The binary is run so a stack
+/// overflow (abort, exit 134) would show.
+#[test]
+fn recursive_and_exploding_styles_exit_2_naming_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let style = |macros: &str| {
+        format!(
+            r#"<?xml version="1.0" encoding="utf-8"?>
+<style xmlns="http://purl.org/net/xbiblio/csl" class="in-text" version="1.0">
+  <info><title>Hostile</title><id>hostile</id><updated>2024-01-01T00:00:00+00:00</updated></info>
+  {macros}
+  <citation><layout><text macro="m0"/></layout></citation>
+  <bibliography><layout><text macro="m0"/></layout></bibliography>
+</style>
+"#
+        )
+    };
+    let selfcall = dir.path().join("self.csl");
+    std::fs::write(
+        &selfcall,
+        style(r#"<macro name="m0"><text macro="m0"/></macro>"#),
+    )
+    .unwrap();
+    let cycle = dir.path().join("cycle.csl");
+    std::fs::write(
+        &cycle,
+        style(r#"<macro name="m0"><text macro="m1"/></macro><macro name="m1"><group><text macro="m0"/></group></macro>"#),
+    )
+    .unwrap();
+    let doubling: String = (0..40)
+        .map(|i| {
+            format!(
+                r#"<macro name="m{i}"><text macro="m{}"/><text macro="m{}"/></macro>"#,
+                i + 1,
+                i + 1
+            )
+        })
+        .chain(std::iter::once(
+            r#"<macro name="m40"><text variable="title"/></macro>"#.to_string(),
+        ))
+        .collect();
+    let exploding = dir.path().join("exploding.csl");
+    std::fs::write(&exploding, style(&doubling)).unwrap();
+    for (path, why) in [
+        (&selfcall, "macro `m0` calls itself"),
+        (&cycle, "calls itself"),
+        (&exploding, "expand to more than"),
+    ] {
+        let e = CiteStyle::resolve(path.to_str().unwrap()).unwrap_err();
+        assert_eq!(e.reason.exit_code(), 2);
+        assert!(
+            e.message.contains(&path.display().to_string()),
+            "{}",
+            e.message
+        );
+        assert!(e.message.contains(why), "{}", e.message);
+        let run = pubmed(&["cite", "12091962", "--style", path.to_str().unwrap()]).run();
+        assert_eq!(run.code, 2, "{}", run.stderr);
+        assert!(
+            run.stderr.contains(&path.display().to_string()),
+            "{}",
+            run.stderr
+        );
+    }
+}
+
+/// Issue 26: control characters in a `.csl` file's affixes never reach
+/// `cite -f html` (or markdown) raw: they become spaces, as in `text`.
+#[test]
+fn html_and_markdown_sanitise_control_characters_from_a_style() {
+    let dir = tempfile::tempdir().unwrap();
+    let csl = dir.path().join("ctl.csl");
+    std::fs::write(
+        &csl,
+        "<?xml version=\"1.0\" encoding=\"utf-8\"?>
+<style xmlns=\"http://purl.org/net/xbiblio/csl\" class=\"in-text\" version=\"1.0\">
+  <info><title>Ctl</title><id>ctl</id><updated>2024-01-01T00:00:00+00:00</updated></info>
+  <citation><layout><text variable=\"title\"/></layout></citation>
+  <bibliography><layout><text variable=\"title\" prefix=\"&#x1b;[31m\" suffix=\"&#x7;\"/></layout></bibliography>
+</style>
+",
+    )
+    .unwrap();
+    let server = capture_server();
+    for f in ["html", "markdown", "text"] {
+        let run = pubmed(&[
+            "cite",
+            "21860499",
+            "--style",
+            csl.to_str().unwrap(),
+            "-f",
+            f,
+        ])
+        .server(&server)
+        .run();
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        assert!(
+            !run.stdout.contains('\u{1b}') && !run.stdout.contains('\u{7}'),
+            "{f}: {:?}",
+            run.stdout
+        );
+        assert!(run.stdout.contains("[31mNitrofen"), "{f}: {:?}", run.stdout);
+    }
 }

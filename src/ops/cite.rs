@@ -303,6 +303,7 @@ impl CiteStyle {
             None => fail(format!("style {shown}: {msg}")),
         })?;
         let mut style = independent(style, &shown)?;
+        macro_work(&style).map_err(|m| fail(format!("style {shown}: {m}")))?;
         adapt(&mut style);
         Ok(CiteStyle {
             name: shown,
@@ -745,6 +746,91 @@ fn prune_unset_groups(list: &mut Vec<citationberg::LayoutRenderingElement>) {
             _ => {}
         }
     }
+}
+
+/// The most elements a style may expand to, its macros called out: real
+/// styles reach at most a few hundred thousand (every branch counted); 40 levels of macros that call the one below
+/// twice reach 2⁴⁰.
+const MAX_MACRO_WORK: u64 = 5_000_000;
+
+/// Refuses a style whose macros call themselves (directly or in a cycle;
+/// the processor would overflow its stack) or expand to more than
+/// [`MAX_MACRO_WORK`] elements. Errors: the message, naming the macro.
+fn macro_work(style: &IndependentStyle) -> std::result::Result<(), String> {
+    use citationberg::{LayoutRenderingElement as E, TextTarget};
+    use std::collections::HashMap;
+    let macros: HashMap<&str, &[E]> = style
+        .macros
+        .iter()
+        .map(|m| (m.name.as_str(), m.children.as_slice()))
+        .collect();
+    fn size<'a>(
+        list: &'a [E],
+        macros: &HashMap<&'a str, &'a [E]>,
+        memo: &mut HashMap<&'a str, u64>,
+        stack: &mut Vec<&'a str>,
+    ) -> std::result::Result<u64, String> {
+        let mut n: u64 = 0;
+        for e in list {
+            let add = match e {
+                E::Text(t) => match &t.target {
+                    TextTarget::Macro { name } => {
+                        let name = name.as_str();
+                        if stack.contains(&name) {
+                            return Err(format!("macro `{name}` calls itself"));
+                        }
+                        match (memo.get(name), macros.get(name)) {
+                            (Some(k), _) => *k,
+                            (None, Some(body)) => {
+                                stack.push(name);
+                                let k = size(body, macros, memo, stack)?;
+                                stack.pop();
+                                memo.insert(name, k);
+                                k
+                            }
+                            (None, None) => 1,
+                        }
+                    }
+                    _ => 1,
+                },
+                E::Group(g) => size(&g.children, macros, memo, stack)?,
+                E::Choose(c) => {
+                    let mut k = size(&c.if_.children, macros, memo, stack)?;
+                    for b in &c.else_if {
+                        k = k.saturating_add(size(&b.children, macros, memo, stack)?);
+                    }
+                    if let Some(o) = &c.otherwise {
+                        k = k.saturating_add(size(&o.children, macros, memo, stack)?);
+                    }
+                    k
+                }
+                _ => 1,
+            };
+            n = n.saturating_add(add).saturating_add(1);
+            if n > MAX_MACRO_WORK {
+                return Err(format!(
+                    "its macros expand to more than {MAX_MACRO_WORK} elements"
+                ));
+            }
+        }
+        Ok(n)
+    }
+    let (mut memo, mut stack) = (HashMap::new(), Vec::new());
+    size(
+        &style.citation.layout.elements,
+        &macros,
+        &mut memo,
+        &mut stack,
+    )?;
+    if let Some(b) = &style.bibliography {
+        size(&b.layout.elements, &macros, &mut memo, &mut stack)?;
+    }
+    for m in &style.macros {
+        stack.push(m.name.as_str());
+        size(&m.children, &macros, &mut memo, &mut stack)?;
+        stack.pop();
+    }
+    Ok(())
 }
 
 /// Whether the style prints `issue` and `volume` with `cs:text` anywhere
