@@ -321,6 +321,16 @@ pub fn csl_item(r: &Record) -> Map<String, Value> {
             Value::Array(r.authors.iter().map(csl_name).collect()),
         );
     }
+    if let Some(b) = r
+        .book
+        .as_ref()
+        .filter(|b| b.is_part && !b.authors.is_empty())
+    {
+        m.insert(
+            "container-author".into(),
+            Value::Array(b.authors.iter().map(csl_name).collect()),
+        );
+    }
     if let Some(b) = r.book.as_ref().filter(|b| !b.editors.is_empty()) {
         m.insert(
             "editor".into(),

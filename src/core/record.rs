@@ -25,6 +25,9 @@ pub struct Record {
     pub title: String,
     /// `VernacularTitle`: the title in the original language.
     pub vernacular_title: Option<String>,
+    /// `title` is the `VernacularTitle` because `ArticleTitle` is empty
+    /// (as Zotero's PubMed importer does; docs/fetch.md).
+    pub title_from_vernacular: bool,
     /// The abstract as one plain text: sections in order, each as
     /// `LABEL: text` when it has a label, joined by one space (as MEDLINE's
     /// `AB` field). `None` without an abstract.
@@ -151,15 +154,24 @@ pub struct Author {
 }
 
 impl Author {
-    /// A personal author from its name parts (display name `Last FM`).
+    /// A personal author from its name parts (display name `Last FM`,
+    /// `Last FM Suffix` as MEDLINE's `AU` writes it).
     pub fn person(
         last: Option<String>,
         fore: Option<String>,
         initials: Option<String>,
         suffix: Option<String>,
     ) -> Author {
+        let mut name = display_name(last.as_deref(), initials.as_deref(), fore.as_deref());
+        // MEDLINE's `AU` keeps the suffix: `Ivanova FT Jr`.
+        if let Some(s) = suffix.as_deref().map(str::trim).filter(|s| !s.is_empty())
+            && !name.is_empty()
+        {
+            name.push(' ');
+            name.push_str(s);
+        }
         Author {
-            name: display_name(last.as_deref(), initials.as_deref(), fore.as_deref()),
+            name,
             last_name: last,
             fore_name: fore,
             initials,
@@ -314,6 +326,11 @@ pub struct Book {
     pub isbn: Vec<String>,
     /// The book's editors (`Book/AuthorList Type="editors"`), in order.
     pub editors: Vec<Author>,
+    /// The book's authors (`Book/AuthorList Type="authors"`), in order. For
+    /// a whole book they are also the record's `authors`; for a chapter
+    /// they are the book's (CSL `container-author`), apart from the
+    /// chapter's own authors.
+    pub authors: Vec<Author>,
     /// `Medium` (`Internet`).
     pub medium: Option<String>,
     /// `ReportNumber`.
@@ -472,7 +489,14 @@ impl DateParts {
             .collect::<Vec<_>>()
             .join(" ");
         let y = year.and_then(|y| four_digit_year(y.trim()));
-        let m = y.and(month.and_then(month_number));
+        // A `Season` that is a month range (`Nov-Dec`) gives its first
+        // month, the precision NCBI wrote; a real season gives none.
+        let season_month = season
+            .and_then(|s| s.split(['-', '/']).next())
+            .filter(|w| !SEASONS.contains(&w.trim().to_ascii_lowercase().as_str()))
+            .filter(|w| w.trim().len() >= 3)
+            .and_then(month_number);
+        let m = y.and(month.and_then(month_number).or(season_month));
         let d = match (y, m, day) {
             (Some(y), Some(m), Some(d)) => d
                 .trim()
@@ -487,7 +511,7 @@ impl DateParts {
             day: d,
             season: season
                 .map(|s| s.trim().to_string())
-                .filter(|s| !s.is_empty()),
+                .filter(|s| !s.is_empty() && season_month.is_none()),
             text,
         }
     }
@@ -679,6 +703,18 @@ mod tests {
         assert_eq!(d.iso().as_deref(), Some("2017-02"));
         let d = DateParts::structured(None, Some("Feb"), None, None);
         assert_eq!(d.iso(), None);
+        // PMID 23878845: `<Year>2013</Year><Season>Nov-Dec</Season>`.
+        let d = DateParts::structured(Some("2013"), None, None, Some("Nov-Dec"));
+        assert_eq!(
+            (d.iso().as_deref(), d.season.as_deref()),
+            (Some("2013-11"), None)
+        );
+        assert_eq!(d.text, "2013 Nov-Dec");
+        let d = DateParts::structured(Some("2001"), None, None, Some("Fall-Winter"));
+        assert_eq!(
+            (d.iso().as_deref(), d.season.as_deref()),
+            (Some("2001"), Some("Fall-Winter"))
+        );
     }
 
     #[test]
@@ -743,6 +779,13 @@ mod tests {
         assert_eq!(display_name(Some("Plato"), None, None), "Plato");
         assert_eq!(display_name(Some("Doe"), None, Some("Jane")), "Doe Jane");
         assert_eq!(display_name(None, None, None), "");
+        let a = Author::person(
+            Some("Wise".into()),
+            Some("John Pierce".into()),
+            Some("JP".into()),
+            Some("Sr".into()),
+        );
+        assert_eq!(a.name, "Wise JP Sr");
     }
 
     #[test]

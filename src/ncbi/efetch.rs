@@ -509,6 +509,21 @@ fn finish(mut r: Record, ids: &[(String, String)], eloc: &[(String, String)]) ->
     r
 }
 
+/// The record's title: `ArticleTitle`, else (empty or absent) the
+/// `VernacularTitle`, flagged, as Zotero's PubMed importer does.
+fn title_or_vernacular(
+    title: Option<String>,
+    vernacular: Option<String>,
+) -> (String, Option<String>, bool) {
+    match title.filter(|t| !t.is_empty()) {
+        Some(t) => (t, vernacular, false),
+        None => match vernacular {
+            Some(v) => (v.clone(), Some(v), true),
+            None => (String::new(), None, false),
+        },
+    }
+}
+
 fn parse_journal_article(e: &Element, pmid: String) -> Result<Record, String> {
     let mc = e.child("MedlineCitation").ok_or("no <MedlineCitation>")?;
     let art = mc
@@ -529,10 +544,15 @@ fn parse_journal_article(e: &Element, pmid: String) -> Result<Record, String> {
             .into_iter(),
     );
     let eloc = elocations(art.children_named("ELocationID"));
+    let (title, vernacular_title, title_from_vernacular) = title_or_vernacular(
+        child_plain(art, "ArticleTitle"),
+        child_plain(art, "VernacularTitle"),
+    );
     let record = Record {
         pmid,
-        title: child_plain(art, "ArticleTitle").unwrap_or_default(),
-        vernacular_title: child_plain(art, "VernacularTitle"),
+        title,
+        vernacular_title,
+        title_from_vernacular,
         abstract_sections: sections_of(art.child("Abstract")),
         authors,
         journal: Some(Journal {
@@ -584,11 +604,24 @@ fn parse_book_article(e: &Element, pmid: String) -> Result<Record, String> {
         .filter(|l| l.attr("Type").is_none_or(|t| t == "editors"))
         .flat_map(|l| authors_of(Some(l)))
         .collect();
-    let authors: Vec<Author> = doc
+    // `Book/AuthorList Type="authors"`: the book's own authors (PMID 26468569).
+    let book_authors: Vec<Author> = book
+        .children_named("AuthorList")
+        .filter(|l| l.attr("Type") == Some("authors"))
+        .flat_map(|l| authors_of(Some(l)))
+        .collect();
+    let mut authors: Vec<Author> = doc
         .children_named("AuthorList")
         .filter(|l| !is_editors(l))
         .flat_map(|l| authors_of(Some(l)))
         .collect();
+    if chapter_title.is_none() && authors.is_empty() {
+        authors = book_authors.clone();
+    }
+    let (title, vernacular_title, title_from_vernacular) = title_or_vernacular(
+        chapter_title.clone().or_else(|| Some(book_title.clone())),
+        child_plain(doc, "VernacularTitle"),
+    );
     let ids = article_ids(
         doc.children_named("ArticleIdList").chain(
             e.child("PubmedBookData")
@@ -602,8 +635,9 @@ fn parse_book_article(e: &Element, pmid: String) -> Result<Record, String> {
     let publisher = book.child("Publisher");
     let record = Record {
         pmid,
-        title: chapter_title.clone().unwrap_or_else(|| book_title.clone()),
-        vernacular_title: child_plain(doc, "VernacularTitle"),
+        title,
+        vernacular_title,
+        title_from_vernacular,
         abstract_sections: sections_of(doc.child("Abstract")),
         authors,
         journal: None,
@@ -625,6 +659,7 @@ fn parse_book_article(e: &Element, pmid: String) -> Result<Record, String> {
             collection_title: child_plain(book, "CollectionTitle"),
             isbn: texts(book.children_named("Isbn")),
             editors,
+            authors: book_authors,
             medium: child_plain(book, "Medium"),
             report_number: child_plain(book, "ReportNumber"),
             location_labels: texts(doc.children_named("LocationLabel")),

@@ -62,6 +62,9 @@ pub struct CiteStyle {
     /// The style's title (`American Psychological Association 7th edition`).
     pub title: String,
     style: IndependentStyle,
+    /// The style prints `issue` (`.0`) and `volume` (`.1`) with `cs:text`
+    /// (citeproc: as written, `3-4`), never `cs:number` (a range, `3–4`).
+    issue_as_text: (bool, bool),
 }
 
 /// One piece of a formatted reference with its formatting: the CSL
@@ -233,6 +236,7 @@ impl CiteStyle {
             return Ok(CiteStyle {
                 name: spec.trim().to_ascii_lowercase(),
                 title: a.display_name().to_string(),
+                issue_as_text: issue_as_text(&style),
                 style,
             });
         }
@@ -299,10 +303,12 @@ impl CiteStyle {
             None => fail(format!("style {shown}: {msg}")),
         })?;
         let mut style = independent(style, &shown)?;
+        macro_work(&style).map_err(|m| fail(format!("style {shown}: {m}")))?;
         adapt(&mut style);
         Ok(CiteStyle {
             name: shown,
             title: style.info.title.value.clone(),
+            issue_as_text: issue_as_text(&style),
             style,
         })
     }
@@ -315,7 +321,11 @@ impl CiteStyle {
     ///
     /// Errors: a message when the processor cannot format the record.
     pub fn format(&self, r: &Record, number: usize) -> std::result::Result<Reference, String> {
-        let value = serde_json::Value::Object(engine_item(r));
+        let keep_particles = !matches!(
+            self.style.settings.demote_non_dropping_particle,
+            citationberg::DemoteNonDroppingParticle::DisplayAndSort
+        );
+        let value = serde_json::Value::Object(engine_item(r, keep_particles));
         let item: citationberg::json::Item =
             serde_json::from_value(value).map_err(|e| format!("CSL item not readable: {e}"))?;
         let rendered = catch_unwind(AssertUnwindSafe(|| {
@@ -380,7 +390,240 @@ impl CiteStyle {
         {
             spans.push(Span::plain(format!(" {tail}.")));
         }
-        Ok(Reference { spans: tidy(spans) })
+        let mut spans = tidy(spans);
+        post_pass(&mut spans, r, self.issue_as_text);
+        Ok(Reference { spans })
+    }
+}
+
+/// Stands for a space inside a family name handed to the processor, so it
+/// does not split off a particle (`da Silva`): PubMed's `LastName` is the
+/// whole family name. Put back by [`post_pass`]; never in PubMed text
+/// (a private-use character, removed from names first).
+const NAME_SPACE: char = '\u{E000}';
+
+/// The CSL specification's English stop words, which title case leaves in
+/// lower case (except first and after a colon).
+const STOP_WORDS: [&str; 27] = [
+    "a", "about", "an", "and", "as", "at", "but", "by", "down", "for", "from", "in", "into", "nor",
+    "of", "on", "onto", "or", "over", "so", "the", "till", "to", "up", "via", "with", "yet",
+];
+
+/// Title case as citeproc (pandoc 3.x) applies it: a word written in lower
+/// case is capitalised unless it is a stop word after the first word and not
+/// after a colon; a word with any capital letter or not in lower case is
+/// never changed (`PloS`, `SpringerPlus`, `TP53`, `(13)C`, `B6C3F1`).
+pub fn citeproc_title_case(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let chars: Vec<char> = s.chars().collect();
+    let mut i = 0;
+    let mut first = true;
+    let mut after_colon = false;
+    while i < chars.len() {
+        let c = chars[i];
+        if c.is_alphanumeric() {
+            let start = i;
+            while i < chars.len()
+                && (chars[i].is_alphanumeric()
+                    || (matches!(chars[i], '\'' | '\u{2019}')
+                        && chars.get(i + 1).is_some_and(|n| n.is_alphabetic())))
+            {
+                i += 1;
+            }
+            let word: String = chars[start..i].iter().collect();
+            let lower = word.chars().all(|c| !c.is_uppercase());
+            let stop = STOP_WORDS.contains(&word.as_str());
+            // `(2-ethylhexyl)phthalate`, `(Re)claiming`: one word.
+            let inside = start > 0 && matches!(chars[start - 1], ')' | ']');
+            // A one-letter part of a compound stays as written: `Di-n-Octyl`,
+            // `c-Fos`, `x-Ray`, `TGF-β`, `[4,5-f]`, `(s)`.
+            let joined = |c: Option<&char>| {
+                c.is_some_and(|c| matches!(c, '-' | '(' | ')' | '[' | ']' | ','))
+            };
+            let part = i - start == 1
+                && (joined(chars.get(i))
+                    || joined(start.checked_sub(1).and_then(|p| chars.get(p))));
+            let inside = inside || (part && !first);
+            if lower && !inside && (!stop || first || after_colon) {
+                let mut w = word.chars();
+                if let Some(f) = w.next() {
+                    out.extend(f.to_uppercase());
+                    out.push_str(w.as_str());
+                }
+            } else {
+                out.push_str(&word);
+            }
+            first = false;
+            after_colon = false;
+        } else {
+            if matches!(c, ':' | '?' | '!') {
+                after_colon = true;
+            } else if !c.is_whitespace()
+                && !matches!(c, '"' | '\'' | '\u{201C}' | '\u{2018}' | '(' | '[')
+            {
+                after_colon = false;
+            }
+            out.push(c);
+            i += 1;
+        }
+    }
+    out
+}
+
+/// Narrow repairs of what hayagriva 0.10 prints differently from citeproc
+/// for the same style and item (docs/cite.md "Measured against pandoc"),
+/// each with a test:
+///
+/// - family names keep their spaces ([`NAME_SPACE`]);
+/// - a title the style title-cases gets citeproc's title case of the text
+///   as PubMed wrote it ([`citeproc_title_case`]; the processor lowers inner
+///   capitals, `PloS` → `Plos`), or the text unchanged when the record is
+///   not in English (citeproc title-cases English items only);
+/// - no `.` or `,` after a title's own `?` or `!` (`… or not?.` → `… or not?`).
+fn post_pass(spans: &mut [Span], r: &Record, issue_as_text: (bool, bool)) {
+    for s in spans.iter_mut() {
+        if s.text.contains(NAME_SPACE) {
+            s.text = s.text.replace(NAME_SPACE, " ");
+        }
+    }
+    // An issue range printed by `cs:text` is the text PubMed wrote (`3-4`,
+    // `2-03`); the processor reads it as a number range (`3–4`, `2–3`).
+    let written = r.journal.as_ref().map(|j| {
+        [
+            j.issue.as_deref().filter(|_| issue_as_text.0),
+            j.volume.as_deref().filter(|_| issue_as_text.1),
+        ]
+    });
+    for issue in written.into_iter().flatten().flatten() {
+        let Some((a, b)) = issue.split_once('-') else {
+            continue;
+        };
+        let (Ok(a), Ok(b)) = (a.trim().parse::<u64>(), b.trim().parse::<u64>()) else {
+            continue;
+        };
+        let printed = format!("{a}\u{2013}{b}");
+        for s in spans.iter_mut() {
+            let mut from = 0;
+            while let Some(at) = s.text[from..].find(&printed).map(|i| i + from) {
+                let end = at + printed.len();
+                let digit_before = s.text[..at].ends_with(|c: char| c.is_ascii_digit());
+                let digit_after = s.text[end..].starts_with(|c: char| c.is_ascii_digit());
+                if !digit_before && !digit_after {
+                    s.text.replace_range(at..end, issue);
+                    from = at + issue.len();
+                } else {
+                    from = end;
+                }
+            }
+        }
+    }
+    let english = r
+        .language
+        .first()
+        .is_none_or(|l| l.eq_ignore_ascii_case("eng"));
+    let mut sources: Vec<String> = vec![crate::core::citation::title(&r.title)];
+    if let Some(j) = &r.journal {
+        sources.push(j.title.clone());
+        sources.extend(j.iso_abbreviation.clone());
+        sources.extend(j.medline_ta.clone());
+    }
+    if let Some(b) = &r.book {
+        sources.push(b.title.clone());
+        sources.extend(b.collection_title.clone());
+    }
+    sources.retain(|s| !s.trim().is_empty());
+    for s in spans.iter_mut() {
+        for src in &sources {
+            // [`tidy`] closes ` :` left by an empty part; a title's own
+            // ` : ` (`(San Diego, Calif. : 1997)`) is put back.
+            if src.contains(" : ") {
+                let closed = src.replace(" : ", ": ");
+                if let Some(at) = s.text.to_lowercase().find(&closed.to_lowercase())
+                    && s.text.is_char_boundary(at)
+                    && s.text.is_char_boundary(at + closed.len())
+                {
+                    let seg = s.text[at..at + closed.len()].replace(": ", " : ");
+                    s.text.replace_range(at..at + closed.len(), &seg);
+                }
+            }
+            restore_case(&mut s.text, src, english);
+        }
+    }
+    // `?` / `!` then the style's `.` or `,` (also around a closing quote).
+    for i in 0..spans.len() {
+        for (from, to) in [
+            ("?.", "?"),
+            ("!.", "!"),
+            ("?,", "?"),
+            ("!,", "!"),
+            ("?\u{201D}.", "?\u{201D}"),
+            ("?\u{201D},", "?\u{201D}"),
+            ("!\u{201D}.", "!\u{201D}"),
+            ("!\u{201D},", "!\u{201D}"),
+        ] {
+            if spans[i].text.contains(from) {
+                spans[i].text = spans[i].text.replace(from, to);
+            }
+        }
+        if i + 1 < spans.len() {
+            let ends = spans[i]
+                .text
+                .trim_end_matches('\u{201D}')
+                .ends_with(['?', '!']);
+            if ends && spans[i + 1].text.starts_with(['.', ',']) {
+                spans[i + 1].text.remove(0);
+            }
+        }
+    }
+}
+
+/// Where `text` holds `src` in another letter case, writes it as citeproc
+/// would (see [`post_pass`]). A whole-text upper or lower case, or a
+/// capitalised first letter, is the style's own `text-case` and is kept.
+fn restore_case(text: &mut String, src: &str, english: bool) {
+    let lower_text = text.to_lowercase();
+    let lower_src = src.to_lowercase();
+    if lower_text.len() != text.len() || lower_src.len() != src.len() || lower_src.is_empty() {
+        return;
+    }
+    let mut from = 0;
+    while let Some(at) = lower_text[from..].find(&lower_src).map(|i| i + from) {
+        let end = at + src.len();
+        from = end;
+        if !text.is_char_boundary(at) || !text.is_char_boundary(end) {
+            continue;
+        }
+        let alnum_before = text[..at]
+            .chars()
+            .next_back()
+            .is_some_and(char::is_alphanumeric);
+        let alnum_after = text[end..]
+            .chars()
+            .next()
+            .is_some_and(char::is_alphanumeric);
+        if alnum_before || alnum_after {
+            continue;
+        }
+        let seg = &text[at..end];
+        if seg == src || seg == src.to_uppercase() || seg == lower_src {
+            continue;
+        }
+        let mut cf = src.chars();
+        let capitalised: String = cf
+            .next()
+            .map(|f| f.to_uppercase().chain(cf).collect())
+            .unwrap_or_default();
+        if seg == capitalised {
+            continue;
+        }
+        let want = if english {
+            citeproc_title_case(src)
+        } else {
+            src.to_string()
+        };
+        if want.len() == seg.len() {
+            text.replace_range(at..end, &want);
+        }
     }
 }
 
@@ -388,9 +631,26 @@ impl CiteStyle {
 /// "Engine"): the export's item ([`csl_item`]) with `container-title-short`
 /// always set (the short form, else the full title: [`adapt`] points
 /// short-form container titles at it) and without the season, which the
-/// processor prints even where a style shows only the year (`Spring/1990`).
-fn engine_item(r: &Record) -> serde_json::Map<String, serde_json::Value> {
+/// processor prints even where a style shows only the year (`Spring/1990`);
+/// with `keep_particles` (a style that does not demote particles) the
+/// spaces of family names are [`NAME_SPACE`].
+fn engine_item(r: &Record, keep_particles: bool) -> serde_json::Map<String, serde_json::Value> {
     let mut m = csl_item(r);
+    for key in ["author", "editor", "container-author"] {
+        if let Some(serde_json::Value::Array(names)) = m.get_mut(key) {
+            for n in names {
+                // A style that demotes particles does so for lower-case
+                // ones only (`da Silva`), as citeproc; `De Neve` stays whole.
+                if let Some(serde_json::Value::String(f)) = n.get_mut("family")
+                    && (keep_particles || f.starts_with(char::is_uppercase))
+                {
+                    *f = f
+                        .replace(NAME_SPACE, "")
+                        .replace(' ', &NAME_SPACE.to_string());
+                }
+            }
+        }
+    }
     if !m.contains_key("container-title-short")
         && let Some(t) = m.get("container-title").cloned()
     {
@@ -411,12 +671,224 @@ fn engine_item(r: &Record) -> serde_json::Map<String, serde_json::Value> {
 /// otherwise ignores.
 fn adapt(style: &mut IndependentStyle) {
     adapt_list(&mut style.citation.layout.elements, false);
+    prune_unset_groups(&mut style.citation.layout.elements);
     if let Some(b) = &mut style.bibliography {
         adapt_list(&mut b.layout.elements, false);
+        prune_unset_groups(&mut b.layout.elements);
     }
     for m in &mut style.macros {
         adapt_list(&mut m.children, false);
+        prune_unset_groups(&mut m.children);
     }
+}
+
+/// The variables a group prints (every branch), or `None` when it calls a
+/// macro (not followed) or prints names.
+fn printed_variables(
+    list: &[citationberg::LayoutRenderingElement],
+    out: &mut Vec<String>,
+) -> Option<()> {
+    use citationberg::{LayoutRenderingElement as E, TextTarget};
+    for e in list {
+        match e {
+            E::Text(t) => match &t.target {
+                TextTarget::Variable { var, .. } => out.push(var.to_string()),
+                TextTarget::Macro { .. } => return None,
+                _ => {}
+            },
+            E::Date(d) => out.push(d.variable.map(|v| v.to_string()).unwrap_or_default()),
+            E::Number(n) => {
+                out.push(citationberg::taxonomy::Variable::from(n.variable).to_string())
+            }
+            E::Names(_) => return None,
+            E::Label(_) => {}
+            E::Group(g) => printed_variables(&g.children, out)?,
+            E::Choose(c) => {
+                printed_variables(&c.if_.children, out)?;
+                for b in &c.else_if {
+                    printed_variables(&b.children, out)?;
+                }
+                if let Some(o) = &c.otherwise {
+                    printed_variables(&o.children, out)?;
+                }
+            }
+        }
+    }
+    Some(())
+}
+
+/// CSL's group rule (a group that calls variables, all empty, prints
+/// nothing) for the variables a PubMed item never has (`accessed`,
+/// `medium`): hayagriva 0.10 prints IEEE's `[Online].` from such a group.
+fn prune_unset_groups(list: &mut Vec<citationberg::LayoutRenderingElement>) {
+    use citationberg::LayoutRenderingElement as E;
+    const NEVER_SET: [&str; 2] = ["accessed", "medium"];
+    list.retain(|e| {
+        let E::Group(g) = e else { return true };
+        let mut vars = Vec::new();
+        match printed_variables(&g.children, &mut vars) {
+            Some(()) => vars.is_empty() || !vars.iter().all(|v| NEVER_SET.contains(&v.as_str())),
+            None => true,
+        }
+    });
+    for e in list.iter_mut() {
+        match e {
+            E::Group(g) => prune_unset_groups(&mut g.children),
+            E::Choose(c) => {
+                prune_unset_groups(&mut c.if_.children);
+                for b in &mut c.else_if {
+                    prune_unset_groups(&mut b.children);
+                }
+                if let Some(o) = &mut c.otherwise {
+                    prune_unset_groups(&mut o.children);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The most elements a style may expand to, its macros called out: real
+/// styles reach at most a few hundred thousand (every branch counted); 40 levels of macros that call the one below
+/// twice reach 2⁴⁰.
+const MAX_MACRO_WORK: u64 = 5_000_000;
+
+/// Refuses a style whose macros call themselves (directly or in a cycle;
+/// the processor would overflow its stack) or expand to more than
+/// [`MAX_MACRO_WORK`] elements. Errors: the message, naming the macro.
+fn macro_work(style: &IndependentStyle) -> std::result::Result<(), String> {
+    use citationberg::{LayoutRenderingElement as E, TextTarget};
+    use std::collections::HashMap;
+    let macros: HashMap<&str, &[E]> = style
+        .macros
+        .iter()
+        .map(|m| (m.name.as_str(), m.children.as_slice()))
+        .collect();
+    fn size<'a>(
+        list: &'a [E],
+        macros: &HashMap<&'a str, &'a [E]>,
+        memo: &mut HashMap<&'a str, u64>,
+        stack: &mut Vec<&'a str>,
+    ) -> std::result::Result<u64, String> {
+        let mut n: u64 = 0;
+        for e in list {
+            let add = match e {
+                E::Text(t) => match &t.target {
+                    TextTarget::Macro { name } => {
+                        let name = name.as_str();
+                        if stack.contains(&name) {
+                            return Err(format!("macro `{name}` calls itself"));
+                        }
+                        match (memo.get(name), macros.get(name)) {
+                            (Some(k), _) => *k,
+                            (None, Some(body)) => {
+                                stack.push(name);
+                                let k = size(body, macros, memo, stack)?;
+                                stack.pop();
+                                memo.insert(name, k);
+                                k
+                            }
+                            (None, None) => 1,
+                        }
+                    }
+                    _ => 1,
+                },
+                E::Group(g) => size(&g.children, macros, memo, stack)?,
+                E::Choose(c) => {
+                    let mut k = size(&c.if_.children, macros, memo, stack)?;
+                    for b in &c.else_if {
+                        k = k.saturating_add(size(&b.children, macros, memo, stack)?);
+                    }
+                    if let Some(o) = &c.otherwise {
+                        k = k.saturating_add(size(&o.children, macros, memo, stack)?);
+                    }
+                    k
+                }
+                _ => 1,
+            };
+            n = n.saturating_add(add).saturating_add(1);
+            if n > MAX_MACRO_WORK {
+                return Err(format!(
+                    "its macros expand to more than {MAX_MACRO_WORK} elements"
+                ));
+            }
+        }
+        Ok(n)
+    }
+    let (mut memo, mut stack) = (HashMap::new(), Vec::new());
+    size(
+        &style.citation.layout.elements,
+        &macros,
+        &mut memo,
+        &mut stack,
+    )?;
+    if let Some(b) = &style.bibliography {
+        size(&b.layout.elements, &macros, &mut memo, &mut stack)?;
+    }
+    for m in &style.macros {
+        stack.push(m.name.as_str());
+        size(&m.children, &macros, &mut memo, &mut stack)?;
+        stack.pop();
+    }
+    Ok(())
+}
+
+/// Whether the style prints `issue` and `volume` with `cs:text` anywhere
+/// (and never with `cs:number`).
+fn issue_as_text(style: &IndependentStyle) -> (bool, bool) {
+    use citationberg::taxonomy::NumberVariable;
+    (
+        var_as_text(style, NumberVariable::Issue),
+        var_as_text(style, NumberVariable::Volume),
+    )
+}
+
+fn var_as_text(style: &IndependentStyle, var: citationberg::taxonomy::NumberVariable) -> bool {
+    use citationberg::taxonomy::NumberVariable;
+    fn walk(
+        list: &[citationberg::LayoutRenderingElement],
+        var: NumberVariable,
+        text: &mut bool,
+        number: &mut bool,
+    ) {
+        use citationberg::taxonomy::{NumberOrPageVariable, Variable};
+        use citationberg::{LayoutRenderingElement as E, TextTarget};
+        for e in list {
+            match e {
+                E::Text(t) => {
+                    if let TextTarget::Variable {
+                        var: Variable::Number(v),
+                        ..
+                    } = t.target
+                        && v == var
+                    {
+                        *text = true;
+                    }
+                }
+                E::Number(n) if n.variable == NumberOrPageVariable::Number(var) => *number = true,
+                E::Group(g) => walk(&g.children, var, text, number),
+                E::Choose(c) => {
+                    walk(&c.if_.children, var, text, number);
+                    for b in &c.else_if {
+                        walk(&b.children, var, text, number);
+                    }
+                    if let Some(o) = &c.otherwise {
+                        walk(&o.children, var, text, number);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    let (mut text, mut number) = (false, false);
+    if let Some(b) = &style.bibliography {
+        walk(&b.layout.elements, var, &mut text, &mut number);
+    }
+    walk(&style.citation.layout.elements, var, &mut text, &mut number);
+    for m in &style.macros {
+        walk(&m.children, var, &mut text, &mut number);
+    }
+    text && !number
 }
 
 fn adapt_list(list: &mut [citationberg::LayoutRenderingElement], substitute: bool) {

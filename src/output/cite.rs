@@ -23,8 +23,10 @@ pub fn error_text(pmid: &str, e: &CiteError) -> String {
     one_line(&format!("PMID {pmid}: {}: {}", e.reason, e.message))
 }
 
+/// A span as HTML: control and reordering characters (which a `.csl`
+/// file's affixes can carry) become spaces first, as in every other output.
 fn html_span(s: &Span) -> String {
-    let mut t = encode_text(&s.text).into_owned();
+    let mut t = encode_text(&printable(&s.text)).into_owned();
     for (on, open, close) in [
         (s.italic, "<i>", "</i>"),
         (s.bold, "<b>", "</b>"),
@@ -43,7 +45,7 @@ fn html_span(s: &Span) -> String {
     match &s.link {
         Some(url) => format!(
             "<a href=\"{}\">{t}</a>",
-            encode_double_quoted_attribute(url)
+            encode_double_quoted_attribute(&printable(url))
         ),
         None => t,
     }
@@ -62,7 +64,7 @@ fn md_escape(s: &str) -> String {
 }
 
 fn md_span(s: &Span) -> String {
-    let text = md_escape(&s.text);
+    let text = md_escape(&printable(&s.text));
     // Emphasis markers must touch the text: keep the spaces outside.
     let (lead, core, trail) = {
         let core = text.trim();

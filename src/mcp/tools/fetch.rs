@@ -154,6 +154,7 @@ fn article_schema() -> Value {
             "pmid": text("PubMed ID."),
             "title": text("Title, plain text: inline markup removed, its text kept."),
             "vernacularTitle": text("The title in the original language."),
+            "titleFromVernacular": {"type": "boolean", "description": "True when `title` is the vernacular title because ArticleTitle is empty."},
             "abstract": text("The abstract, plain text, sections as LABEL: text."),
             "abstractSections": described_list(json!({
                 "type": "object",

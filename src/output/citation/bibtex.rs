@@ -241,12 +241,15 @@ fn special(c: char) -> Option<&'static str> {
     })
 }
 
-/// The ten LaTeX special characters, escaped.
+/// The ten LaTeX special characters, escaped. Braces become
+/// `\textbraceleft{}`/`\textbraceright{}`: BibTeX 0.99d and biber count
+/// the brace of `\{` too, so an unbalanced one in a title would end the
+/// field (and a following `@article{` open a new entry).
 fn push_ascii(out: &mut String, c: char) {
     match c {
         '\\' => out.push_str("\\textbackslash{}"),
-        '{' => out.push_str("\\{"),
-        '}' => out.push_str("\\}"),
+        '{' => out.push_str("\\textbraceleft{}"),
+        '}' => out.push_str("\\textbraceright{}"),
         '&' => out.push_str("\\&"),
         '%' => out.push_str("\\%"),
         '$' => out.push_str("\\$"),
