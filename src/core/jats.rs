@@ -161,6 +161,39 @@ impl Section {
     }
 }
 
+/// True when `sec` is one of `wanted` (`--section`): a wanted name equals
+/// one of its `sec-type` parts (`materials|methods`) or is in its title,
+/// case-insensitively.
+pub fn section_matches(sec: &Section, wanted: &[String]) -> bool {
+    let title = sec.title.to_lowercase();
+    wanted.iter().any(|w| {
+        let w = w.trim().to_lowercase();
+        !w.is_empty()
+            && (sec
+                .kind
+                .as_deref()
+                .is_some_and(|k| k.split('|').any(|p| p.trim().eq_ignore_ascii_case(&w)))
+                || title.contains(&w))
+    })
+}
+
+/// The sections `wanted` selects, in document order: a matching section
+/// whole, else its matching subsections. An empty `wanted` keeps all.
+pub fn select_sections<'a>(sections: &'a [Section], wanted: &[String]) -> Vec<&'a Section> {
+    if wanted.is_empty() {
+        return sections.iter().collect();
+    }
+    let mut out = Vec::new();
+    for s in sections {
+        if section_matches(s, wanted) {
+            out.push(s);
+        } else {
+            out.extend(select_sections(&s.sections, wanted));
+        }
+    }
+    out
+}
+
 /// One article of a JATS document.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Article {
@@ -360,7 +393,10 @@ impl<R: BufRead> Parser<R> {
                         continue;
                     }
                     if spaced
-                        || matches!(t.name.as_str(), "list-item" | "td" | "th" | "disp-formula")
+                        || matches!(
+                            t.name.as_str(),
+                            "list-item" | "td" | "th" | "disp-formula" | "title" | "p"
+                        )
                     {
                         space(out);
                     }
@@ -477,7 +513,7 @@ impl<R: BufRead> Parser<R> {
         let mut foot = String::new();
         let (label, caption) = self.captioned(art, |p, c, art, empty| match c.name.as_str() {
             _ if empty => Ok(()),
-            "table" => p.rows(&mut rows, false, art),
+            "table" | "alternatives" => p.rows(&mut rows, false, art),
             "table-wrap-foot" => {
                 let mut s = String::new();
                 let mut floats = Vec::new();
@@ -515,7 +551,7 @@ impl<R: BufRead> Parser<R> {
                 }
                 Ev::Start(t) => match t.name.as_str() {
                     "thead" => self.rows(rows, true, art)?,
-                    "tbody" | "tfoot" | "colgroup" => self.rows(rows, head, art)?,
+                    "tbody" | "tfoot" | "table" => self.rows(rows, head, art)?,
                     "tr" => {
                         let mut row = Vec::new();
                         self.cells(&mut row, head, art)?;
@@ -669,7 +705,13 @@ impl<R: BufRead> Parser<R> {
     ) -> Result<(), JatsError> {
         loop {
             match self.next()? {
-                Ev::Text(t) => push_folded(out, &t),
+                Ev::Text(t) => {
+                    // No space before punctuation after an element.
+                    if spaced && out.ends_with(' ') && t.starts_with([',', '.', ';', ':', ')']) {
+                        out.pop();
+                    }
+                    push_folded(out, &t);
+                }
                 Ev::End => return Ok(()),
                 Ev::Eof => return Err(truncated()),
                 Ev::Empty(_) => {
@@ -907,11 +949,15 @@ fn truncated() -> JatsError {
 /// Reads a JATS document — a `<pmc-articleset>` (EFetch `db=pmc`) or one
 /// `<article>` (an OA package's `.nxml`, Europe PMC's `fullTextXML`) —
 /// handing each article or PMC `<Reply>` to `each` as soon as it is read,
-/// so only one article is ever held.
+/// so only one article is ever held, with the byte range of its element
+/// in the input (`-f jats` writes those bytes as received).
 ///
 /// Errors: a document that is not well-formed, cut short, or nested
 /// deeper than [`MAX_DEPTH`]; articles already handed over stay handed.
-pub fn read_set<R: BufRead>(input: R, mut each: impl FnMut(SetItem)) -> Result<(), JatsError> {
+pub fn read_set<R: BufRead>(
+    input: R,
+    mut each: impl FnMut(SetItem, std::ops::Range<usize>),
+) -> Result<(), JatsError> {
     let mut reader = Reader::from_reader(input);
     reader.config_mut().check_end_names = true;
     let mut p = Parser {
@@ -921,6 +967,8 @@ pub fn read_set<R: BufRead>(input: R, mut each: impl FnMut(SetItem)) -> Result<(
     };
     let mut seen_root = false;
     loop {
+        let at = p.reader.buffer_position() as usize;
+        let end = |p: &Parser<R>| p.reader.buffer_position() as usize;
         match p.next()? {
             Ev::Eof => break,
             Ev::Text(t) if t.trim().is_empty() => {}
@@ -929,13 +977,13 @@ pub fn read_set<R: BufRead>(input: R, mut each: impl FnMut(SetItem)) -> Result<(
             Ev::Start(t) if t.name == "article" => {
                 seen_root = true;
                 let art = p.article(&t)?;
-                each(SetItem::Article(Box::new(art)));
+                each(SetItem::Article(Box::new(art)), at..end(&p));
             }
             Ev::Start(t) if t.name == "pmc-articleset" && !seen_root => seen_root = true,
-            Ev::Empty(t) if t.name == "Reply" => each(reply(&t)),
+            Ev::Empty(t) if t.name == "Reply" => each(reply(&t), at..end(&p)),
             Ev::Start(t) if t.name == "Reply" => {
                 p.skip()?;
-                each(reply(&t));
+                each(reply(&t), at..end(&p));
             }
             Ev::Empty(t) if t.name == "pmc-articleset" => seen_root = true,
             Ev::Start(t) => {
@@ -964,7 +1012,7 @@ pub fn read_set<R: BufRead>(input: R, mut each: impl FnMut(SetItem)) -> Result<(
 /// Reads every item of a document held in memory ([`read_set`]).
 pub fn parse_set(body: &[u8]) -> Result<Vec<SetItem>, JatsError> {
     let mut items = Vec::new();
-    read_set(body, |i| items.push(i))?;
+    read_set(body, |i, _| items.push(i))?;
     Ok(items)
 }
 
