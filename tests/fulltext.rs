@@ -266,3 +266,29 @@ fn cli_only_unavailable_exits_not_found() {
     assert!(run.stderr.contains("no_open_full_text"), "{}", run.stderr);
     assert_ne!(run.code, 0);
 }
+
+#[tokio::test]
+async fn mcp_tool_keeps_the_budget_and_names_what_is_unavailable() {
+    let support::mcp::Session {
+        c,
+        _home,
+        server: _s,
+        fake: _f,
+    } = support::mcp::session().await;
+    let r = support::mcp::call(
+        &c,
+        "pubmed_fetch_fulltext",
+        serde_json::json!({"ids": ["PMC3460867", "PMC1"], "sections": ["results"], "maxCharacters": 3000}),
+    )
+    .await;
+    assert_ne!(r.is_error, Some(true));
+    let v = r.structured_content.unwrap();
+    let a = &v["articles"][0];
+    assert_eq!(a["pmcid"], "PMC3460867");
+    assert_eq!(a["truncated"], true);
+    assert!(a["text"].as_str().unwrap().chars().count() <= 3000);
+    assert!(a["text"].as_str().unwrap().contains("\n## Results\n"));
+    assert!(!a["text"].as_str().unwrap().contains("\n## Introduction\n"));
+    assert_eq!(v["unavailable"][0]["reason"], "no_open_full_text");
+    assert_eq!(v["unavailable"][0]["requested"], "PMC1");
+}
