@@ -1,8 +1,8 @@
 //! JATS full text (PMC EFetch `db=pmc`, the PMC OA packages' `.nxml`,
 //! Europe PMC `fullTextXML`) read into a typed [`Article`]: front matter,
 //! licence, sections as a tree, figure and table captions, table cells,
-//! supplementary material and references (docs/fulltext.md "What the
-//! JSON holds"). Pure: reads any [`BufRead`], one event at a time, with no
+//! supplementary material and references (docs/fulltext.md "Reading
+//! JATS"). Pure: reads any [`BufRead`], one event at a time, with no
 //! document tree, so memory is the article's text, not its markup
 //! (`bench/` measures it). Nesting is capped at [`MAX_DEPTH`].
 

@@ -1,6 +1,6 @@
 //! `pubmed_fetch_fulltext`: the fulltext operation (`pubmed fulltext`) as
 //! an MCP tool, with a character budget and section selection
-//! (docs/fulltext.md "MCP").
+//! (docs/fulltext.md "MCP pubmed_fetch_fulltext").
 
 use serde_json::{Map, Value, json};
 
