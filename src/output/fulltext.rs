@@ -107,11 +107,11 @@ pub fn article_text(f: &Fulltext, wanted: &[String], markdown: bool) -> String {
     if !a.abstract_sections.is_empty() {
         out.push_str(&h(2, "Abstract"));
         for s in &a.abstract_sections {
-            section_text(&mut out, a, s, 3, markdown, true);
+            section_text(&mut out, a, s, 3, markdown);
         }
     }
     for s in select_sections(&a.sections, wanted) {
-        section_text(&mut out, a, s, 2, markdown, false);
+        section_text(&mut out, a, s, 2, markdown);
     }
     if wanted.is_empty() && !a.references.is_empty() {
         out.push_str(&h(2, "References"));
@@ -123,7 +123,7 @@ pub fn article_text(f: &Fulltext, wanted: &[String], markdown: bool) -> String {
     out
 }
 
-fn section_text(out: &mut String, a: &Article, s: &Section, level: usize, md: bool, abs: bool) {
+fn section_text(out: &mut String, a: &Article, s: &Section, level: usize, md: bool) {
     if !s.title.is_empty() {
         if md {
             out.push_str(&format!("{} {}\n\n", "#".repeat(level.min(6)), s.title));
@@ -185,7 +185,7 @@ fn section_text(out: &mut String, a: &Article, s: &Section, level: usize, md: bo
         }
     }
     for c in &s.sections {
-        section_text(out, a, c, level + 1, md, abs);
+        section_text(out, a, c, level + 1, md);
     }
 }
 

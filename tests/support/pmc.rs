@@ -91,3 +91,21 @@ pub fn handler(req: &Request) -> Reply {
     }
     Reply::status(404, "text/plain", "unknown endpoint")
 }
+
+/// EFetch `db=pmc` for any `ids`: each a copy of the PLoS ONE fixture
+/// with its PMC `article-id` set to the ID asked for (the benchmark's
+/// 1,000 distinct articles of real size and shape).
+pub fn efetch_pmc_copies(ids: &[&str]) -> String {
+    let article = article_element(ARTICLES[0].3);
+    let own = "<article-id pub-id-type=\"pmc\">3460867</article-id>";
+    assert!(article.contains(own));
+    let mut s = HEAD.to_string();
+    for id in ids {
+        s.push_str(&article.replace(
+            own,
+            &format!("<article-id pub-id-type=\"pmc\">{id}</article-id>"),
+        ));
+    }
+    s.push_str("</pmc-articleset>\n");
+    s
+}
