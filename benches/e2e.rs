@@ -342,6 +342,59 @@ fn fetch_100k() -> Row {
     }
 }
 
+/// `fulltext` of 1,000 PMCIDs (copies of a real 117 kB PLoS ONE article),
+/// default pacing, NDJSON out: requests, time against the 3 req/s floor,
+/// peak RSS.
+fn fulltext_1k() -> Row {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("pmcids.txt");
+    let text: String = (0..1_000u64)
+        .map(|i| format!("PMC{}\n", 5_000_000 + i))
+        .collect();
+    std::fs::write(&path, text).unwrap();
+    let server = TestServer::start(|r| {
+        let ids: Vec<String> = r
+            .param("id")
+            .unwrap_or_default()
+            .split(',')
+            .map(str::to_string)
+            .collect();
+        let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
+        support::server::Reply::xml(support::pmc::efetch_pmc_copies(&ids))
+    });
+    let t0 = Instant::now();
+    let run = pubmed(&[
+        "fulltext",
+        "--input",
+        path.to_str().unwrap(),
+        "-f",
+        "ndjson",
+    ])
+    .server(&server)
+    .env("PUBMED_REQUEST_GAP_MS", "")
+    .env("PUBMED_DEADLINE_S", "60")
+    .measure_rss()
+    .run();
+    let wall = t0.elapsed();
+    let written = run
+        .stdout
+        .lines()
+        .filter(|l| !l.contains("\"error\":"))
+        .count();
+    let requests = server.count();
+    let floor = (requests.saturating_sub(1)) as f64 / 3.0;
+    let mb = run.peak_rss_kb.unwrap_or(0) as f64 / 1024.0;
+    Row {
+        what: "fulltext 1,000 PMCIDs (117 kB JATS each)".into(),
+        figures: format!(
+            "{written} articles, {requests} requests, {:.2} s wall, floor {floor:.2} s, peak RSS {mb:.1} MB",
+            wall.as_secs_f64()
+        ),
+        target: "peak RSS < 64 MB".into(),
+        met: Some(run.code == 0 && written == 1_000 && mb > 0.0 && mb < 64.0),
+    }
+}
+
 /// The median wall time of `runs` runs of `f`.
 fn median(runs: usize, mut f: impl FnMut() -> bool) -> (Duration, bool) {
     let mut times = Vec::with_capacity(runs);
@@ -846,6 +899,7 @@ fn main() {
         ("convert_1m", Box::new(|| vec![convert_1m_rss()])),
         ("convert_slow", Box::new(|| vec![convert_slow_producer()])),
         ("fetch_100k", Box::new(|| vec![fetch_100k()])),
+        ("fulltext_1k", Box::new(|| vec![fulltext_1k()])),
         ("budget", Box::new(budget)),
     ];
     let mut rows = Vec::new();

@@ -31,6 +31,9 @@ _pubmed() {
             pubmed,fetch)
                 cmd="pubmed__subcmd__fetch"
                 ;;
+            pubmed,fulltext)
+                cmd="pubmed__subcmd__fulltext"
+                ;;
             pubmed,help)
                 cmd="pubmed__subcmd__help"
                 ;;
@@ -85,6 +88,9 @@ _pubmed() {
             pubmed__subcmd__help,fetch)
                 cmd="pubmed__subcmd__help__subcmd__fetch"
                 ;;
+            pubmed__subcmd__help,fulltext)
+                cmd="pubmed__subcmd__help__subcmd__fulltext"
+                ;;
             pubmed__subcmd__help,help)
                 cmd="pubmed__subcmd__help__subcmd__help"
                 ;;
@@ -116,18 +122,18 @@ _pubmed() {
 
     case "${cmd}" in
         pubmed)
-            opts="-f -q -v -h -V --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --timeout --help --version spell search convert related fetch cite config mcp completions help"
+            opts="-f -q -v -h -V --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --timeout --help --version spell search convert related fetch cite fulltext config mcp completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown jats" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown jats" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -239,11 +245,11 @@ _pubmed() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown jats" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown jats" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -289,11 +295,11 @@ _pubmed() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown jats" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown jats" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -409,11 +415,11 @@ _pubmed() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown jats" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown jats" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -459,11 +465,11 @@ _pubmed() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown jats" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown jats" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -687,8 +693,70 @@ _pubmed() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        pubmed__subcmd__fulltext)
+            opts="-i -f -q -v -h -V --input --section --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --timeout --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --input)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -i)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --section)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "markdown text json ndjson jats" -- "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -W "markdown text json ndjson jats" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --api-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --email)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tool)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --eutils-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --idconv-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         pubmed__subcmd__help)
-            opts="spell search convert related fetch cite config mcp completions help"
+            opts="spell search convert related fetch cite fulltext config mcp completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -813,6 +881,20 @@ _pubmed() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        pubmed__subcmd__help__subcmd__fulltext)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         pubmed__subcmd__help__subcmd__help)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -903,11 +985,11 @@ _pubmed() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown jats" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown jats" -- "${cur}"))
                     return 0
                     ;;
                 --color)

@@ -260,6 +260,11 @@ fn docs_errors_lists_every_per_record_reason() {
             .iter()
             .map(|r| r.as_str()),
     );
+    want.extend(
+        pubmed::ops::fulltext::PER_RECORD_REASONS
+            .iter()
+            .map(|r| r.as_str()),
+    );
     want.push(CiteReason::CitationFailed.as_str());
     for reason in &want {
         assert!(
@@ -523,6 +528,7 @@ fn each_command_offers_exactly_its_formats() {
     offers_exactly::<RelatedFormat>(&["related"]);
     offers_exactly::<FetchFormat>(&["fetch"]);
     offers_exactly::<CiteFormat>(&["cite"]);
+    offers_exactly::<pubmed::output::FulltextFormat>(&["fulltext"]);
     offers_exactly::<ConfigFormat>(&["config", "show"]);
     // `search --all` names its own subset in its help.
     let mut cmd = pubmed::cli::args::command();

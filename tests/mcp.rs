@@ -243,6 +243,15 @@ async fn schemas_are_portable_and_outputs_conform() {
             .await,
         ),
     ]);
+    results.push((
+        "pubmed_fetch_fulltext",
+        call(
+            &c,
+            "pubmed_fetch_fulltext",
+            json!({"ids": ["PMC3460867", "PMC1"], "sections": ["methods"], "maxCharacters": 2000}),
+        )
+        .await,
+    ));
     for format in ["text", "ris"] {
         results.push((
             "pubmed_format_citations",
@@ -675,7 +684,10 @@ async fn debug_logging_keeps_stdout_json_rpc_only() {
     )
     .await;
     assert!(ok);
-    assert_eq!(by_id(&v, 1)["result"]["tools"].as_array().unwrap().len(), 6);
+    assert_eq!(
+        by_id(&v, 1)["result"]["tools"].as_array().unwrap().len(),
+        pubmed::mcp::tools::specs().len()
+    );
     assert_eq!(
         by_id(&v, 2)["result"]["structuredContent"]["totalCount"],
         300

@@ -14,7 +14,7 @@ use crate::ops::search::{Detail, Sort, SpellMode};
 use crate::output::citation::KeyStyle;
 use crate::output::{
     CiteFormat, ColorWhen, CommandFormat, ConfigFormat, ConvertFormat, FetchFormat, Format,
-    RelatedFormat, SearchAllFormat, SearchFormat, SpellFormat,
+    FulltextFormat, RelatedFormat, SearchAllFormat, SearchFormat, SpellFormat,
 };
 
 use crate::config::ConfigKey;
@@ -57,6 +57,15 @@ Examples:
 cited-by and references come from PubMed's own citation links, which NCBI builds
 from the reference lists of articles in PMC: counts can be lower than those of
 other citation indexes, and an article whose references are not in PMC lists none.";
+
+const FULLTEXT_EXAMPLES: &str = "\
+Examples:
+  pubmed fulltext PMC3460867                       # Markdown on a terminal
+  pubmed fulltext 23029536 --section methods,results -f text
+  pubmed fulltext 10.1371/journal.pone.0046493 -f json | jq '.[0].sections[].title'
+  pubmed fulltext --input pmcids.txt -f ndjson > corpus.ndjson
+  pubmed fulltext PMC3460867 -f jats > PMC3460867.xml
+";
 
 const FETCH_EXAMPLES: &str = "\
 Examples:
@@ -183,6 +192,7 @@ pub fn command() -> clap::Command {
         .mut_subcommand("related", formats::<RelatedFormat>)
         .mut_subcommand("fetch", formats::<FetchFormat>)
         .mut_subcommand("cite", formats::<CiteFormat>)
+        .mut_subcommand("fulltext", formats::<FulltextFormat>)
         .mut_subcommand("config", config)
         .mut_subcommand("mcp", no_formats)
         .mut_subcommand("completions", no_formats)
@@ -301,6 +311,9 @@ pub enum Command {
     /// Formatted references (APA, Vancouver, AMA, any CSL style), one per input PMID
     #[command(after_help = CITE_EXAMPLES)]
     Cite(CiteArgs),
+    /// Open-access full text from PMC (JATS via EFetch db=pmc) as Markdown, text, JSON or JATS, one per input PMID, PMCID or DOI
+    #[command(after_help = FULLTEXT_EXAMPLES)]
+    Fulltext(FulltextArgs),
     /// Serve the PubMed tools over MCP (the tool list comes from `mcp::tools::specs`)
     #[command(about = mcp_about(), after_help = MCP_EXAMPLES)]
     Mcp(McpArgs),
@@ -380,6 +393,20 @@ pub struct RelatedArgs {
     /// Summaries of the linked articles [default: full with -f table, else ids]
     #[arg(long, value_name = "LEVEL", value_parser = choice::<Detail>())]
     pub detail: Option<Detail>,
+}
+
+/// `pubmed fulltext [ID…] [--input FILE|-] [--section S,…]`
+#[derive(Debug, Args)]
+pub struct FulltextArgs {
+    /// PMIDs, PMCIDs or DOIs; `-` (or none, piped) reads stdin
+    #[arg(value_name = "ID", conflicts_with = "input")]
+    pub ids: Vec<String>,
+    /// Read IDs from FILE, one per line (`-` = stdin; blank and # lines skipped)
+    #[arg(short, long, value_name = "FILE")]
+    pub input: Option<String>,
+    /// Only these sections: a sec-type (methods, results, …) or words of a title, comma-separated
+    #[arg(long, value_name = "S,…", value_delimiter = ',')]
+    pub section: Vec<String>,
 }
 
 /// `pubmed fetch [PMID…] [--input FILE|-]`

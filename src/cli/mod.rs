@@ -13,6 +13,7 @@ mod cite;
 mod config_cmd;
 mod convert;
 mod fetch;
+mod fulltext;
 mod input;
 mod outfile;
 mod progress;
@@ -276,6 +277,7 @@ async fn run(cli: Cli, ctx: Context) -> Result<Exit, Failure> {
         Command::Convert(a) => convert::run(a, &ctx).await,
         Command::Related(a) => related::run(a, &ctx).await,
         Command::Fetch(a) => fetch::run(a, &ctx).await,
+        Command::Fulltext(a) => fulltext::run(a, &ctx).await,
         Command::Cite(a) => cite::run(a, &ctx).await,
         Command::Config { action } => config_cmd::run(action, &ctx),
         Command::Completions { shell } => config_cmd::completions(shell),

@@ -36,6 +36,12 @@ pub const ESUMMARY_BATCH: usize = 1_000;
 /// PMIDs per EFetch request (by POST), as EDirect sends them.
 pub const EFETCH_CHUNK: usize = 1_000;
 
+/// PMCIDs per EFetch `db=pmc` request: this client's choice, not NCBI's
+/// limit. A full-text article is 50–500 kB of JATS, so 20 keep one body
+/// near 1–10 MB and four in flight within the memory bound
+/// (docs/fulltext.md "Requests").
+pub const PMC_EFETCH_CHUNK: usize = 20;
+
 /// Requests per second NCBI allows one IP without an API key (HTTP 429
 /// beyond).
 pub const RATE_WITHOUT_KEY: u32 = 3;

@@ -14,6 +14,7 @@ pub mod halving;
 pub mod idconv;
 pub mod limits;
 pub mod pacer;
+pub mod pmc;
 mod policy;
 pub mod transport;
 pub mod xml;

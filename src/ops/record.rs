@@ -21,6 +21,10 @@ pub enum RecordReason {
     NotInPmc,
     /// The Converter's answer has no record for the ID (`no_record_returned`).
     NoRecordReturned,
+    /// PMC holds the article but serves no open full text of it
+    /// (`no_open_full_text`): publisher-restricted, embargoed, or PMC's
+    /// `not available` answer (docs/fulltext.md).
+    NoOpenFullText,
     /// PubMed has no record of the ID (`not_found`), or lists it as
     /// deleted: fetch, related, `convert --fallback pubmed`.
     NotFound,
@@ -38,6 +42,7 @@ impl RecordReason {
             RecordReason::MalformedId => "malformed_id",
             RecordReason::NotInPmc => "not_in_pmc",
             RecordReason::NoRecordReturned => "no_record_returned",
+            RecordReason::NoOpenFullText => "no_open_full_text",
             RecordReason::NotFound => "not_found",
             RecordReason::Request(r) => r.as_str(),
         }

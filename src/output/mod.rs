@@ -14,6 +14,7 @@ pub mod cite;
 pub mod convert;
 pub mod delimited;
 pub mod fetch;
+pub mod fulltext;
 pub mod related;
 pub mod search;
 pub mod search_all;
@@ -51,8 +52,10 @@ choice! {
         CslJson = "csl-json",
         /// HTML references (`cite`).
         Html = "html",
-        /// Markdown references (`cite`).
+        /// Markdown references (`cite`); the article (`fulltext`).
         Markdown = "markdown",
+        /// PMC's JATS XML as received (`fulltext`).
+        Jats = "jats",
     }
 }
 
@@ -219,6 +222,17 @@ impl CommandFormat for FetchFormat {
     const COMMAND: &'static str = "fetch";
     const TERMINAL: Self = FetchFormat::Abstract;
     const PIPE: Self = FetchFormat::Ndjson;
+}
+
+formats! {
+    /// The formats of `fulltext`.
+    pub enum FulltextFormat { Markdown, Text, Json, Ndjson, Jats }
+}
+
+impl CommandFormat for FulltextFormat {
+    const COMMAND: &'static str = "fulltext";
+    const TERMINAL: Self = FulltextFormat::Markdown;
+    const PIPE: Self = FulltextFormat::Markdown;
 }
 
 formats! {

@@ -457,6 +457,11 @@ impl FakeNcbi {
             .map(str::to_string)
             .collect();
         self.efetch_batches.lock().unwrap().push(ids.clone());
+        if req.param("db") == Some("pmc") {
+            // PMC's JATS of the fixtures (`fulltext`).
+            let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
+            return Reply::xml(super::pmc::efetch_pmc(&ids));
+        }
         if req.param("db") != Some("pubmed") {
             return Reply::xml(ncbi::eutils_error(
                 "eFetchResult",

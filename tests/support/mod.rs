@@ -6,4 +6,5 @@ pub mod cli;
 pub mod fake_ncbi;
 pub mod mcp;
 pub mod ncbi;
+pub mod pmc;
 pub mod server;

@@ -18,6 +18,7 @@ use crate::ncbi::Client;
 pub mod cite;
 pub mod convert;
 pub mod fetch;
+pub mod fulltext;
 pub mod related;
 pub mod search;
 pub mod spell;
@@ -126,6 +127,7 @@ pub fn specs() -> &'static [ToolSpec] {
             fetch::spec(),
             cite::spec(),
             related::spec(),
+            fulltext::spec(),
         ]
     })
 }
@@ -217,6 +219,7 @@ async fn run(spec: &ToolSpec, client: &Client, v: &Values, report: &Reporter) ->
         fetch::NAME => fetch::run(spec, client, v, report).await,
         cite::NAME => cite::run(spec, client, v).await,
         related::NAME => related::run(spec, client, v).await,
+        fulltext::NAME => fulltext::run(spec, client, v).await,
         _ => Failure::from_error(&Error::new(Reason::InvalidArgument, "unknown tool"), &[])
             .result(None),
     }
