@@ -27,6 +27,7 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand --eutils-url 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]'
             cand --idconv-url 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]'
             cand --timeout 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]'
+            cand --cache 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]'
             cand -q 'No warnings or notes on stderr'
             cand --quiet 'No warnings or notes on stderr'
             cand -v 'Log each request on stderr (API key redacted)'
@@ -43,6 +44,7 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand fetch 'Full PubMed records (abstract, authors, MeSH, grants, retractions) with EFetch, one per input PMID'
             cand cite 'Formatted references (APA, Vancouver, AMA, any CSL style), one per input PMID'
             cand config 'Show or change the configuration file (API key, e-mail, URLs, policy knobs)'
+            cand cache 'The local cache of NCBI records: where it is, what it holds, clear it'
             cand mcp 'Serve the PubMed tools (pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles, pubmed_format_citations, pubmed_find_related) over MCP: stdio, or streamable HTTP with --http'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -57,6 +59,7 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand --eutils-url 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]'
             cand --idconv-url 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]'
             cand --timeout 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]'
+            cand --cache 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]'
             cand -q 'No warnings or notes on stderr'
             cand --quiet 'No warnings or notes on stderr'
             cand -v 'Log each request on stderr (API key redacted)'
@@ -94,6 +97,7 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand --eutils-url 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]'
             cand --idconv-url 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]'
             cand --timeout 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]'
+            cand --cache 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]'
             cand --has-abstract 'Only records with an abstract'
             cand --free-full-text 'Only free full text'
             cand --count 'Print the number of hits only'
@@ -124,6 +128,7 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand --eutils-url 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]'
             cand --idconv-url 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]'
             cand --timeout 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]'
+            cand --cache 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]'
             cand -q 'No warnings or notes on stderr'
             cand --quiet 'No warnings or notes on stderr'
             cand -v 'Log each request on stderr (API key redacted)'
@@ -149,6 +154,7 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand --eutils-url 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]'
             cand --idconv-url 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]'
             cand --timeout 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]'
+            cand --cache 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]'
             cand -q 'No warnings or notes on stderr'
             cand --quiet 'No warnings or notes on stderr'
             cand -v 'Log each request on stderr (API key redacted)'
@@ -173,6 +179,7 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand --eutils-url 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]'
             cand --idconv-url 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]'
             cand --timeout 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]'
+            cand --cache 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]'
             cand --bib-unicode 'BibTeX: keep non-ASCII letters as UTF-8 (biblatex + biber) instead of LaTeX commands'
             cand --resume 'Continue the run FILE holds: PMIDs it has are not fetched again (needs --output, -f ndjson)'
             cand -q 'No warnings or notes on stderr'
@@ -199,6 +206,7 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand --eutils-url 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]'
             cand --idconv-url 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]'
             cand --timeout 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]'
+            cand --cache 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]'
             cand --list-styles 'Print the style names and exit'
             cand -q 'No warnings or notes on stderr'
             cand --quiet 'No warnings or notes on stderr'
@@ -220,6 +228,7 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand --eutils-url 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]'
             cand --idconv-url 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]'
             cand --timeout 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]'
+            cand --cache 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]'
             cand -q 'No warnings or notes on stderr'
             cand --quiet 'No warnings or notes on stderr'
             cand -v 'Log each request on stderr (API key redacted)'
@@ -244,6 +253,7 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand --eutils-url 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]'
             cand --idconv-url 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]'
             cand --timeout 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]'
+            cand --cache 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]'
             cand -q 'No warnings or notes on stderr'
             cand --quiet 'No warnings or notes on stderr'
             cand -v 'Log each request on stderr (API key redacted)'
@@ -264,6 +274,7 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand --eutils-url 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]'
             cand --idconv-url 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]'
             cand --timeout 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]'
+            cand --cache 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]'
             cand -q 'No warnings or notes on stderr'
             cand --quiet 'No warnings or notes on stderr'
             cand -v 'Log each request on stderr (API key redacted)'
@@ -284,6 +295,7 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand --eutils-url 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]'
             cand --idconv-url 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]'
             cand --timeout 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]'
+            cand --cache 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]'
             cand -q 'No warnings or notes on stderr'
             cand --quiet 'No warnings or notes on stderr'
             cand -v 'Log each request on stderr (API key redacted)'
@@ -308,6 +320,108 @@ set edit:completion:arg-completer[pubmed] = {|@words|
         }
         &'pubmed;config;help;help'= {
         }
+        &'pubmed;cache'= {
+            cand -f 'f'
+            cand --format 'format'
+            cand --color 'Colour: auto (terminal and no NO_COLOR), always, never'
+            cand --api-key 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]'
+            cand --email 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]'
+            cand --tool 'Tool name sent to NCBI with every request [default: pubmed-cli]'
+            cand --eutils-url 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]'
+            cand --idconv-url 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]'
+            cand --timeout 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]'
+            cand --cache 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]'
+            cand -q 'No warnings or notes on stderr'
+            cand --quiet 'No warnings or notes on stderr'
+            cand -v 'Log each request on stderr (API key redacted)'
+            cand --verbose 'Log each request on stderr (API key redacted)'
+            cand --no-progress 'No progress bar'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand path 'Print the cache database''s path'
+            cand stats 'Print entries, bytes and stale entries per kind, the file''s size and the bound'
+            cand clear 'Delete every entry (the next runs ask NCBI again)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'pubmed;cache;path'= {
+            cand -f 'f'
+            cand --format 'format'
+            cand --color 'Colour: auto (terminal and no NO_COLOR), always, never'
+            cand --api-key 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]'
+            cand --email 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]'
+            cand --tool 'Tool name sent to NCBI with every request [default: pubmed-cli]'
+            cand --eutils-url 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]'
+            cand --idconv-url 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]'
+            cand --timeout 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]'
+            cand --cache 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]'
+            cand -q 'No warnings or notes on stderr'
+            cand --quiet 'No warnings or notes on stderr'
+            cand -v 'Log each request on stderr (API key redacted)'
+            cand --verbose 'Log each request on stderr (API key redacted)'
+            cand --no-progress 'No progress bar'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'pubmed;cache;stats'= {
+            cand -f 'Output format [default: text]'
+            cand --format 'Output format [default: text]'
+            cand --color 'Colour: auto (terminal and no NO_COLOR), always, never'
+            cand --api-key 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]'
+            cand --email 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]'
+            cand --tool 'Tool name sent to NCBI with every request [default: pubmed-cli]'
+            cand --eutils-url 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]'
+            cand --idconv-url 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]'
+            cand --timeout 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]'
+            cand --cache 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]'
+            cand -q 'No warnings or notes on stderr'
+            cand --quiet 'No warnings or notes on stderr'
+            cand -v 'Log each request on stderr (API key redacted)'
+            cand --verbose 'Log each request on stderr (API key redacted)'
+            cand --no-progress 'No progress bar'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'pubmed;cache;clear'= {
+            cand -f 'f'
+            cand --format 'format'
+            cand --color 'Colour: auto (terminal and no NO_COLOR), always, never'
+            cand --api-key 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]'
+            cand --email 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]'
+            cand --tool 'Tool name sent to NCBI with every request [default: pubmed-cli]'
+            cand --eutils-url 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]'
+            cand --idconv-url 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]'
+            cand --timeout 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]'
+            cand --cache 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]'
+            cand -q 'No warnings or notes on stderr'
+            cand --quiet 'No warnings or notes on stderr'
+            cand -v 'Log each request on stderr (API key redacted)'
+            cand --verbose 'Log each request on stderr (API key redacted)'
+            cand --no-progress 'No progress bar'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'pubmed;cache;help'= {
+            cand path 'Print the cache database''s path'
+            cand stats 'Print entries, bytes and stale entries per kind, the file''s size and the bound'
+            cand clear 'Delete every entry (the next runs ask NCBI again)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'pubmed;cache;help;path'= {
+        }
+        &'pubmed;cache;help;stats'= {
+        }
+        &'pubmed;cache;help;clear'= {
+        }
+        &'pubmed;cache;help;help'= {
+        }
         &'pubmed;mcp'= {
             cand --http 'Serve over MCP streamable HTTP at http://ADDR/mcp instead of stdio [default ADDR: 127.0.0.1:8765]'
             cand --token 'Bearer token HTTP clients must send; required off loopback [env: PUBMED_MCP_TOKEN]'
@@ -321,6 +435,7 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand --eutils-url 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]'
             cand --idconv-url 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]'
             cand --timeout 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]'
+            cand --cache 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]'
             cand -q 'No warnings or notes on stderr'
             cand --quiet 'No warnings or notes on stderr'
             cand -v 'Log each request on stderr (API key redacted)'
@@ -341,6 +456,7 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand --eutils-url 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]'
             cand --idconv-url 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]'
             cand --timeout 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]'
+            cand --cache 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]'
             cand -q 'No warnings or notes on stderr'
             cand --quiet 'No warnings or notes on stderr'
             cand -v 'Log each request on stderr (API key redacted)'
@@ -359,6 +475,7 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand fetch 'Full PubMed records (abstract, authors, MeSH, grants, retractions) with EFetch, one per input PMID'
             cand cite 'Formatted references (APA, Vancouver, AMA, any CSL style), one per input PMID'
             cand config 'Show or change the configuration file (API key, e-mail, URLs, policy knobs)'
+            cand cache 'The local cache of NCBI records: where it is, what it holds, clear it'
             cand mcp 'Serve the PubMed tools (pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles, pubmed_format_citations, pubmed_find_related) over MCP: stdio, or streamable HTTP with --http'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -385,6 +502,17 @@ set edit:completion:arg-completer[pubmed] = {|@words|
         &'pubmed;help;config;path'= {
         }
         &'pubmed;help;config;set'= {
+        }
+        &'pubmed;help;cache'= {
+            cand path 'Print the cache database''s path'
+            cand stats 'Print entries, bytes and stale entries per kind, the file''s size and the bound'
+            cand clear 'Delete every entry (the next runs ask NCBI again)'
+        }
+        &'pubmed;help;cache;path'= {
+        }
+        &'pubmed;help;cache;stats'= {
+        }
+        &'pubmed;help;cache;clear'= {
         }
         &'pubmed;help;mcp'= {
         }
