@@ -1441,7 +1441,7 @@ _pubmed() {
             return 0
             ;;
         pubmed__subcmd__search)
-            opts="-f -q -v -h -V --field --spell --mindate --maxdate --datetype --reldate --author --journal --pubtype --mesh --language --has-abstract --free-full-text --species --retmax --retstart --count --sort --all --detail --output --resume --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --timeout --cache --help --version"
+            opts="-f -q -v -h -V --field --spell --mindate --maxdate --datetype --reldate --author --journal --pubtype --mesh --language --has-abstract --free-full-text --species --retmax --retstart --count --sort --all --record --detail --output --resume --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --timeout --cache --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1505,6 +1505,10 @@ _pubmed() {
                     ;;
                 --sort)
                     COMPREPLY=($(compgen -W "relevance pub_date author journal" -- "${cur}"))
+                    return 0
+                    ;;
+                --record)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --detail)

@@ -86,6 +86,7 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand --retmax 'Records per page [default: 20; ≤ 1,000 with summaries, ≤ 10,000 IDs; 0 = count only]'
             cand --retstart 'First record, 0-based (PubMed serves records 0–9,998)'
             cand --sort 'Sort order'
+            cand --record 'Append a record of this search (query, translation, limits, UTC time, count, PMIDs, SHA-256) to FILE, one JSON line (docs/recorded.md)'
             cand --detail 'Record detail [default: full; ids with -f ids and with --all]'
             cand --output 'With --all: write to FILE instead of stdout, resumable with --resume'
             cand -f 'Output format [default: table on a terminal, ids in a pipe]'

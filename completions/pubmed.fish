@@ -111,6 +111,7 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l sort -d 'Sort o
 pub_date\t''
 author\t''
 journal\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l record -d 'Append a record of this search (query, translation, limits, UTC time, count, PMIDs, SHA-256) to FILE, one JSON line (docs/recorded.md)' -r -F
 complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l detail -d 'Record detail [default: full; ids with -f ids and with --all]' -r -f -a "full\t''
 brief\t''
 ids\t''"

@@ -534,6 +534,14 @@ pub struct SearchArgs {
     #[arg(long, help_heading = "Paging", help = all_help(),
           conflicts_with_all = ["retmax", "retstart", "count", "sort", "spell"])]
     pub all: bool,
+    /// Append a record of this search (query, translation, limits, UTC time, count, PMIDs, SHA-256) to FILE, one JSON line (docs/recorded.md)
+    #[arg(
+        long,
+        value_name = "FILE",
+        help_heading = "Output",
+        conflicts_with = "all"
+    )]
+    pub record: Option<std::path::PathBuf>,
     /// Record detail [default: full; ids with -f ids and with --all]
     #[arg(long, value_name = "LEVEL", value_parser = choice::<Detail>(),
           help_heading = "Paging")]

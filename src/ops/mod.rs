@@ -7,6 +7,7 @@ pub mod convert;
 pub mod fallback;
 pub mod fetch;
 pub mod record;
+pub mod recorded;
 pub mod related;
 pub mod resume;
 pub mod search;
