@@ -27,6 +27,7 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand --eutils-url 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]'
             cand --idconv-url 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]'
             cand --timeout 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]'
+            cand --cache 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]'
             cand -q 'No warnings or notes on stderr'
             cand --quiet 'No warnings or notes on stderr'
             cand -v 'Log each request on stderr (API key redacted)'
@@ -42,9 +43,9 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand related 'PubMed''s similar articles, citing articles or references of PMIDs (ELink), one record per input'
             cand fetch 'Full PubMed records (abstract, authors, MeSH, grants, retractions) with EFetch, one per input PMID'
             cand cite 'Formatted references (APA, Vancouver, AMA, any CSL style), one per input PMID'
-            cand fulltext 'Open-access full text from PMC (JATS via EFetch db=pmc) as Markdown, text, JSON or JATS, one per input PMID, PMCID or DOI'
             cand config 'Show or change the configuration file (API key, e-mail, URLs, policy knobs)'
-            cand mcp 'Serve the PubMed tools (pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles, pubmed_format_citations, pubmed_find_related, pubmed_fetch_fulltext) over MCP: stdio, or streamable HTTP with --http'
+            cand cache 'The local cache of NCBI records: where it is, what it holds, clear it'
+            cand mcp 'Serve the PubMed tools (pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles, pubmed_format_citations, pubmed_find_related) over MCP: stdio, or streamable HTTP with --http'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -58,6 +59,7 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand --eutils-url 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]'
             cand --idconv-url 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]'
             cand --timeout 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]'
+            cand --cache 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]'
             cand -q 'No warnings or notes on stderr'
             cand --quiet 'No warnings or notes on stderr'
             cand -v 'Log each request on stderr (API key redacted)'
@@ -84,6 +86,7 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand --retmax 'Records per page [default: 20; ≤ 1,000 with summaries, ≤ 10,000 IDs; 0 = count only]'
             cand --retstart 'First record, 0-based (PubMed serves records 0–9,998)'
             cand --sort 'Sort order'
+            cand --record 'Append a record of this search (query, translation, limits, UTC time, count, PMIDs, SHA-256) to FILE, one JSON line (docs/recorded.md)'
             cand --detail 'Record detail [default: full; ids with -f ids and with --all]'
             cand --output 'With --all: write to FILE instead of stdout, resumable with --resume'
             cand -f 'Output format [default: table on a terminal, ids in a pipe]'
@@ -95,6 +98,7 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand --eutils-url 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]'
             cand --idconv-url 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]'
             cand --timeout 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]'
+            cand --cache 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]'
             cand --has-abstract 'Only records with an abstract'
             cand --free-full-text 'Only free full text'
             cand --count 'Print the number of hits only'
@@ -125,6 +129,7 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand --eutils-url 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]'
             cand --idconv-url 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]'
             cand --timeout 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]'
+            cand --cache 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]'
             cand -q 'No warnings or notes on stderr'
             cand --quiet 'No warnings or notes on stderr'
             cand -v 'Log each request on stderr (API key redacted)'
@@ -150,6 +155,7 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand --eutils-url 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]'
             cand --idconv-url 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]'
             cand --timeout 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]'
+            cand --cache 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]'
             cand -q 'No warnings or notes on stderr'
             cand --quiet 'No warnings or notes on stderr'
             cand -v 'Log each request on stderr (API key redacted)'
@@ -174,6 +180,7 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand --eutils-url 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]'
             cand --idconv-url 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]'
             cand --timeout 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]'
+            cand --cache 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]'
             cand --bib-unicode 'BibTeX: keep non-ASCII letters as UTF-8 (biblatex + biber) instead of LaTeX commands'
             cand --resume 'Continue the run FILE holds: PMIDs it has are not fetched again (needs --output, -f ndjson)'
             cand -q 'No warnings or notes on stderr'
@@ -200,30 +207,8 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand --eutils-url 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]'
             cand --idconv-url 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]'
             cand --timeout 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]'
+            cand --cache 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]'
             cand --list-styles 'Print the style names and exit'
-            cand -q 'No warnings or notes on stderr'
-            cand --quiet 'No warnings or notes on stderr'
-            cand -v 'Log each request on stderr (API key redacted)'
-            cand --verbose 'Log each request on stderr (API key redacted)'
-            cand --no-progress 'No progress bar'
-            cand -h 'Print help'
-            cand --help 'Print help'
-            cand -V 'Print version'
-            cand --version 'Print version'
-        }
-        &'pubmed;fulltext'= {
-            cand -i 'Read IDs from FILE, one per line (`-` = stdin; blank and # lines skipped)'
-            cand --input 'Read IDs from FILE, one per line (`-` = stdin; blank and # lines skipped)'
-            cand --section 'Only these sections: a sec-type (methods, results, …) or words of a title, comma-separated'
-            cand -f 'Output format [default: markdown]'
-            cand --format 'Output format [default: markdown]'
-            cand --color 'Colour: auto (terminal and no NO_COLOR), always, never'
-            cand --api-key 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]'
-            cand --email 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]'
-            cand --tool 'Tool name sent to NCBI with every request [default: pubmed-cli]'
-            cand --eutils-url 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]'
-            cand --idconv-url 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]'
-            cand --timeout 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]'
             cand -q 'No warnings or notes on stderr'
             cand --quiet 'No warnings or notes on stderr'
             cand -v 'Log each request on stderr (API key redacted)'
@@ -244,6 +229,7 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand --eutils-url 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]'
             cand --idconv-url 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]'
             cand --timeout 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]'
+            cand --cache 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]'
             cand -q 'No warnings or notes on stderr'
             cand --quiet 'No warnings or notes on stderr'
             cand -v 'Log each request on stderr (API key redacted)'
@@ -268,6 +254,7 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand --eutils-url 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]'
             cand --idconv-url 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]'
             cand --timeout 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]'
+            cand --cache 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]'
             cand -q 'No warnings or notes on stderr'
             cand --quiet 'No warnings or notes on stderr'
             cand -v 'Log each request on stderr (API key redacted)'
@@ -288,6 +275,7 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand --eutils-url 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]'
             cand --idconv-url 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]'
             cand --timeout 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]'
+            cand --cache 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]'
             cand -q 'No warnings or notes on stderr'
             cand --quiet 'No warnings or notes on stderr'
             cand -v 'Log each request on stderr (API key redacted)'
@@ -308,6 +296,7 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand --eutils-url 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]'
             cand --idconv-url 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]'
             cand --timeout 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]'
+            cand --cache 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]'
             cand -q 'No warnings or notes on stderr'
             cand --quiet 'No warnings or notes on stderr'
             cand -v 'Log each request on stderr (API key redacted)'
@@ -332,6 +321,108 @@ set edit:completion:arg-completer[pubmed] = {|@words|
         }
         &'pubmed;config;help;help'= {
         }
+        &'pubmed;cache'= {
+            cand -f 'f'
+            cand --format 'format'
+            cand --color 'Colour: auto (terminal and no NO_COLOR), always, never'
+            cand --api-key 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]'
+            cand --email 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]'
+            cand --tool 'Tool name sent to NCBI with every request [default: pubmed-cli]'
+            cand --eutils-url 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]'
+            cand --idconv-url 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]'
+            cand --timeout 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]'
+            cand --cache 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]'
+            cand -q 'No warnings or notes on stderr'
+            cand --quiet 'No warnings or notes on stderr'
+            cand -v 'Log each request on stderr (API key redacted)'
+            cand --verbose 'Log each request on stderr (API key redacted)'
+            cand --no-progress 'No progress bar'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand path 'Print the cache database''s path'
+            cand stats 'Print entries, bytes and stale entries per kind, the file''s size and the bound'
+            cand clear 'Delete every entry (the next runs ask NCBI again)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'pubmed;cache;path'= {
+            cand -f 'f'
+            cand --format 'format'
+            cand --color 'Colour: auto (terminal and no NO_COLOR), always, never'
+            cand --api-key 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]'
+            cand --email 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]'
+            cand --tool 'Tool name sent to NCBI with every request [default: pubmed-cli]'
+            cand --eutils-url 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]'
+            cand --idconv-url 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]'
+            cand --timeout 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]'
+            cand --cache 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]'
+            cand -q 'No warnings or notes on stderr'
+            cand --quiet 'No warnings or notes on stderr'
+            cand -v 'Log each request on stderr (API key redacted)'
+            cand --verbose 'Log each request on stderr (API key redacted)'
+            cand --no-progress 'No progress bar'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'pubmed;cache;stats'= {
+            cand -f 'Output format [default: text]'
+            cand --format 'Output format [default: text]'
+            cand --color 'Colour: auto (terminal and no NO_COLOR), always, never'
+            cand --api-key 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]'
+            cand --email 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]'
+            cand --tool 'Tool name sent to NCBI with every request [default: pubmed-cli]'
+            cand --eutils-url 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]'
+            cand --idconv-url 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]'
+            cand --timeout 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]'
+            cand --cache 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]'
+            cand -q 'No warnings or notes on stderr'
+            cand --quiet 'No warnings or notes on stderr'
+            cand -v 'Log each request on stderr (API key redacted)'
+            cand --verbose 'Log each request on stderr (API key redacted)'
+            cand --no-progress 'No progress bar'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'pubmed;cache;clear'= {
+            cand -f 'f'
+            cand --format 'format'
+            cand --color 'Colour: auto (terminal and no NO_COLOR), always, never'
+            cand --api-key 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]'
+            cand --email 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]'
+            cand --tool 'Tool name sent to NCBI with every request [default: pubmed-cli]'
+            cand --eutils-url 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]'
+            cand --idconv-url 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]'
+            cand --timeout 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]'
+            cand --cache 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]'
+            cand -q 'No warnings or notes on stderr'
+            cand --quiet 'No warnings or notes on stderr'
+            cand -v 'Log each request on stderr (API key redacted)'
+            cand --verbose 'Log each request on stderr (API key redacted)'
+            cand --no-progress 'No progress bar'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'pubmed;cache;help'= {
+            cand path 'Print the cache database''s path'
+            cand stats 'Print entries, bytes and stale entries per kind, the file''s size and the bound'
+            cand clear 'Delete every entry (the next runs ask NCBI again)'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'pubmed;cache;help;path'= {
+        }
+        &'pubmed;cache;help;stats'= {
+        }
+        &'pubmed;cache;help;clear'= {
+        }
+        &'pubmed;cache;help;help'= {
+        }
         &'pubmed;mcp'= {
             cand --http 'Serve over MCP streamable HTTP at http://ADDR/mcp instead of stdio [default ADDR: 127.0.0.1:8765]'
             cand --token 'Bearer token HTTP clients must send; required off loopback [env: PUBMED_MCP_TOKEN]'
@@ -345,6 +436,7 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand --eutils-url 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]'
             cand --idconv-url 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]'
             cand --timeout 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]'
+            cand --cache 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]'
             cand -q 'No warnings or notes on stderr'
             cand --quiet 'No warnings or notes on stderr'
             cand -v 'Log each request on stderr (API key redacted)'
@@ -365,6 +457,7 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand --eutils-url 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]'
             cand --idconv-url 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]'
             cand --timeout 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]'
+            cand --cache 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]'
             cand -q 'No warnings or notes on stderr'
             cand --quiet 'No warnings or notes on stderr'
             cand -v 'Log each request on stderr (API key redacted)'
@@ -382,9 +475,9 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand related 'PubMed''s similar articles, citing articles or references of PMIDs (ELink), one record per input'
             cand fetch 'Full PubMed records (abstract, authors, MeSH, grants, retractions) with EFetch, one per input PMID'
             cand cite 'Formatted references (APA, Vancouver, AMA, any CSL style), one per input PMID'
-            cand fulltext 'Open-access full text from PMC (JATS via EFetch db=pmc) as Markdown, text, JSON or JATS, one per input PMID, PMCID or DOI'
             cand config 'Show or change the configuration file (API key, e-mail, URLs, policy knobs)'
-            cand mcp 'Serve the PubMed tools (pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles, pubmed_format_citations, pubmed_find_related, pubmed_fetch_fulltext) over MCP: stdio, or streamable HTTP with --http'
+            cand cache 'The local cache of NCBI records: where it is, what it holds, clear it'
+            cand mcp 'Serve the PubMed tools (pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles, pubmed_format_citations, pubmed_find_related) over MCP: stdio, or streamable HTTP with --http'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -400,8 +493,6 @@ set edit:completion:arg-completer[pubmed] = {|@words|
         }
         &'pubmed;help;cite'= {
         }
-        &'pubmed;help;fulltext'= {
-        }
         &'pubmed;help;config'= {
             cand show 'Print every setting, its value (API key masked) and where it comes from'
             cand path 'Print the config file''s path'
@@ -412,6 +503,17 @@ set edit:completion:arg-completer[pubmed] = {|@words|
         &'pubmed;help;config;path'= {
         }
         &'pubmed;help;config;set'= {
+        }
+        &'pubmed;help;cache'= {
+            cand path 'Print the cache database''s path'
+            cand stats 'Print entries, bytes and stale entries per kind, the file''s size and the bound'
+            cand clear 'Delete every entry (the next runs ask NCBI again)'
+        }
+        &'pubmed;help;cache;path'= {
+        }
+        &'pubmed;help;cache;stats'= {
+        }
+        &'pubmed;help;cache;clear'= {
         }
         &'pubmed;help;mcp'= {
         }

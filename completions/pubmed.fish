@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_pubmed_global_optspecs
-    string join \n f/format= color= q/quiet v/verbose no-progress api-key= email= tool= eutils-url= idconv-url= timeout= h/help V/version
+    string join \n f/format= color= q/quiet v/verbose no-progress api-key= email= tool= eutils-url= idconv-url= timeout= cache= h/help V/version
 end
 
 function __fish_pubmed_needs_command
@@ -38,8 +38,7 @@ ris\t''
 bibtex\t''
 csl-json\t''
 html\t''
-markdown\t''
-jats\t''"
+markdown\t''"
 complete -c pubmed -n "__fish_pubmed_needs_command" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -49,6 +48,10 @@ complete -c pubmed -n "__fish_pubmed_needs_command" -l tool -d 'Tool name sent t
 complete -c pubmed -n "__fish_pubmed_needs_command" -l eutils-url -d 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]' -r
 complete -c pubmed -n "__fish_pubmed_needs_command" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
 complete -c pubmed -n "__fish_pubmed_needs_command" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
+complete -c pubmed -n "__fish_pubmed_needs_command" -l cache -d 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
+read\t''
+refresh\t''
+off\t''"
 complete -c pubmed -n "__fish_pubmed_needs_command" -s q -l quiet -d 'No warnings or notes on stderr'
 complete -c pubmed -n "__fish_pubmed_needs_command" -s v -l verbose -d 'Log each request on stderr (API key redacted)'
 complete -c pubmed -n "__fish_pubmed_needs_command" -l no-progress -d 'No progress bar'
@@ -60,9 +63,9 @@ complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "convert" -d 'Convert 
 complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "related" -d 'PubMed\'s similar articles, citing articles or references of PMIDs (ELink), one record per input'
 complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "fetch" -d 'Full PubMed records (abstract, authors, MeSH, grants, retractions) with EFetch, one per input PMID'
 complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "cite" -d 'Formatted references (APA, Vancouver, AMA, any CSL style), one per input PMID'
-complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "fulltext" -d 'Open-access full text from PMC (JATS via EFetch db=pmc) as Markdown, text, JSON or JATS, one per input PMID, PMCID or DOI'
 complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "config" -d 'Show or change the configuration file (API key, e-mail, URLs, policy knobs)'
-complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "mcp" -d 'Serve the PubMed tools (pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles, pubmed_format_citations, pubmed_find_related, pubmed_fetch_fulltext) over MCP: stdio, or streamable HTTP with --http'
+complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "cache" -d 'The local cache of NCBI records: where it is, what it holds, clear it'
+complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "mcp" -d 'Serve the PubMed tools (pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles, pubmed_format_citations, pubmed_find_related) over MCP: stdio, or streamable HTTP with --http'
 complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -s f -l format -d 'Output format [default: table on a terminal, text in a pipe]' -r -f -a "text\t''
@@ -77,6 +80,10 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -l tool -d 'Tool na
 complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -l eutils-url -d 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -l cache -d 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
+read\t''
+refresh\t''
+off\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -s q -l quiet -d 'No warnings or notes on stderr'
 complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -s v -l verbose -d 'Log each request on stderr (API key redacted)'
 complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -l no-progress -d 'No progress bar'
@@ -104,6 +111,7 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l sort -d 'Sort o
 pub_date\t''
 author\t''
 journal\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l record -d 'Append a record of this search (query, translation, limits, UTC time, count, PMIDs, SHA-256) to FILE, one JSON line (docs/recorded.md)' -r -F
 complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l detail -d 'Record detail [default: full; ids with -f ids and with --all]' -r -f -a "full\t''
 brief\t''
 ids\t''"
@@ -123,6 +131,10 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l tool -d 'Tool n
 complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l eutils-url -d 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l cache -d 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
+read\t''
+refresh\t''
+off\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l has-abstract -d 'Only records with an abstract'
 complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l free-full-text -d 'Only free full text'
 complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l count -d 'Print the number of hits only'
@@ -156,6 +168,10 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -l tool -d 'Tool 
 complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -l eutils-url -d 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -l cache -d 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
+read\t''
+refresh\t''
+off\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -s q -l quiet -d 'No warnings or notes on stderr'
 complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -s v -l verbose -d 'Log each request on stderr (API key redacted)'
 complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -l no-progress -d 'No progress bar'
@@ -184,6 +200,10 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand related" -l tool -d 'Tool 
 complete -c pubmed -n "__fish_pubmed_using_subcommand related" -l eutils-url -d 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand related" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand related" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand related" -l cache -d 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
+read\t''
+refresh\t''
+off\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand related" -s q -l quiet -d 'No warnings or notes on stderr'
 complete -c pubmed -n "__fish_pubmed_using_subcommand related" -s v -l verbose -d 'Log each request on stderr (API key redacted)'
 complete -c pubmed -n "__fish_pubmed_using_subcommand related" -l no-progress -d 'No progress bar'
@@ -213,6 +233,10 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand fetch" -l tool -d 'Tool na
 complete -c pubmed -n "__fish_pubmed_using_subcommand fetch" -l eutils-url -d 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand fetch" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand fetch" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand fetch" -l cache -d 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
+read\t''
+refresh\t''
+off\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand fetch" -l bib-unicode -d 'BibTeX: keep non-ASCII letters as UTF-8 (biblatex + biber) instead of LaTeX commands'
 complete -c pubmed -n "__fish_pubmed_using_subcommand fetch" -l resume -d 'Continue the run FILE holds: PMIDs it has are not fetched again (needs --output, -f ndjson)'
 complete -c pubmed -n "__fish_pubmed_using_subcommand fetch" -s q -l quiet -d 'No warnings or notes on stderr'
@@ -234,33 +258,16 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand cite" -l tool -d 'Tool nam
 complete -c pubmed -n "__fish_pubmed_using_subcommand cite" -l eutils-url -d 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand cite" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand cite" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand cite" -l cache -d 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
+read\t''
+refresh\t''
+off\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand cite" -l list-styles -d 'Print the style names and exit'
 complete -c pubmed -n "__fish_pubmed_using_subcommand cite" -s q -l quiet -d 'No warnings or notes on stderr'
 complete -c pubmed -n "__fish_pubmed_using_subcommand cite" -s v -l verbose -d 'Log each request on stderr (API key redacted)'
 complete -c pubmed -n "__fish_pubmed_using_subcommand cite" -l no-progress -d 'No progress bar'
 complete -c pubmed -n "__fish_pubmed_using_subcommand cite" -s h -l help -d 'Print help'
 complete -c pubmed -n "__fish_pubmed_using_subcommand cite" -s V -l version -d 'Print version'
-complete -c pubmed -n "__fish_pubmed_using_subcommand fulltext" -s i -l input -d 'Read IDs from FILE, one per line (`-` = stdin; blank and # lines skipped)' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand fulltext" -l section -d 'Only these sections: a sec-type (methods, results, …) or words of a title, comma-separated' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand fulltext" -s f -l format -d 'Output format [default: markdown]' -r -f -a "markdown\t''
-text\t''
-json\t''
-ndjson\t''
-jats\t''"
-complete -c pubmed -n "__fish_pubmed_using_subcommand fulltext" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
-always\t''
-never\t''"
-complete -c pubmed -n "__fish_pubmed_using_subcommand fulltext" -l api-key -d 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand fulltext" -l email -d 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand fulltext" -l tool -d 'Tool name sent to NCBI with every request [default: pubmed-cli]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand fulltext" -l eutils-url -d 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand fulltext" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand fulltext" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand fulltext" -s q -l quiet -d 'No warnings or notes on stderr'
-complete -c pubmed -n "__fish_pubmed_using_subcommand fulltext" -s v -l verbose -d 'Log each request on stderr (API key redacted)'
-complete -c pubmed -n "__fish_pubmed_using_subcommand fulltext" -l no-progress -d 'No progress bar'
-complete -c pubmed -n "__fish_pubmed_using_subcommand fulltext" -s h -l help -d 'Print help'
-complete -c pubmed -n "__fish_pubmed_using_subcommand fulltext" -s V -l version -d 'Print version'
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from show path set help" -s f -l format -r -f -a "table\t''
 text\t''
 json\t''
@@ -275,8 +282,7 @@ ris\t''
 bibtex\t''
 csl-json\t''
 html\t''
-markdown\t''
-jats\t''"
+markdown\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from show path set help" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -286,6 +292,10 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_see
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from show path set help" -l eutils-url -d 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from show path set help" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from show path set help" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from show path set help" -l cache -d 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
+read\t''
+refresh\t''
+off\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from show path set help" -s q -l quiet -d 'No warnings or notes on stderr'
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from show path set help" -s v -l verbose -d 'Log each request on stderr (API key redacted)'
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from show path set help" -l no-progress -d 'No progress bar'
@@ -307,6 +317,10 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_su
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -l eutils-url -d 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -l cache -d 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
+read\t''
+refresh\t''
+off\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -s q -l quiet -d 'No warnings or notes on stderr'
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -s v -l verbose -d 'Log each request on stderr (API key redacted)'
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -l no-progress -d 'No progress bar'
@@ -326,8 +340,7 @@ ris\t''
 bibtex\t''
 csl-json\t''
 html\t''
-markdown\t''
-jats\t''"
+markdown\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -337,6 +350,10 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_su
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -l eutils-url -d 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -l cache -d 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
+read\t''
+refresh\t''
+off\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -s q -l quiet -d 'No warnings or notes on stderr'
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -s v -l verbose -d 'Log each request on stderr (API key redacted)'
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -l no-progress -d 'No progress bar'
@@ -356,8 +373,7 @@ ris\t''
 bibtex\t''
 csl-json\t''
 html\t''
-markdown\t''
-jats\t''"
+markdown\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -367,6 +383,10 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_su
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -l eutils-url -d 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -l cache -d 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
+read\t''
+refresh\t''
+off\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -s q -l quiet -d 'No warnings or notes on stderr'
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -s v -l verbose -d 'Log each request on stderr (API key redacted)'
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -l no-progress -d 'No progress bar'
@@ -376,6 +396,133 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_su
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "path" -d 'Print the config file\'s path'
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "set" -d 'Set KEY to VALUE in the config file (VALUE `-` reads stdin; empty unsets)'
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and not __fish_seen_subcommand_from path stats clear help" -s f -l format -r -f -a "table\t''
+text\t''
+json\t''
+ndjson\t''
+csv\t''
+tsv\t''
+ids\t''
+abstract\t''
+medline\t''
+xml\t''
+ris\t''
+bibtex\t''
+csl-json\t''
+html\t''
+markdown\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and not __fish_seen_subcommand_from path stats clear help" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and not __fish_seen_subcommand_from path stats clear help" -l api-key -d 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and not __fish_seen_subcommand_from path stats clear help" -l email -d 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and not __fish_seen_subcommand_from path stats clear help" -l tool -d 'Tool name sent to NCBI with every request [default: pubmed-cli]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and not __fish_seen_subcommand_from path stats clear help" -l eutils-url -d 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and not __fish_seen_subcommand_from path stats clear help" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and not __fish_seen_subcommand_from path stats clear help" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and not __fish_seen_subcommand_from path stats clear help" -l cache -d 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
+read\t''
+refresh\t''
+off\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and not __fish_seen_subcommand_from path stats clear help" -s q -l quiet -d 'No warnings or notes on stderr'
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and not __fish_seen_subcommand_from path stats clear help" -s v -l verbose -d 'Log each request on stderr (API key redacted)'
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and not __fish_seen_subcommand_from path stats clear help" -l no-progress -d 'No progress bar'
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and not __fish_seen_subcommand_from path stats clear help" -s h -l help -d 'Print help'
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and not __fish_seen_subcommand_from path stats clear help" -s V -l version -d 'Print version'
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and not __fish_seen_subcommand_from path stats clear help" -f -a "path" -d 'Print the cache database\'s path'
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and not __fish_seen_subcommand_from path stats clear help" -f -a "stats" -d 'Print entries, bytes and stale entries per kind, the file\'s size and the bound'
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and not __fish_seen_subcommand_from path stats clear help" -f -a "clear" -d 'Delete every entry (the next runs ask NCBI again)'
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and not __fish_seen_subcommand_from path stats clear help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from path" -s f -l format -r -f -a "table\t''
+text\t''
+json\t''
+ndjson\t''
+csv\t''
+tsv\t''
+ids\t''
+abstract\t''
+medline\t''
+xml\t''
+ris\t''
+bibtex\t''
+csl-json\t''
+html\t''
+markdown\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from path" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from path" -l api-key -d 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from path" -l email -d 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from path" -l tool -d 'Tool name sent to NCBI with every request [default: pubmed-cli]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from path" -l eutils-url -d 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from path" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from path" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from path" -l cache -d 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
+read\t''
+refresh\t''
+off\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from path" -s q -l quiet -d 'No warnings or notes on stderr'
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from path" -s v -l verbose -d 'Log each request on stderr (API key redacted)'
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from path" -l no-progress -d 'No progress bar'
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from path" -s h -l help -d 'Print help'
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from path" -s V -l version -d 'Print version'
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from stats" -s f -l format -d 'Output format [default: text]' -r -f -a "text\t''
+json\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from stats" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from stats" -l api-key -d 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from stats" -l email -d 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from stats" -l tool -d 'Tool name sent to NCBI with every request [default: pubmed-cli]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from stats" -l eutils-url -d 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from stats" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from stats" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from stats" -l cache -d 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
+read\t''
+refresh\t''
+off\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from stats" -s q -l quiet -d 'No warnings or notes on stderr'
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from stats" -s v -l verbose -d 'Log each request on stderr (API key redacted)'
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from stats" -l no-progress -d 'No progress bar'
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from stats" -s h -l help -d 'Print help'
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from stats" -s V -l version -d 'Print version'
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from clear" -s f -l format -r -f -a "table\t''
+text\t''
+json\t''
+ndjson\t''
+csv\t''
+tsv\t''
+ids\t''
+abstract\t''
+medline\t''
+xml\t''
+ris\t''
+bibtex\t''
+csl-json\t''
+html\t''
+markdown\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from clear" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from clear" -l api-key -d 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from clear" -l email -d 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from clear" -l tool -d 'Tool name sent to NCBI with every request [default: pubmed-cli]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from clear" -l eutils-url -d 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from clear" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from clear" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from clear" -l cache -d 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
+read\t''
+refresh\t''
+off\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from clear" -s q -l quiet -d 'No warnings or notes on stderr'
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from clear" -s v -l verbose -d 'Log each request on stderr (API key redacted)'
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from clear" -l no-progress -d 'No progress bar'
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from clear" -s h -l help -d 'Print help'
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from clear" -s V -l version -d 'Print version'
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from help" -f -a "path" -d 'Print the cache database\'s path'
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from help" -f -a "stats" -d 'Print entries, bytes and stale entries per kind, the file\'s size and the bound'
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from help" -f -a "clear" -d 'Delete every entry (the next runs ask NCBI again)'
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l http -d 'Serve over MCP streamable HTTP at http://ADDR/mcp instead of stdio [default ADDR: 127.0.0.1:8765]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l token -d 'Bearer token HTTP clients must send; required off loopback [env: PUBMED_MCP_TOKEN]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l allow-origin -d 'Also accept browser requests from ORIGIN, e.g. `https://app.example.org` or `http://host:*` (repeatable; pages on localhost are always accepted)' -r
@@ -393,8 +540,7 @@ ris\t''
 bibtex\t''
 csl-json\t''
 html\t''
-markdown\t''
-jats\t''"
+markdown\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -404,6 +550,10 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l tool -d 'Tool name
 complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l eutils-url -d 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l cache -d 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
+read\t''
+refresh\t''
+off\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -s q -l quiet -d 'No warnings or notes on stderr'
 complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -s v -l verbose -d 'Log each request on stderr (API key redacted)'
 complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l no-progress -d 'No progress bar'
@@ -423,8 +573,7 @@ ris\t''
 bibtex\t''
 csl-json\t''
 html\t''
-markdown\t''
-jats\t''"
+markdown\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -434,22 +583,29 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -l tool -d 'T
 complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -l eutils-url -d 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -l cache -d 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
+read\t''
+refresh\t''
+off\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -s q -l quiet -d 'No warnings or notes on stderr'
 complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -s v -l verbose -d 'Log each request on stderr (API key redacted)'
 complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -l no-progress -d 'No progress bar'
 complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite fulltext config mcp completions help" -f -a "spell" -d 'Correct the spelling of a PubMed query with ESpell, in place'
-complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite fulltext config mcp completions help" -f -a "search" -d 'Search PubMed (ESearch + ESummary) and say what PubMed did to the query'
-complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite fulltext config mcp completions help" -f -a "convert" -d 'Convert between PMID, PMCID and DOI with the PMC ID Converter, one record per input'
-complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite fulltext config mcp completions help" -f -a "related" -d 'PubMed\'s similar articles, citing articles or references of PMIDs (ELink), one record per input'
-complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite fulltext config mcp completions help" -f -a "fetch" -d 'Full PubMed records (abstract, authors, MeSH, grants, retractions) with EFetch, one per input PMID'
-complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite fulltext config mcp completions help" -f -a "cite" -d 'Formatted references (APA, Vancouver, AMA, any CSL style), one per input PMID'
-complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite fulltext config mcp completions help" -f -a "fulltext" -d 'Open-access full text from PMC (JATS via EFetch db=pmc) as Markdown, text, JSON or JATS, one per input PMID, PMCID or DOI'
-complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite fulltext config mcp completions help" -f -a "config" -d 'Show or change the configuration file (API key, e-mail, URLs, policy knobs)'
-complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite fulltext config mcp completions help" -f -a "mcp" -d 'Serve the PubMed tools (pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles, pubmed_format_citations, pubmed_find_related, pubmed_fetch_fulltext) over MCP: stdio, or streamable HTTP with --http'
-complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite fulltext config mcp completions help" -f -a "completions" -d 'Print a shell completion script'
-complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite fulltext config mcp completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite config cache mcp completions help" -f -a "spell" -d 'Correct the spelling of a PubMed query with ESpell, in place'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite config cache mcp completions help" -f -a "search" -d 'Search PubMed (ESearch + ESummary) and say what PubMed did to the query'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite config cache mcp completions help" -f -a "convert" -d 'Convert between PMID, PMCID and DOI with the PMC ID Converter, one record per input'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite config cache mcp completions help" -f -a "related" -d 'PubMed\'s similar articles, citing articles or references of PMIDs (ELink), one record per input'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite config cache mcp completions help" -f -a "fetch" -d 'Full PubMed records (abstract, authors, MeSH, grants, retractions) with EFetch, one per input PMID'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite config cache mcp completions help" -f -a "cite" -d 'Formatted references (APA, Vancouver, AMA, any CSL style), one per input PMID'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite config cache mcp completions help" -f -a "config" -d 'Show or change the configuration file (API key, e-mail, URLs, policy knobs)'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite config cache mcp completions help" -f -a "cache" -d 'The local cache of NCBI records: where it is, what it holds, clear it'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite config cache mcp completions help" -f -a "mcp" -d 'Serve the PubMed tools (pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles, pubmed_format_citations, pubmed_find_related) over MCP: stdio, or streamable HTTP with --http'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite config cache mcp completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite config cache mcp completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c pubmed -n "__fish_pubmed_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "show" -d 'Print every setting, its value (API key masked) and where it comes from'
 complete -c pubmed -n "__fish_pubmed_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "path" -d 'Print the config file\'s path'
 complete -c pubmed -n "__fish_pubmed_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "set" -d 'Set KEY to VALUE in the config file (VALUE `-` reads stdin; empty unsets)'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and __fish_seen_subcommand_from cache" -f -a "path" -d 'Print the cache database\'s path'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and __fish_seen_subcommand_from cache" -f -a "stats" -d 'Print entries, bytes and stale entries per kind, the file\'s size and the bound'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and __fish_seen_subcommand_from cache" -f -a "clear" -d 'Delete every entry (the next runs ask NCBI again)'

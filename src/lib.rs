@@ -20,6 +20,7 @@ macro_rules! diag {
 }
 pub(crate) use diag;
 
+pub mod cache;
 pub mod cli;
 pub mod config;
 pub mod core;

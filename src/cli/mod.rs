@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 pub mod args;
 pub mod assets;
+mod cache_cmd;
 pub mod choice;
 mod cite;
 mod config_cmd;
@@ -44,6 +45,8 @@ pub struct Context {
     pub stdout_tty: bool,
     /// Flags as plain values.
     pub flags: Flags,
+    /// `--cache`, when given.
+    pub cache: Option<crate::cache::CacheMode>,
 }
 
 impl Context {
@@ -74,6 +77,7 @@ impl Context {
                 timeout: g.timeout,
                 verbose: g.verbose,
             },
+            cache: g.cache,
         }
     }
 
@@ -119,7 +123,39 @@ impl Context {
         for w in &settings.warnings {
             self.note(w);
         }
-        Ok(Arc::new(Client::new(settings.client_settings())?))
+        let client = Client::new(settings.client_settings())?.with_cache(self.open_cache()?);
+        Ok(Arc::new(client))
+    }
+
+    /// The run's cache mode: `--cache`, else `PUBMED_CACHE`, else on.
+    /// Errors: `PUBMED_CACHE` naming no mode is `invalid_argument`.
+    pub fn cache_mode(&self) -> Result<crate::cache::CacheMode, Error> {
+        match self.cache {
+            Some(m) => Ok(m),
+            None => Ok(crate::cache::env_mode(&|k| std::env::var_os(k))?.unwrap_or_default()),
+        }
+    }
+
+    /// Opens the cache for a run (docs/cache.md); a cache that cannot be
+    /// opened is off for the run, with one note, never a failure.
+    /// Errors: as [`Context::cache_mode`].
+    fn open_cache(&self) -> Result<Option<Arc<crate::cache::Cache>>, Error> {
+        use crate::cache::{Cache, CacheMode};
+        let mode = self.cache_mode()?;
+        if mode == CacheMode::Off {
+            return Ok(None);
+        }
+        let Some(dir) = crate::cache::cache_dir(&|k| std::env::var_os(k)) else {
+            return Ok(None);
+        };
+        let note = |n: &str| self.note(n);
+        match Cache::open(&dir, mode, !self.quiet, &note) {
+            Ok(c) => Ok(Some(Arc::new(c.with_verbose(self.flags.verbose)))),
+            Err(e) => {
+                self.note(&format!("{}; going on without it", e.message));
+                Ok(None)
+            }
+        }
     }
 }
 
@@ -280,6 +316,7 @@ async fn run(cli: Cli, ctx: Context) -> Result<Exit, Failure> {
         Command::Fulltext(a) => fulltext::run(a, &ctx).await,
         Command::Cite(a) => cite::run(a, &ctx).await,
         Command::Config { action } => config_cmd::run(action, &ctx),
+        Command::Cache { action } => cache_cmd::run(action, &ctx),
         Command::Completions { shell } => config_cmd::completions(shell),
         Command::Mcp(a) => {
             crate::mcp::init_logging();

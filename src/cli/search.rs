@@ -71,6 +71,20 @@ pub(super) async fn run(a: SearchArgs, ctx: &Context) -> Result<Exit, Failure> {
     let prepared = search::prepare(&req, today)?;
     let client = ctx.client()?;
     let outcome = search::search_prepared(&client, &req, &prepared, today).await?;
+    if let Some(file) = &a.record {
+        let record = crate::ops::recorded::search_record(
+            &outcome,
+            &client.settings().eutils_url,
+            jiff::Timestamp::now(),
+        );
+        append_record(file, &record)?;
+        ctx.note(&format!(
+            "recorded the search ({} of {} PMIDs) in {}",
+            record.pmids.len(),
+            record.count,
+            file.display()
+        ));
+    }
     if format != SearchFormat::Json {
         ctx.note(&output::search::header_line(&outcome));
         if let Some(t) = &outcome.query_translation
@@ -255,4 +269,39 @@ fn note_outcome(ctx: &Context, outcome: &search_all::AllOutcome) {
         count(outcome.total, "hit"),
         count(outcome.requests, "request")
     ));
+}
+
+/// An I/O error that names the file it is about.
+fn with_path(e: io::Error, path: &Path) -> io::Error {
+    io::Error::new(e.kind(), format!("{}: {e}", path.display()))
+}
+
+/// Appends `record` to FILE as one JSON line, under an exclusive lock (two
+/// runs recording at once both land, neither line cut), and syncs it: a
+/// record file is the user's data (docs/recorded.md "The record file").
+///
+/// Errors: `invalid_argument` naming FILE when it cannot be opened, locked
+/// or written.
+fn append_record(
+    file: &Path,
+    record: &crate::ops::recorded::SearchRecord,
+) -> Result<(), crate::error::Error> {
+    use crate::error::{Error, Reason};
+    let fail = |e: &dyn std::fmt::Display| {
+        Error::new(
+            Reason::InvalidArgument,
+            format!("cannot append the search record to {}: {e}", file.display()),
+        )
+    };
+    let mut line = serde_json::to_vec(record).map_err(|e| fail(&e))?;
+    line.push(b'\n');
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(file)
+        .map_err(|e| fail(&e))?;
+    f.lock().map_err(|e| fail(&e))?;
+    f.write_all(&line).map_err(|e| fail(&e))?;
+    f.sync_data().map_err(|e| fail(&e))?;
+    Ok(())
 }

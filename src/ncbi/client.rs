@@ -85,6 +85,8 @@ pub struct Client {
     transport: Arc<dyn Transport>,
     pacer: Pacer,
     sent: std::sync::atomic::AtomicU64,
+    /// The local cache (docs/cache.md), when on.
+    cache: Option<Arc<crate::cache::Cache>>,
 }
 
 impl std::fmt::Debug for Client {
@@ -372,7 +374,20 @@ impl Client {
             transport,
             pacer,
             sent: std::sync::atomic::AtomicU64::new(0),
+            cache: None,
         }
+    }
+
+    /// This client with the local cache `cache` (docs/cache.md): batch
+    /// operations answer cached items without a request.
+    pub fn with_cache(mut self, cache: Option<Arc<crate::cache::Cache>>) -> Self {
+        self.cache = cache;
+        self
+    }
+
+    /// The local cache, when on.
+    pub fn cache(&self) -> Option<&crate::cache::Cache> {
+        self.cache.as_deref()
     }
 
     /// The settings this client runs with.

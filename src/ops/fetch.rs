@@ -14,6 +14,7 @@ use serde::ser::SerializeMap;
 
 pub use super::batch::Totals;
 use super::batch::{self, Admit, ChunkPolicy, Failed, InputLine, Op, Outcome, Output};
+use crate::cache::Kind as CacheKind;
 pub use crate::core::ids::check_pmid;
 use crate::core::record::Record;
 use crate::error::{Error, Failure, Reason, Result};
@@ -250,6 +251,31 @@ fn fetched_from(requested: String, pmid: &str, entry: Entry, prolog: Option<Arc<
     }
 }
 
+/// The cache kind of a run's records.
+fn cache_kind(mode: Mode) -> CacheKind {
+    match mode {
+        Mode::Xml { .. } => CacheKind::EfetchXml,
+        Mode::Medline => CacheKind::EfetchMedline,
+    }
+}
+
+/// Stores the records of an EFetch answer, one entry per PMID. An answer
+/// with a failed part (after retries and halving) stores nothing: what
+/// came with a failure is not trusted to be whole (docs/cache.md "Never
+/// stored"); PMIDs without a record are never stored.
+fn store(cache: &crate::cache::Cache, mode: Mode, answer: &EfetchAnswer) {
+    if !answer.failures.is_empty() {
+        return;
+    }
+    let prolog = answer.prolog.as_deref();
+    let items = answer.entries.iter().filter_map(|(pmid, e)| match e {
+        Entry::Article { raw: Some(raw), .. } => Some((pmid.as_str(), raw.as_str(), prolog)),
+        Entry::Medline(text) => Some((pmid.as_str(), text.as_str(), None)),
+        _ => None,
+    });
+    cache.put(cache_kind(mode), items);
+}
+
 /// The fetch operation on the batch engine: one group, chunks of
 /// `options.chunk` PMIDs, at most [`MAX_CHUNKS_IN_FLIGHT`] at once.
 pub(crate) struct Fetch<'c> {
@@ -305,12 +331,53 @@ impl Op for Fetch<'_> {
         }
     }
 
+    fn cached(&self, _: (), pmid: &String, requested: &String) -> Option<Fetched> {
+        let cache = self.client.cache()?;
+        let hit = cache.get(cache_kind(self.options.mode), pmid)?;
+        let article = match self.options.mode {
+            Mode::Medline => Article::Medline(hit.body),
+            Mode::Xml { keep_raw } => {
+                // An entry that no longer parses is a miss (and is replaced).
+                let el = crate::ncbi::xml::parse(&hit.body).ok()?;
+                let record = crate::ncbi::efetch::parse_article(&el).ok()?;
+                if record.pmid != *pmid {
+                    return None;
+                }
+                Article::Xml {
+                    record: Box::new(record),
+                    raw: keep_raw.then_some(hit.body),
+                    prolog: hit.extra.map(Arc::from),
+                }
+            }
+        };
+        Some(Fetched {
+            requested: requested.clone(),
+            pmid: pmid.clone(),
+            outcome: Ok(article),
+        })
+    }
+
     fn request(&self, _: (), pmids: Vec<String>) -> BoxFuture<'_, Result<EfetchAnswer>> {
         Box::pin(async move {
-            Ok(self
-                .client
-                .efetch(Db::Pubmed, &pmids, self.options.mode)
-                .await)
+            let cache = self.client.cache().filter(|c| c.mode().writes());
+            // The cache keeps NCBI's bytes, so XML runs keep them while
+            // the chunk is stored.
+            let mode = match (self.options.mode, cache.is_some()) {
+                (Mode::Xml { .. }, true) => Mode::Xml { keep_raw: true },
+                (m, _) => m,
+            };
+            let mut answer = self.client.efetch(Db::Pubmed, &pmids, mode).await;
+            if let Some(cache) = cache {
+                store(cache, mode, &answer);
+            }
+            if let Mode::Xml { keep_raw: false } = self.options.mode {
+                for entry in answer.entries.values_mut() {
+                    if let Entry::Article { raw, .. } = entry {
+                        *raw = None;
+                    }
+                }
+            }
+            Ok(answer)
         })
     }
 

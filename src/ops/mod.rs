@@ -8,6 +8,7 @@ pub mod fallback;
 pub mod fetch;
 pub mod fulltext;
 pub mod record;
+pub mod recorded;
 pub mod related;
 pub mod resume;
 pub mod search;

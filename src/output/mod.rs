@@ -258,6 +258,17 @@ impl CommandFormat for ConfigFormat {
 }
 
 formats! {
+    /// The formats of `cache stats`.
+    pub enum CacheFormat { Text, Json }
+}
+
+impl CommandFormat for CacheFormat {
+    const COMMAND: &'static str = "cache stats";
+    const TERMINAL: Self = CacheFormat::Text;
+    const PIPE: Self = CacheFormat::Text;
+}
+
+formats! {
     /// The formats of MCP `pubmed_format_citations`: the reference-manager
     /// exports, or references in a style.
     pub enum ToolCiteFormat { Ris, Bibtex, CslJson, Text }

@@ -1,0 +1,621 @@
+//! The local cache (docs/cache.md): one SQLite database (rusqlite's bundled
+//! library) in the user's cache directory, shared by every `pubmed`
+//! process and the MCP server. It keeps NCBI's own bytes per item (one
+//! EFetch record per PMID), never a request's whole answer, so a fetch of
+//! 1,000 PMIDs of which 900 are cached sends one request for the other 100.
+//!
+//! Safety rules: WAL journal and a busy timeout, so two processes writing
+//! at once both land; a file that is not a readable database is rebuilt
+//! with one note; a database that stays locked or cannot be opened turns
+//! the cache off for the run with one note. The cache never fails a
+//! command.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
+use std::time::Duration;
+
+use rusqlite::{Connection, ErrorCode, OptionalExtension, params};
+
+use crate::core::choice::Choice;
+use crate::error::{Error, Reason, Result};
+
+crate::core::choice::choice! {
+    /// How a run uses the cache (`--cache`, `PUBMED_CACHE`).
+    #[derive(Default)]
+    pub enum CacheMode {
+        /// Read fresh entries and store new answers.
+        #[default]
+        On = "on",
+        /// Read fresh entries, store nothing.
+        Read = "read",
+        /// Read nothing, store every new answer (replacing old entries).
+        Refresh = "refresh",
+        /// No cache at all: the database is not opened.
+        Off = "off",
+    }
+}
+
+impl CacheMode {
+    /// Entries are looked up.
+    pub fn reads(self) -> bool {
+        matches!(self, CacheMode::On | CacheMode::Read)
+    }
+
+    /// New answers are stored.
+    pub fn writes(self) -> bool {
+        matches!(self, CacheMode::On | CacheMode::Refresh)
+    }
+}
+
+/// What an entry holds; each kind has its own time to live.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// One EFetch XML record (`PubmedArticle` element as NCBI sent it);
+    /// `extra` is the answer's prolog (declaration and DOCTYPE).
+    EfetchXml,
+    /// One EFetch MEDLINE record as NCBI sent it.
+    EfetchMedline,
+}
+
+/// One day in seconds.
+const DAY: i64 = 86_400;
+
+impl Kind {
+    /// Every kind, in `cache stats` order.
+    pub const ALL: [Kind; 2] = [Kind::EfetchXml, Kind::EfetchMedline];
+
+    /// The kind's name in the database and in `cache stats`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::EfetchXml => "efetch_xml",
+            Kind::EfetchMedline => "efetch_medline",
+        }
+    }
+
+    /// How long an entry is reused, in seconds: PubMed records change
+    /// (corrections, retraction notices, MeSH indexing), so a week: long
+    /// enough to make repeated work free, short enough that a retraction
+    /// shows within days (docs/cache.md "What is kept").
+    pub fn ttl(self) -> i64 {
+        match self {
+            Kind::EfetchXml | Kind::EfetchMedline => 7 * DAY,
+        }
+    }
+}
+
+/// The default size bound: 1 GiB of stored bytes.
+pub const DEFAULT_MAX_BYTES: u64 = 1 << 30;
+/// How long a write waits for another process's write (SQLite busy
+/// timeout).
+const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+/// The database's file name in the cache directory.
+pub const FILE_NAME: &str = "cache.sqlite3";
+/// The schema version in `PRAGMA user_version`; another one is rebuilt.
+const SCHEMA_VERSION: i64 = 1;
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS entries (
+    kind TEXT NOT NULL,
+    key TEXT NOT NULL,
+    body BLOB NOT NULL,
+    extra TEXT,
+    fetched_at INTEGER NOT NULL,
+    used_at INTEGER NOT NULL,
+    PRIMARY KEY (kind, key)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS entries_used ON entries (used_at);
+";
+
+/// A cached entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hit {
+    /// NCBI's bytes for the item.
+    pub body: String,
+    /// The kind's extra text ([`Kind::EfetchXml`]: the prolog).
+    pub extra: Option<String>,
+    /// When it was fetched from NCBI, in Unix seconds (UTC).
+    pub fetched_at: i64,
+}
+
+/// What `cache stats` shows.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Stats {
+    /// The database file.
+    pub path: PathBuf,
+    /// Entries per kind, in [`Kind::ALL`] order: (name, entries, bytes).
+    pub kinds: Vec<KindStats>,
+    /// The database file's size in bytes (pages in use and free).
+    pub file_bytes: u64,
+    /// The size bound in bytes.
+    pub max_bytes: u64,
+}
+
+/// One kind's row of [`Stats`].
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct KindStats {
+    /// [`Kind::name`].
+    pub kind: &'static str,
+    /// Entries stored.
+    pub entries: u64,
+    /// Bytes of their bodies.
+    pub bytes: u64,
+    /// Entries past their time to live (reused by no lookup; replaced by
+    /// the next fetch, evicted first when the cache is full).
+    pub stale: u64,
+    /// [`Kind::ttl`] in seconds.
+    pub ttl_s: i64,
+}
+
+/// The open cache of a process.
+pub struct Cache {
+    conn: Mutex<Connection>,
+    path: PathBuf,
+    mode: CacheMode,
+    max_bytes: u64,
+    notes: bool,
+    /// `-v`: say on drop how many records came from the cache.
+    verbose: bool,
+    /// One note per run about a failing cache.
+    noted: AtomicBool,
+    hits: AtomicU64,
+    stored: AtomicU64,
+    /// The oldest `fetched_at` of the entries reused (`i64::MAX`: none).
+    oldest_hit: AtomicI64,
+}
+
+impl std::fmt::Debug for Cache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Cache")
+            .field("path", &self.path)
+            .field("mode", &self.mode)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The cache directory: `$PUBMED_CACHE_DIR` when set and not empty, else
+/// the platform cache directory (e.g. `~/.cache/pubmed`); `None` when
+/// there is no home directory.
+pub fn cache_dir(env: &dyn Fn(&str) -> Option<std::ffi::OsString>) -> Option<PathBuf> {
+    if let Some(p) = env("PUBMED_CACHE_DIR").filter(|p| !p.is_empty()) {
+        return Some(PathBuf::from(p));
+    }
+    directories::ProjectDirs::from("", "", "pubmed").map(|d| d.cache_dir().to_path_buf())
+}
+
+fn now() -> i64 {
+    jiff::Timestamp::now().as_second()
+}
+
+fn cache_error(path: &Path, e: impl std::fmt::Display) -> Error {
+    Error::new(
+        Reason::InvalidArgument,
+        format!("the cache {} cannot be used: {e}", path.display()),
+    )
+}
+
+/// True for errors that say the file is not a (readable) database.
+fn is_corrupt(e: &rusqlite::Error) -> bool {
+    matches!(
+        e.sqlite_error_code(),
+        Some(ErrorCode::NotADatabase | ErrorCode::DatabaseCorrupt)
+    )
+}
+
+fn connect(path: &Path) -> rusqlite::Result<Connection> {
+    let conn = Connection::open(path)?;
+    conn.busy_timeout(BUSY_TIMEOUT)?;
+    // WAL: readers never block the writer, two writers wait their turn.
+    conn.pragma_update(None, "journal_mode", "WAL")?;
+    conn.pragma_update(None, "synchronous", "NORMAL")?;
+    let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+    if version != SCHEMA_VERSION && version != 0 {
+        conn.execute_batch("DROP TABLE IF EXISTS entries;")?;
+    }
+    conn.execute_batch(SCHEMA)?;
+    if version != SCHEMA_VERSION {
+        conn.pragma_update(None, "user_version", SCHEMA_VERSION)?;
+    }
+    // A quick read: a damaged file fails here rather than mid-run.
+    conn.query_row("SELECT count(*) FROM entries LIMIT 1", [], |r| {
+        r.get::<_, i64>(0)
+    })?;
+    Ok(conn)
+}
+
+impl Cache {
+    /// Opens (creating) the database in `dir`. A file that is not a
+    /// readable database is replaced by an empty one; `note` is told.
+    ///
+    /// Errors: `invalid_argument` naming the file when the directory cannot
+    /// be made or the database cannot be opened (locked past the busy
+    /// timeout, no permission).
+    pub fn open(dir: &Path, mode: CacheMode, notes: bool, note: &dyn Fn(&str)) -> Result<Cache> {
+        let path = dir.join(FILE_NAME);
+        std::fs::create_dir_all(dir).map_err(|e| cache_error(&path, e))?;
+        let conn = match connect(&path) {
+            Ok(c) => c,
+            Err(e) if is_corrupt(&e) => {
+                note(&format!(
+                    "the cache {} was not a readable database ({e}); starting an empty one",
+                    path.display()
+                ));
+                for suffix in ["", "-wal", "-shm"] {
+                    let mut p = path.clone().into_os_string();
+                    p.push(suffix);
+                    let _ = std::fs::remove_file(p);
+                }
+                connect(&path).map_err(|e| cache_error(&path, e))?
+            }
+            Err(e) => return Err(cache_error(&path, e)),
+        };
+        Ok(Cache {
+            conn: Mutex::new(conn),
+            path,
+            mode,
+            max_bytes: DEFAULT_MAX_BYTES,
+            notes,
+            verbose: false,
+            noted: AtomicBool::new(false),
+            hits: AtomicU64::new(0),
+            stored: AtomicU64::new(0),
+            oldest_hit: AtomicI64::new(i64::MAX),
+        })
+    }
+
+    /// Sets the size bound in bytes.
+    pub fn with_max_bytes(mut self, max: u64) -> Cache {
+        self.max_bytes = max;
+        self
+    }
+
+    /// With `-v`, the cache says when it is dropped (the run's end) how
+    /// many records it answered and when the oldest was fetched.
+    pub fn with_verbose(mut self, verbose: bool) -> Cache {
+        self.verbose = verbose;
+        self
+    }
+
+    /// The database file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The run's mode.
+    pub fn mode(&self) -> CacheMode {
+        self.mode
+    }
+
+    /// Entries reused so far by this process.
+    pub fn hits(&self) -> u64 {
+        self.hits.load(Ordering::Relaxed)
+    }
+
+    /// Entries stored so far by this process.
+    pub fn stored(&self) -> u64 {
+        self.stored.load(Ordering::Relaxed)
+    }
+
+    /// When the oldest entry reused was fetched (Unix seconds), if any.
+    pub fn oldest_hit(&self) -> Option<i64> {
+        Some(self.oldest_hit.load(Ordering::Relaxed)).filter(|t| *t != i64::MAX)
+    }
+
+    /// A failure while running: one note, then silence (the run goes on as
+    /// if the entry were not cached).
+    fn failed(&self, e: &rusqlite::Error) {
+        if self.notes && !self.noted.swap(true, Ordering::Relaxed) {
+            crate::diag!(
+                "pubmed: the cache {} failed ({e}); going on without it",
+                self.path.display()
+            );
+        }
+    }
+
+    fn conn(&self) -> std::sync::MutexGuard<'_, Connection> {
+        // A panic while holding the lock leaves SQLite consistent.
+        self.conn.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The fresh entry of `key`, when the mode reads and one is younger
+    /// than the kind's time to live; marks it used (for eviction).
+    pub fn get(&self, kind: Kind, key: &str) -> Option<Hit> {
+        if !self.mode.reads() {
+            return None;
+        }
+        let now = now();
+        let conn = self.conn();
+        let found = conn
+            .query_row(
+                "SELECT body, extra, fetched_at FROM entries WHERE kind = ?1 AND key = ?2 AND fetched_at > ?3",
+                params![kind.name(), key, now - kind.ttl()],
+                |r| {
+                    let body: Vec<u8> = r.get(0)?;
+                    Ok((body, r.get::<_, Option<String>>(1)?, r.get::<_, i64>(2)?))
+                },
+            )
+            .optional();
+        let (body, extra, fetched_at) = match found {
+            Ok(Some(row)) => row,
+            Ok(None) => return None,
+            Err(e) => {
+                self.failed(&e);
+                return None;
+            }
+        };
+        let body = String::from_utf8(body).ok()?;
+        if let Err(e) = conn.execute(
+            "UPDATE entries SET used_at = ?1 WHERE kind = ?2 AND key = ?3",
+            params![now, kind.name(), key],
+        ) {
+            self.failed(&e);
+        }
+        self.hits.fetch_add(1, Ordering::Relaxed);
+        self.oldest_hit.fetch_min(fetched_at, Ordering::Relaxed);
+        Some(Hit {
+            body,
+            extra,
+            fetched_at,
+        })
+    }
+
+    /// Stores `items` (key, body, extra) in one transaction, when the mode
+    /// writes, replacing older entries; then evicts the least recently used
+    /// entries while the database is over its size bound.
+    pub fn put<'a, I>(&self, kind: Kind, items: I)
+    where
+        I: IntoIterator<Item = (&'a str, &'a str, Option<&'a str>)>,
+    {
+        if !self.mode.writes() {
+            return;
+        }
+        let now = now();
+        let mut conn = self.conn();
+        let result = (|| -> rusqlite::Result<u64> {
+            let tx = conn.transaction()?;
+            let mut n = 0;
+            {
+                let mut st = tx.prepare_cached(
+                    "INSERT OR REPLACE INTO entries (kind, key, body, extra, fetched_at, used_at) VALUES (?1, ?2, ?3, ?4, ?5, ?5)",
+                )?;
+                for (key, body, extra) in items {
+                    st.execute(params![kind.name(), key, body.as_bytes(), extra, now])?;
+                    n += 1;
+                }
+            }
+            tx.commit()?;
+            Ok(n)
+        })();
+        match result {
+            Ok(n) => {
+                self.stored.fetch_add(n, Ordering::Relaxed);
+                if let Err(e) = evict(&conn, self.max_bytes) {
+                    self.failed(&e);
+                }
+            }
+            Err(e) => self.failed(&e),
+        }
+    }
+
+    /// Counts per kind and the file's size.
+    ///
+    /// Errors: `invalid_argument` naming the file when it cannot be read.
+    pub fn stats(&self) -> Result<Stats> {
+        let conn = self.conn();
+        let now = now();
+        let mut kinds = Vec::new();
+        for kind in Kind::ALL {
+            let (entries, bytes, stale) = conn
+                .query_row(
+                    "SELECT count(*), coalesce(sum(length(body)), 0), coalesce(sum(fetched_at <= ?2), 0) FROM entries WHERE kind = ?1",
+                    params![kind.name(), now - kind.ttl()],
+                    |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?, r.get::<_, i64>(2)?)),
+                )
+                .map_err(|e| cache_error(&self.path, e))?;
+            kinds.push(KindStats {
+                kind: kind.name(),
+                entries: entries as u64,
+                bytes: bytes as u64,
+                stale: stale as u64,
+                ttl_s: kind.ttl(),
+            });
+        }
+        let file_bytes = db_bytes(&conn).map_err(|e| cache_error(&self.path, e))?;
+        Ok(Stats {
+            path: self.path.clone(),
+            kinds,
+            file_bytes,
+            max_bytes: self.max_bytes,
+        })
+    }
+
+    /// Deletes every entry and gives the file's free pages back; returns
+    /// how many entries there were.
+    ///
+    /// Errors: `invalid_argument` naming the file when it cannot be
+    /// written.
+    pub fn clear(&self) -> Result<u64> {
+        let conn = self.conn();
+        let n = conn
+            .execute("DELETE FROM entries", [])
+            .and_then(|n| conn.execute_batch("VACUUM;").map(|()| n))
+            .map_err(|e| cache_error(&self.path, e))?;
+        Ok(n as u64)
+    }
+}
+
+impl Drop for Cache {
+    fn drop(&mut self) {
+        if !self.verbose {
+            return;
+        }
+        let (hits, stored) = (self.hits(), self.stored());
+        let oldest = self
+            .oldest_hit()
+            .and_then(|t| jiff::Timestamp::from_second(t).ok())
+            .map(|t| format!(", the oldest fetched {}", t.strftime("%Y-%m-%dT%H:%M:%SZ")))
+            .unwrap_or_default();
+        crate::diag!(
+            "pubmed: cache {}: {hits} from cache{oldest}; {stored} stored",
+            self.path.display()
+        );
+    }
+}
+
+fn db_bytes(conn: &Connection) -> rusqlite::Result<u64> {
+    let pages: i64 = conn.pragma_query_value(None, "page_count", |r| r.get(0))?;
+    let size: i64 = conn.pragma_query_value(None, "page_size", |r| r.get(0))?;
+    Ok((pages * size) as u64)
+}
+
+/// While the stored bodies exceed `max` bytes, deletes the least recently
+/// used tenth of the entries (at least one). Freed pages are reused by
+/// later entries; `cache clear` gives them back to the file system.
+fn evict(conn: &Connection, max: u64) -> rusqlite::Result<()> {
+    // The file's size bounds the bodies' from above: cheap to read, and
+    // the exact sum is only needed once it is over.
+    if db_bytes(conn)? <= max {
+        return Ok(());
+    }
+    loop {
+        let (entries, bytes): (i64, i64) = conn.query_row(
+            "SELECT count(*), coalesce(sum(length(body)), 0) FROM entries",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
+        if bytes as u64 <= max || entries == 0 {
+            return Ok(());
+        }
+        conn.execute(
+            "DELETE FROM entries WHERE (kind, key) IN (SELECT kind, key FROM entries ORDER BY used_at LIMIT ?1)",
+            params![(entries / 10).max(1)],
+        )?;
+    }
+}
+
+/// The mode named by `PUBMED_CACHE`, if set.
+///
+/// Errors: `invalid_argument` for another word, listing the modes.
+pub fn env_mode(env: &dyn Fn(&str) -> Option<std::ffi::OsString>) -> Result<Option<CacheMode>> {
+    let Some(v) = env("PUBMED_CACHE").filter(|v| !v.is_empty()) else {
+        return Ok(None);
+    };
+    let v = v.to_string_lossy();
+    CacheMode::parse(&v).map(Some).ok_or_else(|| {
+        Error::new(
+            Reason::InvalidArgument,
+            format!(
+                "PUBMED_CACHE={v:?} is not a cache mode; modes: {}",
+                CacheMode::names()
+            ),
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn open(dir: &Path, mode: CacheMode) -> Cache {
+        Cache::open(dir, mode, false, &|_| {}).unwrap()
+    }
+
+    #[test]
+    fn stores_and_reads_per_mode() {
+        let dir = tempfile::tempdir().unwrap();
+        let c = open(dir.path(), CacheMode::On);
+        c.put(Kind::EfetchXml, [("1", "<a/>", Some("<?xml?>"))]);
+        let hit = c.get(Kind::EfetchXml, "1").unwrap();
+        assert_eq!(hit.body, "<a/>");
+        assert_eq!(hit.extra.as_deref(), Some("<?xml?>"));
+        assert_eq!(c.get(Kind::EfetchMedline, "1"), None);
+        assert_eq!(c.hits(), 1);
+        drop(c);
+        let r = open(dir.path(), CacheMode::Read);
+        r.put(Kind::EfetchXml, [("2", "<b/>", None)]);
+        assert_eq!(r.get(Kind::EfetchXml, "2"), None);
+        let f = open(dir.path(), CacheMode::Refresh);
+        assert_eq!(f.get(Kind::EfetchXml, "1"), None);
+        assert_eq!(f.stats().unwrap().kinds[0].entries, 1);
+        assert_eq!(f.clear().unwrap(), 1);
+        assert_eq!(f.stats().unwrap().kinds[0].entries, 0);
+    }
+
+    #[test]
+    fn stale_entries_are_not_reused() {
+        let dir = tempfile::tempdir().unwrap();
+        let c = open(dir.path(), CacheMode::On);
+        c.put(Kind::EfetchXml, [("1", "<a/>", None)]);
+        let old = now() - Kind::EfetchXml.ttl() - 1;
+        c.conn()
+            .execute("UPDATE entries SET fetched_at = ?1", [old])
+            .unwrap();
+        assert_eq!(c.get(Kind::EfetchXml, "1"), None);
+        assert_eq!(c.stats().unwrap().kinds[0].stale, 1);
+    }
+
+    #[test]
+    fn a_corrupt_file_is_rebuilt_with_a_note() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(FILE_NAME), vec![b'x'; 8192]).unwrap();
+        let notes = std::cell::RefCell::new(Vec::new());
+        let c = Cache::open(dir.path(), CacheMode::On, false, &|n| {
+            notes.borrow_mut().push(n.to_string())
+        })
+        .unwrap();
+        assert_eq!(notes.borrow().len(), 1);
+        assert!(
+            notes.borrow()[0].contains("not a readable database"),
+            "{notes:?}"
+        );
+        c.put(Kind::EfetchXml, [("1", "<a/>", None)]);
+        assert_eq!(c.get(Kind::EfetchXml, "1").unwrap().body, "<a/>");
+    }
+
+    #[test]
+    fn the_size_bound_evicts_least_recently_used() {
+        let dir = tempfile::tempdir().unwrap();
+        let c = open(dir.path(), CacheMode::On).with_max_bytes(50_000);
+        let body = "x".repeat(1000);
+        for i in 0..100 {
+            let key = i.to_string();
+            c.put(Kind::EfetchXml, [(key.as_str(), body.as_str(), None)]);
+        }
+        let s = c.stats().unwrap();
+        assert!(s.kinds[0].bytes <= 50_000, "{s:?}");
+        assert!(s.kinds[0].entries >= 40, "{s:?}");
+        // The newest survive.
+        assert!(c.get(Kind::EfetchXml, "99").is_some());
+        assert!(c.get(Kind::EfetchXml, "0").is_none());
+    }
+
+    #[test]
+    fn two_connections_write_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = open(dir.path(), CacheMode::On);
+        let b = open(dir.path(), CacheMode::On);
+        std::thread::scope(|s| {
+            for (c, base) in [(&a, 0), (&b, 1000)] {
+                s.spawn(move || {
+                    for i in 0..200 {
+                        let k = (base + i).to_string();
+                        c.put(Kind::EfetchXml, [(k.as_str(), "<a/>", None)]);
+                    }
+                });
+            }
+        });
+        assert_eq!(a.stats().unwrap().kinds[0].entries, 400);
+    }
+
+    #[test]
+    fn env_mode_is_checked() {
+        let env = |v: &'static str| move |_: &str| Some(std::ffi::OsString::from(v));
+        assert_eq!(env_mode(&env("READ")).unwrap(), Some(CacheMode::Read));
+        assert_eq!(env_mode(&|_| None).unwrap(), None);
+        let e = env_mode(&env("sometimes")).unwrap_err();
+        assert_eq!(
+            e.message,
+            "PUBMED_CACHE=\"sometimes\" is not a cache mode; modes: on, read, refresh, off"
+        );
+    }
+}

@@ -1,0 +1,63 @@
+//! `pubmed cache path|stats|clear` (docs/cache.md).
+
+use std::io::{self, Write};
+
+use super::Context;
+use super::args::CacheAction;
+use crate::cache::{self, Cache, CacheMode};
+use crate::error::{Error, Exit, Failure, Reason};
+use crate::output::CacheFormat;
+
+pub(super) fn run(action: CacheAction, ctx: &Context) -> Result<Exit, Failure> {
+    let dir = cache::cache_dir(&|k| std::env::var_os(k)).ok_or_else(|| {
+        Error::new(
+            Reason::InvalidArgument,
+            "no cache directory could be found; set PUBMED_CACHE_DIR or HOME",
+        )
+    })?;
+    let mut out = io::stdout().lock();
+    if let CacheAction::Path = action {
+        writeln!(out, "{}", dir.join(cache::FILE_NAME).display())?;
+        out.flush()?;
+        return Ok(Exit::Success);
+    }
+    let format = match action {
+        CacheAction::Stats => Some(ctx.format_of::<CacheFormat>()?),
+        _ => None,
+    };
+    // `cache stats|clear` work on the database whatever the run's mode.
+    let note = |n: &str| ctx.note(n);
+    let c = Cache::open(&dir, CacheMode::On, !ctx.quiet, &note)?;
+    match (action, format) {
+        (CacheAction::Clear, _) => {
+            let n = c.clear()?;
+            ctx.note(&format!("deleted {n} entries from {}", c.path().display()));
+        }
+        (_, Some(CacheFormat::Json)) => {
+            serde_json::to_writer(&mut out, &c.stats()?).map_err(io::Error::other)?;
+            writeln!(out)?;
+        }
+        (_, _) => {
+            let s = c.stats()?;
+            writeln!(out, "path\t{}", s.path.display())?;
+            for k in &s.kinds {
+                writeln!(
+                    out,
+                    "{}\t{} entries\t{} bytes\t{} stale\tttl {} days",
+                    k.kind,
+                    k.entries,
+                    k.bytes,
+                    k.stale,
+                    k.ttl_s / 86_400
+                )?;
+            }
+            writeln!(
+                out,
+                "file\t{} bytes (bound {} bytes)",
+                s.file_bytes, s.max_bytes
+            )?;
+        }
+    }
+    out.flush()?;
+    Ok(Exit::Success)
+}

@@ -1,0 +1,276 @@
+//! The local cache (docs/cache.md) end to end: the binary against the fake
+//! NCBI, requests counted by the fake server. Two runs share a cache by
+//! `PUBMED_CACHE_DIR`.
+
+use crate::support;
+
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::sync::Arc;
+
+use support::cli::{Run, pubmed};
+use support::fake_ncbi::{Corpus, FakeNcbi, UNKNOWN_FROM};
+use support::server::TestServer;
+
+fn fake_server(fake: &Arc<FakeNcbi>) -> TestServer {
+    let f = fake.clone();
+    TestServer::start(move |r| f.reply(r))
+}
+
+fn fetch(server: &TestServer, cache: &Path, args: &[String]) -> Run {
+    let mut all = vec!["fetch".to_string()];
+    all.extend_from_slice(args);
+    let all: Vec<&str> = all.iter().map(String::as_str).collect();
+    pubmed(&all)
+        .server(server)
+        .env("PUBMED_DEADLINE_S", "30")
+        .env("PUBMED_CACHE_DIR", cache.to_str().unwrap())
+        .run()
+}
+
+fn args(ids: &[u64], extra: &[&str]) -> Vec<String> {
+    let mut a: Vec<String> = ids.iter().map(u64::to_string).collect();
+    a.extend(extra.iter().map(|s| s.to_string()));
+    a
+}
+
+fn batches(fake: &FakeNcbi) -> Vec<Vec<String>> {
+    std::mem::take(&mut *fake.efetch_batches.lock().unwrap())
+}
+
+#[test]
+fn the_same_fetch_twice_sends_no_request_the_second_time() {
+    let fake = FakeNcbi::new(Corpus::default());
+    let server = fake_server(&fake);
+    let cache = tempfile::tempdir().unwrap();
+    let ids: Vec<u64> = (0..1000u64).map(|i| 3_000_000 + i * 7).collect();
+    let a = args(&ids, &["-f", "ndjson"]);
+    let first = fetch(&server, cache.path(), &a);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    // 1,000 PMIDs: one EFetch request (EFetch's limit is 1,000 per request).
+    assert_eq!(server.count(), 1);
+    let second = fetch(&server, cache.path(), &a);
+    assert_eq!(second.code, 0, "{}", second.stderr);
+    assert_eq!(server.count(), 1, "the second run sent a request");
+    assert_eq!(second.stdout, first.stdout);
+    assert_eq!(second.stdout.lines().count(), 1000);
+    assert_eq!(
+        second.stderr,
+        "pubmed: 1000 PMIDs: 1000 found, 0 failed; 0 requests\n"
+    );
+}
+
+#[test]
+fn a_half_cached_fetch_sends_exactly_the_missing_pmids() {
+    let fake = FakeNcbi::new(Corpus::default());
+    let server = fake_server(&fake);
+    let cache = tempfile::tempdir().unwrap();
+    let ids: Vec<u64> = (0..2500u64).map(|i| 5_000_000 + i).collect();
+    let even: Vec<u64> = ids.iter().copied().filter(|p| p % 2 == 0).collect();
+    let run = fetch(&server, cache.path(), &args(&even, &["-f", "ndjson"]));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    // 1,250 PMIDs: 1,000 + 250.
+    assert_eq!(server.count(), 2);
+    batches(&fake);
+    let all = fetch(&server, cache.path(), &args(&ids, &["-f", "ndjson"]));
+    assert_eq!(all.code, 0, "{}", all.stderr);
+    assert_eq!(server.count(), 4, "1,250 missing PMIDs: two more requests");
+    let sent = batches(&fake);
+    assert_eq!(sent.len(), 2);
+    let sent: BTreeSet<u64> = sent.iter().flatten().map(|p| p.parse().unwrap()).collect();
+    let odd: BTreeSet<u64> = ids.iter().copied().filter(|p| p % 2 == 1).collect();
+    assert_eq!(sent, odd);
+    // Every input in order, cached or not.
+    let pmids: Vec<String> = all
+        .stdout
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["pmid"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    assert_eq!(pmids, ids.iter().map(u64::to_string).collect::<Vec<_>>());
+}
+
+#[test]
+fn xml_and_medline_from_the_cache_are_ncbis_bytes() {
+    let fake = FakeNcbi::new(Corpus::default());
+    let server = fake_server(&fake);
+    let cache = tempfile::tempdir().unwrap();
+    for format in ["xml", "medline", "json"] {
+        let a = args(&[3_000_013, 3_000_026], &["-f", format]);
+        let before = server.count();
+        let first = fetch(&server, cache.path(), &a);
+        assert_eq!(first.code, 0, "{format}: {}", first.stderr);
+        let second = fetch(&server, cache.path(), &a);
+        assert_eq!(second.code, 0, "{format}: {}", second.stderr);
+        assert_eq!(second.stdout, first.stdout, "{format}");
+        // XML and JSON share the XML entries; MEDLINE has its own.
+        let want = if format == "json" { 0 } else { 1 };
+        assert_eq!(server.count() - before, want, "{format}");
+    }
+}
+
+#[test]
+fn pmids_without_a_record_are_never_stored() {
+    let fake = FakeNcbi::new(Corpus::default());
+    let server = fake_server(&fake);
+    let cache = tempfile::tempdir().unwrap();
+    let a = args(&[UNKNOWN_FROM + 1], &["-f", "json"]);
+    for n in 1..=2 {
+        let run = fetch(&server, cache.path(), &a);
+        assert_eq!(run.code, 1, "{}", run.stderr);
+        assert_eq!(server.count(), n);
+    }
+}
+
+#[test]
+fn modes_off_read_and_refresh() {
+    let fake = FakeNcbi::new(Corpus::default());
+    let server = fake_server(&fake);
+    let cache = tempfile::tempdir().unwrap();
+    let a = |mode: &str| args(&[3_000_039], &["-f", "json", "--cache", mode]);
+    // off: neither read nor stored.
+    assert_eq!(fetch(&server, cache.path(), &a("off")).code, 0);
+    assert_eq!(fetch(&server, cache.path(), &a("read")).code, 0);
+    assert_eq!(server.count(), 2);
+    // refresh: asks NCBI and stores; read then answers.
+    assert_eq!(fetch(&server, cache.path(), &a("refresh")).code, 0);
+    assert_eq!(fetch(&server, cache.path(), &a("refresh")).code, 0);
+    assert_eq!(server.count(), 4);
+    assert_eq!(fetch(&server, cache.path(), &a("read")).code, 0);
+    assert_eq!(server.count(), 4);
+    // PUBMED_CACHE=off.
+    let run = pubmed(&["fetch", "3000039", "-f", "json"])
+        .server(&server)
+        .env("PUBMED_CACHE_DIR", cache.path().to_str().unwrap())
+        .env("PUBMED_CACHE", "off")
+        .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(server.count(), 5);
+    let bad = pubmed(&["fetch", "3000039", "-f", "json"])
+        .server(&server)
+        .env("PUBMED_CACHE", "sometimes")
+        .run();
+    bad.failed_with(
+        2,
+        "invalid_argument",
+        "PUBMED_CACHE=\"sometimes\" is not a cache mode",
+    );
+}
+
+#[test]
+fn a_corrupt_cache_file_is_rebuilt_and_the_command_succeeds() {
+    let fake = FakeNcbi::new(Corpus::default());
+    let server = fake_server(&fake);
+    let cache = tempfile::tempdir().unwrap();
+    std::fs::write(cache.path().join("cache.sqlite3"), vec![0x5a; 10_000]).unwrap();
+    let a = args(&[3_000_052], &["-f", "json"]);
+    let run = fetch(&server, cache.path(), &a);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("was not a readable database")
+            && run.stderr.contains("starting an empty one"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.json()["records"][0]["pmid"], "3000052");
+    let again = fetch(&server, cache.path(), &a);
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert_eq!(
+        again.stderr,
+        "pubmed: 1 PMID: 1 found, 0 failed; 0 requests\n"
+    );
+    assert_eq!(server.count(), 1);
+}
+
+#[test]
+fn concurrent_fetches_share_one_cache() {
+    let fake = FakeNcbi::new(Corpus::default());
+    let server = fake_server(&fake);
+    let cache = tempfile::tempdir().unwrap();
+    let sets: Vec<Vec<u64>> = (0..4u64)
+        .map(|k| (0..300u64).map(|i| 6_000_000 + k * 1000 + i).collect())
+        .collect();
+    std::thread::scope(|s| {
+        for set in &sets {
+            let (server, cache) = (&server, cache.path());
+            s.spawn(move || {
+                let run = fetch(server, cache, &args(set, &["-f", "ndjson"]));
+                assert_eq!(run.code, 0, "{}", run.stderr);
+                assert_eq!(
+                    run.stderr,
+                    "pubmed: 300 PMIDs: 300 found, 0 failed; 1 request\n"
+                );
+            });
+        }
+    });
+    let before = server.count();
+    let all: Vec<u64> = sets.concat();
+    let run = fetch(&server, cache.path(), &args(&all, &["-f", "ndjson"]));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        server.count(),
+        before,
+        "every record of the four runs was stored"
+    );
+    assert_eq!(run.stdout.lines().count(), 1200);
+}
+
+#[test]
+fn cache_path_stats_and_clear() {
+    let fake = FakeNcbi::new(Corpus::default());
+    let server = fake_server(&fake);
+    let cache = tempfile::tempdir().unwrap();
+    let dir = cache.path().to_str().unwrap();
+    let cmd = |a: &[&str]| pubmed(a).env("PUBMED_CACHE_DIR", dir).run();
+    let path = cmd(&["cache", "path"]);
+    assert_eq!(path.stdout, format!("{dir}/cache.sqlite3\n"));
+    assert_eq!(
+        fetch(
+            &server,
+            cache.path(),
+            &args(&[3_000_065, 3_000_078], &["-f", "json"])
+        )
+        .code,
+        0
+    );
+    let stats = cmd(&["cache", "stats", "-f", "json"]);
+    assert_eq!(stats.code, 0, "{}", stats.stderr);
+    let v = stats.json();
+    assert_eq!(v["kinds"][0]["kind"], "efetch_xml");
+    assert_eq!(v["kinds"][0]["entries"], 2);
+    assert_eq!(v["kinds"][0]["stale"], 0);
+    assert_eq!(v["kinds"][0]["ttl_s"], 604_800);
+    assert_eq!(v["kinds"][1]["entries"], 0);
+    assert_eq!(v["max_bytes"], 1u64 << 30);
+    let clear = cmd(&["cache", "clear"]);
+    assert_eq!(clear.code, 0, "{}", clear.stderr);
+    assert_eq!(
+        clear.stderr,
+        format!("pubmed: deleted 2 entries from {dir}/cache.sqlite3\n")
+    );
+    assert_eq!(
+        cmd(&["cache", "stats", "-f", "json"]).json()["kinds"][0]["entries"],
+        0
+    );
+}
+
+#[test]
+fn verbose_says_what_came_from_the_cache() {
+    let fake = FakeNcbi::new(Corpus::default());
+    let server = fake_server(&fake);
+    let cache = tempfile::tempdir().unwrap();
+    let a = args(&[3_000_091, 3_000_104], &["-f", "json", "-v"]);
+    assert_eq!(fetch(&server, cache.path(), &a).code, 0);
+    let run = fetch(&server, cache.path(), &a);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains(": 2 from cache, the oldest fetched 20"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("; 0 stored"), "{}", run.stderr);
+}

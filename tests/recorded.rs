@@ -1,0 +1,113 @@
+//! `search --record FILE` (docs/recorded.md) end to end against the fake
+//! NCBI.
+
+use crate::support;
+
+use std::sync::Arc;
+
+use sha2::Digest;
+use support::cli::pubmed;
+use support::fake_ncbi::{Corpus, FakeNcbi};
+use support::server::TestServer;
+
+fn server(pmids: Vec<u64>) -> TestServer {
+    let mut corpus = Corpus::default();
+    corpus.queries.insert("asthma".into(), Arc::new(pmids));
+    let fake = FakeNcbi::new(corpus);
+    TestServer::start(move |r| fake.reply(r))
+}
+
+fn lines(path: &std::path::Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn a_recorded_search_holds_what_prisma_s_asks() {
+    let s = server(vec![1_000_001, 1_000_002, 31_000_000]);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("searches.jsonl");
+    let f = file.to_str().unwrap();
+    let run = pubmed(&[
+        "search", "asthma", "--record", f, "--detail", "ids", "-f", "json",
+    ])
+    .server(&s)
+    .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains(&format!("recorded the search (3 of 3 PMIDs) in {f}")),
+        "{}",
+        run.stderr
+    );
+    let recs = lines(&file);
+    assert_eq!(recs.len(), 1);
+    let r = &recs[0];
+    assert_eq!(r["recordVersion"], 1);
+    assert_eq!(r["database"], "PubMed");
+    assert_eq!(r["platform"], "NCBI E-utilities (ESearch)");
+    assert_eq!(r["baseUrl"], s.eutils_url());
+    assert_eq!(r["tool"], format!("pubmed {}", env!("CARGO_PKG_VERSION")));
+    assert_eq!(r["query"], "asthma");
+    assert_eq!(r["effectiveQuery"], "asthma");
+    assert_eq!(r["count"], 3);
+    assert_eq!(r["complete"], true);
+    let mut pmids: Vec<String> = r["pmids"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_str().unwrap().to_string())
+        .collect();
+    pmids.sort_by_key(|p| p.parse::<u64>().unwrap());
+    assert_eq!(pmids, ["1000001", "1000002", "31000000"]);
+    // sha256 of "1000001\n1000002\n31000000\n"
+    let digest: String = sha2::Sha256::digest(b"1000001\n1000002\n31000000\n")
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    assert_eq!(r["pmidsSha256"], digest);
+    let at = r["recordedAt"].as_str().unwrap();
+    assert!(
+        at.parse::<jiff::Timestamp>().is_ok() && at.ends_with('Z'),
+        "{at}"
+    );
+    // The search's own output is unchanged by --record.
+    assert_eq!(run.json()["count"], 3);
+}
+
+#[test]
+fn concurrent_writers_lose_no_line() {
+    let s = server((0..500u64).map(|i| 2_000_000 + i).collect());
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("searches.jsonl");
+    let f = file.to_str().unwrap();
+    std::thread::scope(|sc| {
+        for _ in 0..6 {
+            let s = &s;
+            sc.spawn(move || {
+                let run = pubmed(&[
+                    "search", "asthma", "--record", f, "--retmax", "500", "-f", "ids",
+                ])
+                .server(s)
+                .run();
+                assert_eq!(run.code, 0, "{}", run.stderr);
+            });
+        }
+    });
+    let recs = lines(&file);
+    assert_eq!(recs.len(), 6);
+    for r in &recs {
+        assert_eq!(r["count"], 500);
+        assert_eq!(r["pmids"].as_array().unwrap().len(), 500);
+    }
+}
+
+#[test]
+fn record_and_all_do_not_mix_yet() {
+    let run = pubmed(&["search", "asthma", "--all", "--record", "x.jsonl"]).run();
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("--record"), "{}", run.stderr);
+}
