@@ -241,6 +241,16 @@ async fn schemas_are_portable_and_outputs_conform() {
             .await,
         ),
     ]);
+    for args in [
+        json!({"term": "heart attack"}),
+        json!({"term": "D009203", "tree": true}),
+        json!({"term": "C414177"}),
+    ] {
+        results.push((
+            "pubmed_lookup_mesh",
+            call(&c, "pubmed_lookup_mesh", args).await,
+        ));
+    }
     for format in ["text", "ris"] {
         results.push((
             "pubmed_format_citations",
@@ -673,7 +683,10 @@ async fn debug_logging_keeps_stdout_json_rpc_only() {
     )
     .await;
     assert!(ok);
-    assert_eq!(by_id(&v, 1)["result"]["tools"].as_array().unwrap().len(), 6);
+    assert_eq!(
+        by_id(&v, 1)["result"]["tools"].as_array().unwrap().len(),
+        pubmed::mcp::tools::specs().len()
+    );
     assert_eq!(
         by_id(&v, 2)["result"]["structuredContent"]["totalCount"],
         300

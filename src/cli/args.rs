@@ -14,7 +14,7 @@ use crate::ops::search::{Detail, Sort, SpellMode};
 use crate::output::citation::KeyStyle;
 use crate::output::{
     CiteFormat, ColorWhen, CommandFormat, ConfigFormat, ConvertFormat, FetchFormat, Format,
-    RelatedFormat, SearchAllFormat, SearchFormat, SpellFormat,
+    MeshFormat, RelatedFormat, SearchAllFormat, SearchFormat, SpellFormat,
 };
 
 use crate::config::ConfigKey;
@@ -78,6 +78,13 @@ Examples:
   pubmed search 'crispr[ti] AND 2023[pdat]' --retmax 20 | pubmed cite --style nature
   pubmed cite 12091962 --style my-journal.csl -f html
   pubmed cite --list-styles";
+
+const MESH_EXAMPLES: &str = "\
+Examples:
+  pubmed mesh \"heart attack\"
+  pubmed mesh D009203 --tree
+  pubmed search \"$(pubmed mesh -f json 'heart attack' | jq -r '.records[0].search.mesh') AND aspirin\"
+  pubmed mesh -f ids asthma";
 
 const MCP_EXAMPLES: &str = "\
 Examples:
@@ -183,6 +190,7 @@ pub fn command() -> clap::Command {
         .mut_subcommand("related", formats::<RelatedFormat>)
         .mut_subcommand("fetch", formats::<FetchFormat>)
         .mut_subcommand("cite", formats::<CiteFormat>)
+        .mut_subcommand("mesh", formats::<MeshFormat>)
         .mut_subcommand("config", config)
         .mut_subcommand("mcp", no_formats)
         .mut_subcommand("completions", no_formats)
@@ -301,6 +309,9 @@ pub enum Command {
     /// Formatted references (APA, Vancouver, AMA, any CSL style), one per input PMID
     #[command(after_help = CITE_EXAMPLES)]
     Cite(CiteArgs),
+    /// Look up MeSH headings (ESearch + ESummary db=mesh): UI, scope note, entry terms, tree numbers, the clause to search
+    #[command(after_help = MESH_EXAMPLES)]
+    Mesh(MeshArgs),
     /// Serve the PubMed tools over MCP (the tool list comes from `mcp::tools::specs`)
     #[command(about = mcp_about(), after_help = MCP_EXAMPLES)]
     Mcp(McpArgs),
@@ -526,4 +537,18 @@ pub struct SpellArgs {
     /// The query; several words are joined with one space; `-` reads stdin
     #[arg(required = true, value_name = "QUERY")]
     pub query: Vec<String>,
+}
+
+/// `pubmed mesh TERM…`
+#[derive(Debug, Args)]
+pub struct MeshArgs {
+    /// A term (`heart attack`) or a MeSH UI (`D009203`); several words are joined with one space
+    #[arg(required = true, value_name = "TERM")]
+    pub term: Vec<String>,
+    /// Also show each tree position's parent and children (to widen or narrow a search)
+    #[arg(long)]
+    pub tree: bool,
+    /// Records to show (1 to 20)
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    pub max: usize,
 }

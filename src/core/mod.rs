@@ -6,6 +6,7 @@ pub mod citation;
 pub mod dates;
 pub mod fields;
 pub mod ids;
+pub mod mesh;
 pub mod query;
 pub mod record;
 pub mod spell;

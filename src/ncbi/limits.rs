@@ -36,6 +36,11 @@ pub const ESUMMARY_BATCH: usize = 1_000;
 /// PMIDs per EFetch request (by POST), as EDirect sends them.
 pub const EFETCH_CHUNK: usize = 1_000;
 
+/// MeSH records one `pubmed mesh` lookup shows (ESearch `retmax` on
+/// `db=mesh`), and UIDs per MeSH ESummary request: this client's choice,
+/// well inside [`POST_ABOVE_IDS`] (docs/mesh.md).
+pub const MESH_MAX_RECORDS: usize = 20;
+
 /// Requests per second NCBI allows one IP without an API key (HTTP 429
 /// beyond).
 pub const RATE_WITHOUT_KEY: u32 = 3;

@@ -13,6 +13,7 @@ pub mod esummary;
 pub mod halving;
 pub mod idconv;
 pub mod limits;
+pub mod mesh;
 pub mod pacer;
 mod policy;
 pub mod transport;

@@ -6,6 +6,7 @@ pub mod cite;
 pub mod convert;
 pub mod fallback;
 pub mod fetch;
+pub mod mesh;
 pub mod record;
 pub mod related;
 pub mod resume;

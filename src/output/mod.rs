@@ -14,6 +14,7 @@ pub mod cite;
 pub mod convert;
 pub mod delimited;
 pub mod fetch;
+pub mod mesh;
 pub mod related;
 pub mod search;
 pub mod search_all;
@@ -241,6 +242,17 @@ impl CommandFormat for ConfigFormat {
     const COMMAND: &'static str = "config show";
     const TERMINAL: Self = ConfigFormat::Table;
     const PIPE: Self = ConfigFormat::Text;
+}
+
+formats! {
+    /// The formats of `mesh`.
+    pub enum MeshFormat { Table, Json, Ndjson, Tsv, Ids }
+}
+
+impl CommandFormat for MeshFormat {
+    const COMMAND: &'static str = "mesh";
+    const TERMINAL: Self = MeshFormat::Table;
+    const PIPE: Self = MeshFormat::Tsv;
 }
 
 formats! {

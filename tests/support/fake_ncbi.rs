@@ -414,6 +414,10 @@ impl FakeNcbi {
             self.counters.rate_limited.fetch_add(1, Ordering::SeqCst);
             return Reply::too_many();
         }
+        // MeSH (ESearch/ESummary `db=mesh`): tests/support/mesh.rs.
+        if req.param("db") == Some("mesh") {
+            return super::mesh::reply(req, &|_| Reply::status(404, "text/plain", "no ecitmatch"));
+        }
         if req.is("esearch.fcgi") {
             self.counters.esearch.fetch_add(1, Ordering::SeqCst);
             return self.esearch(req);

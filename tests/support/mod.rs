@@ -5,5 +5,6 @@
 pub mod cli;
 pub mod fake_ncbi;
 pub mod mcp;
+pub mod mesh;
 pub mod ncbi;
 pub mod server;

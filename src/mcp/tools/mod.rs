@@ -18,6 +18,7 @@ use crate::ncbi::Client;
 pub mod cite;
 pub mod convert;
 pub mod fetch;
+pub mod mesh;
 pub mod related;
 pub mod search;
 pub mod spell;
@@ -80,6 +81,7 @@ pub fn specs() -> &'static [ToolSpec] {
             fetch::spec(),
             cite::spec(),
             related::spec(),
+            mesh::spec(),
         ]
     })
 }
@@ -131,6 +133,7 @@ async fn run(spec: &ToolSpec, client: &Client, v: &Values) -> CallToolResult {
         fetch::NAME => fetch::run(spec, client, v).await,
         cite::NAME => cite::run(spec, client, v).await,
         related::NAME => related::run(spec, client, v).await,
+        mesh::NAME => mesh::run(spec, client, v).await,
         _ => Failure::from_error(&Error::new(Reason::InvalidArgument, "unknown tool"), &[])
             .result(None),
     }
