@@ -43,8 +43,9 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand fetch 'Full PubMed records (abstract, authors, MeSH, grants, retractions) with EFetch, one per input PMID'
             cand cite 'Formatted references (APA, Vancouver, AMA, any CSL style), one per input PMID'
             cand mesh 'Look up MeSH headings (ESearch + ESummary db=mesh): UI, scope note, entry terms, tree numbers, the clause to search'
+            cand match 'Find the PMIDs of references with ECitMatch (journal, year, volume, first page, first author), one record per input'
             cand config 'Show or change the configuration file (API key, e-mail, URLs, policy knobs)'
-            cand mcp 'Serve the PubMed tools (pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles, pubmed_format_citations, pubmed_find_related, pubmed_lookup_mesh) over MCP: stdio, or streamable HTTP with --http'
+            cand mcp 'Serve the PubMed tools (pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles, pubmed_format_citations, pubmed_find_related, pubmed_lookup_mesh, pubmed_lookup_citation) over MCP: stdio, or streamable HTTP with --http'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -233,6 +234,27 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'pubmed;match'= {
+            cand --from 'The list''s form [default: by the file name: .csv, .tsv, else pipe lines]'
+            cand -f 'Output format [default: table on a terminal, tsv in a pipe]'
+            cand --format 'Output format [default: table on a terminal, tsv in a pipe]'
+            cand --color 'Colour: auto (terminal and no NO_COLOR), always, never'
+            cand --api-key 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]'
+            cand --email 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]'
+            cand --tool 'Tool name sent to NCBI with every request [default: pubmed-cli]'
+            cand --eutils-url 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]'
+            cand --idconv-url 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]'
+            cand --timeout 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]'
+            cand -q 'No warnings or notes on stderr'
+            cand --quiet 'No warnings or notes on stderr'
+            cand -v 'Log each request on stderr (API key redacted)'
+            cand --verbose 'Log each request on stderr (API key redacted)'
+            cand --no-progress 'No progress bar'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'pubmed;config'= {
             cand -f 'f'
             cand --format 'format'
@@ -382,8 +404,9 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand fetch 'Full PubMed records (abstract, authors, MeSH, grants, retractions) with EFetch, one per input PMID'
             cand cite 'Formatted references (APA, Vancouver, AMA, any CSL style), one per input PMID'
             cand mesh 'Look up MeSH headings (ESearch + ESummary db=mesh): UI, scope note, entry terms, tree numbers, the clause to search'
+            cand match 'Find the PMIDs of references with ECitMatch (journal, year, volume, first page, first author), one record per input'
             cand config 'Show or change the configuration file (API key, e-mail, URLs, policy knobs)'
-            cand mcp 'Serve the PubMed tools (pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles, pubmed_format_citations, pubmed_find_related, pubmed_lookup_mesh) over MCP: stdio, or streamable HTTP with --http'
+            cand mcp 'Serve the PubMed tools (pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles, pubmed_format_citations, pubmed_find_related, pubmed_lookup_mesh, pubmed_lookup_citation) over MCP: stdio, or streamable HTTP with --http'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -400,6 +423,8 @@ set edit:completion:arg-completer[pubmed] = {|@words|
         &'pubmed;help;cite'= {
         }
         &'pubmed;help;mesh'= {
+        }
+        &'pubmed;help;match'= {
         }
         &'pubmed;help;config'= {
             cand show 'Print every setting, its value (API key masked) and where it comes from'

@@ -524,6 +524,7 @@ fn each_command_offers_exactly_its_formats() {
     offers_exactly::<FetchFormat>(&["fetch"]);
     offers_exactly::<CiteFormat>(&["cite"]);
     offers_exactly::<MeshFormat>(&["mesh"]);
+    offers_exactly::<MatchFormat>(&["match"]);
     offers_exactly::<ConfigFormat>(&["config", "show"]);
     // `search --all` names its own subset in its help.
     let mut cmd = pubmed::cli::args::command();

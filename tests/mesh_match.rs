@@ -209,3 +209,140 @@ fn mesh_bad_input_sends_nothing() {
     run.failed_with(2, "invalid_argument", "1 to 20");
     assert_eq!(server.count(), 0);
 }
+
+// ---- pubmed match ----
+
+use support::mesh::{CAPTURE_BDATA, ecitmatch_answer, server};
+
+const CAPTURE_LINES: &str = "proc natl acad sci u s a|1991|88|3248|mann bj|Art1|\nfake journal|2000|1|1|nobody|ref2|\nn engl j med|2020|382|727|zhu n|Art4|\n";
+
+/// The real ECitMatch capture, asked with the request that produced it:
+/// found, invalid journal, found — in input order, one record each.
+#[test]
+fn match_pipe_lines_reads_the_real_capture() {
+    let server = server(|b| ecitmatch_answer(b, &[]));
+    let run = pubmed(&["match", "-f", "json", "-"])
+        .server(&server)
+        .stdin(CAPTURE_LINES)
+        .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let v = run.json();
+    let recs = v["records"].as_array().unwrap();
+    assert_eq!(recs.len(), 3);
+    assert_eq!(recs[0]["key"], "Art1");
+    assert_eq!(recs[0]["status"], "matched");
+    assert_eq!(recs[0]["pmid"], "2014248");
+    assert_eq!(recs[0]["method"], "citmatch");
+    assert_eq!(recs[1]["key"], "ref2");
+    assert_eq!(recs[1]["status"], "not_found");
+    assert_eq!(recs[1]["detail"], "INVALID_JOURNAL");
+    assert!(recs[1].get("pmid").is_none());
+    assert_eq!(recs[2]["pmid"], "31978945");
+    assert_eq!(v["totalSubmitted"], 3);
+    assert_eq!(v["totalMatched"], 2);
+    assert!(
+        run.stderr
+            .contains("matched 2 of 3 references (1 not_found)"),
+        "{}",
+        run.stderr
+    );
+    let reqs = server.requests();
+    assert_eq!(reqs.len(), 1);
+    assert!(reqs[0].is("ecitmatch.cgi"));
+    assert_eq!(reqs[0].param("db"), Some("pubmed"));
+    assert_eq!(reqs[0].param("retmode"), Some("xml"));
+    assert_eq!(reqs[0].param("bdata"), Some(CAPTURE_BDATA));
+}
+
+#[test]
+fn match_ids_keep_lines_aligned_and_tsv_has_every_input() {
+    let server = server(|b| ecitmatch_answer(b, &[]));
+    let run = pubmed(&["match", "-f", "ids", "-"])
+        .server(&server)
+        .stdin(CAPTURE_LINES)
+        .run();
+    assert_eq!(run.stdout, "2014248\n\n31978945\n");
+    let run = pubmed(&["match", "-f", "tsv", "-"])
+        .server(&server)
+        .stdin(CAPTURE_LINES)
+        .run();
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(
+        lines[0],
+        "input\tkey\tstatus\tpmid\tmethod\tcandidates\tmessage"
+    );
+    assert_eq!(
+        lines[2],
+        "fake journal|2000|1|1|nobody|ref2|\tref2\tnot_found\t\t\t\tECitMatch found no article (INVALID_JOURNAL)"
+    );
+    assert_eq!(lines.len(), 4);
+}
+
+/// Ambiguous answers list candidates and are no match; a line that is not
+/// a citation is its own record, in place; every input once, in order.
+#[test]
+fn match_ambiguous_invalid_and_every_input_in_order() {
+    let server = server(|b| {
+        ecitmatch_answer(
+            b,
+            &[
+                ("j chem phys|2001|1|1", "AMBIGUOUS 11111111,22222222"),
+                ("n engl j med|2020|382|727", "31978945"),
+            ],
+        )
+    });
+    let input = "j chem phys|2001|1|1|smith j|a|\nnot a citation\nn engl j med|2020|382|727|zhu n|b|\n# comment\nunknown j|1999|2|3|doe j|c|\n";
+    let run = pubmed(&["match", "-f", "ndjson", "-"])
+        .server(&server)
+        .stdin(input)
+        .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let recs: Vec<serde_json::Value> = run
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let st: Vec<&str> = recs.iter().map(|r| r["status"].as_str().unwrap()).collect();
+    assert_eq!(
+        st,
+        ["ambiguous", "invalid_citation", "matched", "not_found"]
+    );
+    assert_eq!(recs[0]["candidates"], json!(["11111111", "22222222"]));
+    assert!(recs[0].get("pmid").is_none());
+    assert_eq!(recs[1]["input"], "not a citation");
+    assert_eq!(recs[2]["pmid"], "31978945");
+    assert_eq!(server.requests().len(), 1);
+}
+
+#[test]
+fn match_csv_with_named_columns() {
+    let server = server(|b| ecitmatch_answer(b, &[]));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("refs.csv");
+    std::fs::write(
+        &path,
+        "Key,Journal,Year,Volume,Pages,Author\nArt1,proc natl acad sci u s a,1991,88,3248-52,\"Mann, B J\"\nref2,fake journal,2000,1,1,Nobody\nArt4,n engl j med,2020,382,727-733,\"Zhu, Na\"\n",
+    )
+    .unwrap();
+    let run = pubmed(&["match", "-f", "ids", path.to_str().unwrap()])
+        .server(&server)
+        .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout, "2014248\n\n31978945\n");
+    assert_eq!(server.requests()[0].param("bdata"), Some(CAPTURE_BDATA));
+}
+
+#[test]
+fn match_nothing_matched_exits_1_and_bad_csv_exits_2() {
+    let server = server(|b| ecitmatch_answer(b, &[]));
+    let run = pubmed(&["match", "-f", "ids", "-"])
+        .server(&server)
+        .stdin("x j|2000|1|1|a b|k|\n")
+        .run();
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let run = pubmed(&["match", "-f", "json", "--from", "csv", "-"])
+        .server(&server)
+        .stdin("a,b\n1,2\n")
+        .run();
+    run.failed_with(2, "invalid_argument", "journal and year");
+}

@@ -14,7 +14,7 @@ use crate::ops::search::{Detail, Sort, SpellMode};
 use crate::output::citation::KeyStyle;
 use crate::output::{
     CiteFormat, ColorWhen, CommandFormat, ConfigFormat, ConvertFormat, FetchFormat, Format,
-    MeshFormat, RelatedFormat, SearchAllFormat, SearchFormat, SpellFormat,
+    MatchFormat, MeshFormat, RelatedFormat, SearchAllFormat, SearchFormat, SpellFormat,
 };
 
 use crate::config::ConfigKey;
@@ -85,6 +85,13 @@ Examples:
   pubmed mesh D009203 --tree
   pubmed search \"$(pubmed mesh -f json 'heart attack' | jq -r '.records[0].search.mesh') AND aspirin\"
   pubmed mesh -f ids asthma";
+
+const MATCH_EXAMPLES: &str = "\
+Examples:
+  pubmed match refs.txt                  # journal|year|volume|first_page|author|key| lines
+  pubmed match refs.csv -f json          # CSV with journal, year, volume, first_page, author, key columns
+  echo 'proc natl acad sci u s a|1991|88|3248|mann bj|Art1|' | pubmed match -
+  pubmed match refs.tsv -f ids | pubmed fetch -f ris";
 
 const MCP_EXAMPLES: &str = "\
 Examples:
@@ -191,6 +198,7 @@ pub fn command() -> clap::Command {
         .mut_subcommand("fetch", formats::<FetchFormat>)
         .mut_subcommand("cite", formats::<CiteFormat>)
         .mut_subcommand("mesh", formats::<MeshFormat>)
+        .mut_subcommand("match", formats::<MatchFormat>)
         .mut_subcommand("config", config)
         .mut_subcommand("mcp", no_formats)
         .mut_subcommand("completions", no_formats)
@@ -312,6 +320,9 @@ pub enum Command {
     /// Look up MeSH headings (ESearch + ESummary db=mesh): UI, scope note, entry terms, tree numbers, the clause to search
     #[command(after_help = MESH_EXAMPLES)]
     Mesh(MeshArgs),
+    /// Find the PMIDs of references with ECitMatch (journal, year, volume, first page, first author), one record per input
+    #[command(after_help = MATCH_EXAMPLES)]
+    Match(MatchArgs),
     /// Serve the PubMed tools over MCP (the tool list comes from `mcp::tools::specs`)
     #[command(about = mcp_about(), after_help = MCP_EXAMPLES)]
     Mcp(McpArgs),
@@ -551,4 +562,15 @@ pub struct MeshArgs {
     /// Records to show (1 to 20)
     #[arg(long, value_name = "N", default_value_t = 5)]
     pub max: usize,
+}
+
+/// `pubmed match [FILE]`
+#[derive(Debug, Args)]
+pub struct MatchArgs {
+    /// The reference list (`-` or none: stdin)
+    #[arg(value_name = "FILE")]
+    pub input: Option<String>,
+    /// The list's form [default: by the file name: .csv, .tsv, else pipe lines]
+    #[arg(long, value_name = "FORM", value_parser = choice::<crate::core::reflist::ListKind>())]
+    pub from: Option<crate::core::reflist::ListKind>,
 }

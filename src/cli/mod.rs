@@ -14,6 +14,7 @@ mod config_cmd;
 mod convert;
 mod fetch;
 mod input;
+mod r#match;
 mod mesh;
 mod progress;
 mod related;
@@ -251,6 +252,7 @@ async fn run(cli: Cli, ctx: Context) -> Result<Exit, Failure> {
         Command::Fetch(a) => fetch::run(a, &ctx).await,
         Command::Cite(a) => cite::run(a, &ctx).await,
         Command::Mesh(a) => mesh::run(a, &ctx).await,
+        Command::Match(a) => r#match::run(a, &ctx).await,
         Command::Config { action } => config_cmd::run(action, &ctx),
         Command::Completions { shell } => config_cmd::completions(shell),
         Command::Mcp(a) => {

@@ -3,11 +3,13 @@
 
 pub mod choice;
 pub mod citation;
+pub mod citmatch;
 pub mod dates;
 pub mod fields;
 pub mod ids;
 pub mod mesh;
 pub mod query;
 pub mod record;
+pub mod reflist;
 pub mod spell;
 pub mod text;

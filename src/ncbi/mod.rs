@@ -5,6 +5,7 @@ pub mod budget;
 pub mod classify;
 mod client;
 pub mod db;
+pub mod ecitmatch;
 pub mod efetch;
 pub mod elink;
 pub mod esearch;

@@ -3,6 +3,7 @@
 
 pub mod batch;
 pub mod cite;
+pub mod citmatch;
 pub mod convert;
 pub mod fallback;
 pub mod fetch;

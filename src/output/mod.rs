@@ -11,6 +11,7 @@ use crate::core::text::printable;
 
 pub mod citation;
 pub mod cite;
+pub mod citmatch;
 pub mod convert;
 pub mod delimited;
 pub mod fetch;
@@ -253,6 +254,17 @@ impl CommandFormat for MeshFormat {
     const COMMAND: &'static str = "mesh";
     const TERMINAL: Self = MeshFormat::Table;
     const PIPE: Self = MeshFormat::Tsv;
+}
+
+formats! {
+    /// The formats of `match`.
+    pub enum MatchFormat { Table, Json, Ndjson, Tsv, Ids }
+}
+
+impl CommandFormat for MatchFormat {
+    const COMMAND: &'static str = "match";
+    const TERMINAL: Self = MatchFormat::Table;
+    const PIPE: Self = MatchFormat::Tsv;
 }
 
 formats! {

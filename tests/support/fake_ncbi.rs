@@ -415,8 +415,8 @@ impl FakeNcbi {
             return Reply::too_many();
         }
         // MeSH (ESearch/ESummary `db=mesh`): tests/support/mesh.rs.
-        if req.param("db") == Some("mesh") {
-            return super::mesh::reply(req, &|_| Reply::status(404, "text/plain", "no ecitmatch"));
+        if req.param("db") == Some("mesh") || req.is("ecitmatch.cgi") {
+            return super::mesh::reply(req, &|b| super::mesh::ecitmatch_answer(b, &[]));
         }
         if req.is("esearch.fcgi") {
             self.counters.esearch.fetch_add(1, Ordering::SeqCst);

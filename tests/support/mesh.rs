@@ -232,3 +232,35 @@ pub fn server(ecitmatch: impl Fn(&str) -> Reply + Send + Sync + 'static) -> Test
 pub fn mesh_server() -> TestServer {
     server(|_| Reply::status(404, "text/plain", "no ecitmatch"))
 }
+
+/// The `bdata` of the ECitMatch capture's request (PROVENANCE row 54:
+/// `+` decoded as spaces, `%0D` as `\r`).
+pub const CAPTURE_BDATA: &str = "proc natl acad sci u s a|1991|88|3248|mann bj|Art1|\rfake journal|2000|1|1|nobody|ref2|\rn engl j med|2020|382|727|zhu n|Art4|";
+
+/// Answers a `bdata`: the real capture for its own request; else one line
+/// per citation in its shape (the input echoed, the answer appended): a
+/// citation whose journal|year|volume|page is in `known` gets its answer,
+/// others `NOT_FOUND`.
+pub fn ecitmatch_answer(bdata: &str, known: &[(&str, &str)]) -> Reply {
+    if bdata == CAPTURE_BDATA {
+        return Reply::status(
+            200,
+            "text/plain",
+            fixture("ecitmatch_pubmed_found_and_invalid_journal.txt"),
+        );
+    }
+    let mut body = String::new();
+    for line in bdata.split('\r') {
+        let f: Vec<&str> = line.split('|').collect();
+        let head = f[..4.min(f.len())].join("|");
+        let answer = known
+            .iter()
+            .find(|(k, _)| *k == head)
+            .map(|(_, a)| a.to_string())
+            .unwrap_or_else(|| "NOT_FOUND".to_string());
+        body.push_str(line);
+        body.push_str(&answer);
+        body.push('\n');
+    }
+    Reply::status(200, "text/plain", body)
+}

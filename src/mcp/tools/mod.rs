@@ -16,6 +16,7 @@ use crate::error::{Error, Reason};
 use crate::ncbi::Client;
 
 pub mod cite;
+pub mod citmatch;
 pub mod convert;
 pub mod fetch;
 pub mod mesh;
@@ -82,6 +83,7 @@ pub fn specs() -> &'static [ToolSpec] {
             cite::spec(),
             related::spec(),
             mesh::spec(),
+            citmatch::spec(),
         ]
     })
 }
@@ -134,6 +136,7 @@ async fn run(spec: &ToolSpec, client: &Client, v: &Values) -> CallToolResult {
         cite::NAME => cite::run(spec, client, v).await,
         related::NAME => related::run(spec, client, v).await,
         mesh::NAME => mesh::run(spec, client, v).await,
+        citmatch::NAME => citmatch::run(spec, client, v).await,
         _ => Failure::from_error(&Error::new(Reason::InvalidArgument, "unknown tool"), &[])
             .result(None),
     }
