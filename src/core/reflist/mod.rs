@@ -2,6 +2,7 @@
 //! lines ([`pipe`]), CSV/TSV with named columns ([`delimited`])
 //! (docs/match.md "Input").
 
+pub mod bibtex;
 pub mod delimited;
 pub mod pipe;
 
