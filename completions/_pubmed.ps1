@@ -46,9 +46,12 @@ Register-ArgumentCompleter -Native -CommandName 'pubmed' -ScriptBlock {
             [CompletionResult]::new('related', 'related', [CompletionResultType]::ParameterValue, 'PubMed''s similar articles, citing articles or references of PMIDs (ELink), one record per input')
             [CompletionResult]::new('fetch', 'fetch', [CompletionResultType]::ParameterValue, 'Full PubMed records (abstract, authors, MeSH, grants, retractions) with EFetch, one per input PMID')
             [CompletionResult]::new('cite', 'cite', [CompletionResultType]::ParameterValue, 'Formatted references (APA, Vancouver, AMA, any CSL style), one per input PMID')
+            [CompletionResult]::new('fulltext', 'fulltext', [CompletionResultType]::ParameterValue, 'Open-access full text from PMC (JATS via EFetch db=pmc) as Markdown, text, JSON or JATS, one per input PMID, PMCID or DOI')
+            [CompletionResult]::new('mesh', 'mesh', [CompletionResultType]::ParameterValue, 'Look up MeSH headings (ESearch + ESummary db=mesh): UI, scope note, entry terms, tree numbers, the clause to search')
+            [CompletionResult]::new('match', 'match', [CompletionResultType]::ParameterValue, 'Find the PMIDs of references with ECitMatch (journal, year, volume, first page, first author), one record per input')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Show or change the configuration file (API key, e-mail, URLs, policy knobs)')
             [CompletionResult]::new('cache', 'cache', [CompletionResultType]::ParameterValue, 'The local cache of NCBI records: where it is, what it holds, clear it')
-            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the PubMed tools (pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles, pubmed_format_citations, pubmed_find_related) over MCP: stdio, or streamable HTTP with --http')
+            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the PubMed tools (pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles, pubmed_format_citations, pubmed_find_related, pubmed_fetch_fulltext, pubmed_lookup_mesh, pubmed_lookup_citation) over MCP: stdio, or streamable HTTP with --http')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -218,6 +221,78 @@ Register-ArgumentCompleter -Native -CommandName 'pubmed' -ScriptBlock {
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]')
             [CompletionResult]::new('--cache', '--cache', [CompletionResultType]::ParameterName, 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]')
             [CompletionResult]::new('--list-styles', '--list-styles', [CompletionResultType]::ParameterName, 'Print the style names and exit')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No warnings or notes on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No warnings or notes on stderr')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log each request on stderr (API key redacted)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Log each request on stderr (API key redacted)')
+            [CompletionResult]::new('--no-progress', '--no-progress', [CompletionResultType]::ParameterName, 'No progress bar')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'pubmed;fulltext' {
+            [CompletionResult]::new('-i', '-i', [CompletionResultType]::ParameterName, 'Read IDs from FILE, one per line (`-` = stdin; blank and # lines skipped)')
+            [CompletionResult]::new('--input', '--input', [CompletionResultType]::ParameterName, 'Read IDs from FILE, one per line (`-` = stdin; blank and # lines skipped)')
+            [CompletionResult]::new('--section', '--section', [CompletionResultType]::ParameterName, 'Only these sections: a sec-type (methods, results, …) or words of a title, comma-separated')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format [default: markdown]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: markdown]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (terminal and no NO_COLOR), always, never')
+            [CompletionResult]::new('--api-key', '--api-key', [CompletionResultType]::ParameterName, 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]')
+            [CompletionResult]::new('--email', '--email', [CompletionResultType]::ParameterName, 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]')
+            [CompletionResult]::new('--tool', '--tool', [CompletionResultType]::ParameterName, 'Tool name sent to NCBI with every request [default: pubmed-cli]')
+            [CompletionResult]::new('--eutils-url', '--eutils-url', [CompletionResultType]::ParameterName, 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]')
+            [CompletionResult]::new('--idconv-url', '--idconv-url', [CompletionResultType]::ParameterName, 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]')
+            [CompletionResult]::new('--cache', '--cache', [CompletionResultType]::ParameterName, 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No warnings or notes on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No warnings or notes on stderr')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log each request on stderr (API key redacted)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Log each request on stderr (API key redacted)')
+            [CompletionResult]::new('--no-progress', '--no-progress', [CompletionResultType]::ParameterName, 'No progress bar')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'pubmed;mesh' {
+            [CompletionResult]::new('--max', '--max', [CompletionResultType]::ParameterName, 'Records to show (1 to 20)')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, tsv in a pipe]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, tsv in a pipe]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (terminal and no NO_COLOR), always, never')
+            [CompletionResult]::new('--api-key', '--api-key', [CompletionResultType]::ParameterName, 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]')
+            [CompletionResult]::new('--email', '--email', [CompletionResultType]::ParameterName, 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]')
+            [CompletionResult]::new('--tool', '--tool', [CompletionResultType]::ParameterName, 'Tool name sent to NCBI with every request [default: pubmed-cli]')
+            [CompletionResult]::new('--eutils-url', '--eutils-url', [CompletionResultType]::ParameterName, 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]')
+            [CompletionResult]::new('--idconv-url', '--idconv-url', [CompletionResultType]::ParameterName, 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]')
+            [CompletionResult]::new('--cache', '--cache', [CompletionResultType]::ParameterName, 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]')
+            [CompletionResult]::new('--tree', '--tree', [CompletionResultType]::ParameterName, 'Also show each tree position''s parent and children (to widen or narrow a search)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No warnings or notes on stderr')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No warnings or notes on stderr')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log each request on stderr (API key redacted)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Log each request on stderr (API key redacted)')
+            [CompletionResult]::new('--no-progress', '--no-progress', [CompletionResultType]::ParameterName, 'No progress bar')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'pubmed;match' {
+            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'The list''s form [default: by the file name: .csv, .tsv, else pipe lines]')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, tsv in a pipe]')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, tsv in a pipe]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (terminal and no NO_COLOR), always, never')
+            [CompletionResult]::new('--api-key', '--api-key', [CompletionResultType]::ParameterName, 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]')
+            [CompletionResult]::new('--email', '--email', [CompletionResultType]::ParameterName, 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]')
+            [CompletionResult]::new('--tool', '--tool', [CompletionResultType]::ParameterName, 'Tool name sent to NCBI with every request [default: pubmed-cli]')
+            [CompletionResult]::new('--eutils-url', '--eutils-url', [CompletionResultType]::ParameterName, 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]')
+            [CompletionResult]::new('--idconv-url', '--idconv-url', [CompletionResultType]::ParameterName, 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]')
+            [CompletionResult]::new('--cache', '--cache', [CompletionResultType]::ParameterName, 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No warnings or notes on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No warnings or notes on stderr')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log each request on stderr (API key redacted)')
@@ -505,9 +580,12 @@ Register-ArgumentCompleter -Native -CommandName 'pubmed' -ScriptBlock {
             [CompletionResult]::new('related', 'related', [CompletionResultType]::ParameterValue, 'PubMed''s similar articles, citing articles or references of PMIDs (ELink), one record per input')
             [CompletionResult]::new('fetch', 'fetch', [CompletionResultType]::ParameterValue, 'Full PubMed records (abstract, authors, MeSH, grants, retractions) with EFetch, one per input PMID')
             [CompletionResult]::new('cite', 'cite', [CompletionResultType]::ParameterValue, 'Formatted references (APA, Vancouver, AMA, any CSL style), one per input PMID')
+            [CompletionResult]::new('fulltext', 'fulltext', [CompletionResultType]::ParameterValue, 'Open-access full text from PMC (JATS via EFetch db=pmc) as Markdown, text, JSON or JATS, one per input PMID, PMCID or DOI')
+            [CompletionResult]::new('mesh', 'mesh', [CompletionResultType]::ParameterValue, 'Look up MeSH headings (ESearch + ESummary db=mesh): UI, scope note, entry terms, tree numbers, the clause to search')
+            [CompletionResult]::new('match', 'match', [CompletionResultType]::ParameterValue, 'Find the PMIDs of references with ECitMatch (journal, year, volume, first page, first author), one record per input')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Show or change the configuration file (API key, e-mail, URLs, policy knobs)')
             [CompletionResult]::new('cache', 'cache', [CompletionResultType]::ParameterValue, 'The local cache of NCBI records: where it is, what it holds, clear it')
-            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the PubMed tools (pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles, pubmed_format_citations, pubmed_find_related) over MCP: stdio, or streamable HTTP with --http')
+            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the PubMed tools (pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles, pubmed_format_citations, pubmed_find_related, pubmed_fetch_fulltext, pubmed_lookup_mesh, pubmed_lookup_citation) over MCP: stdio, or streamable HTTP with --http')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -528,6 +606,15 @@ Register-ArgumentCompleter -Native -CommandName 'pubmed' -ScriptBlock {
             break
         }
         'pubmed;help;cite' {
+            break
+        }
+        'pubmed;help;fulltext' {
+            break
+        }
+        'pubmed;help;mesh' {
+            break
+        }
+        'pubmed;help;match' {
             break
         }
         'pubmed;help;config' {

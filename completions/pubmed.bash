@@ -34,11 +34,20 @@ _pubmed() {
             pubmed,fetch)
                 cmd="pubmed__subcmd__fetch"
                 ;;
+            pubmed,fulltext)
+                cmd="pubmed__subcmd__fulltext"
+                ;;
             pubmed,help)
                 cmd="pubmed__subcmd__help"
                 ;;
+            pubmed,match)
+                cmd="pubmed__subcmd__match"
+                ;;
             pubmed,mcp)
                 cmd="pubmed__subcmd__mcp"
+                ;;
+            pubmed,mesh)
+                cmd="pubmed__subcmd__mesh"
                 ;;
             pubmed,related)
                 cmd="pubmed__subcmd__related"
@@ -115,11 +124,20 @@ _pubmed() {
             pubmed__subcmd__help,fetch)
                 cmd="pubmed__subcmd__help__subcmd__fetch"
                 ;;
+            pubmed__subcmd__help,fulltext)
+                cmd="pubmed__subcmd__help__subcmd__fulltext"
+                ;;
             pubmed__subcmd__help,help)
                 cmd="pubmed__subcmd__help__subcmd__help"
                 ;;
+            pubmed__subcmd__help,match)
+                cmd="pubmed__subcmd__help__subcmd__match"
+                ;;
             pubmed__subcmd__help,mcp)
                 cmd="pubmed__subcmd__help__subcmd__mcp"
+                ;;
+            pubmed__subcmd__help,mesh)
+                cmd="pubmed__subcmd__help__subcmd__mesh"
                 ;;
             pubmed__subcmd__help,related)
                 cmd="pubmed__subcmd__help__subcmd__related"
@@ -155,18 +173,18 @@ _pubmed() {
 
     case "${cmd}" in
         pubmed)
-            opts="-f -q -v -h -V --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --timeout --cache --help --version spell search convert related fetch cite config cache mcp completions help"
+            opts="-f -q -v -h -V --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --timeout --cache --help --version spell search convert related fetch cite fulltext mesh match config cache mcp completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown jats" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown jats" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -216,11 +234,11 @@ _pubmed() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown jats" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown jats" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -270,11 +288,11 @@ _pubmed() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown jats" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown jats" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -394,11 +412,11 @@ _pubmed() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown jats" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown jats" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -572,11 +590,11 @@ _pubmed() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown jats" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown jats" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -626,11 +644,11 @@ _pubmed() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown jats" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown jats" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -750,11 +768,11 @@ _pubmed() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown jats" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown jats" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -804,11 +822,11 @@ _pubmed() {
             fi
             case "${prev}" in
                 --format)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown jats" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown jats" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1048,8 +1066,74 @@ _pubmed() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        pubmed__subcmd__fulltext)
+            opts="-i -f -q -v -h -V --input --section --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --timeout --cache --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --input)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -i)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --section)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "markdown text json ndjson jats" -- "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -W "markdown text json ndjson jats" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --api-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --email)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tool)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --eutils-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --idconv-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cache)
+                    COMPREPLY=($(compgen -W "on read refresh off" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         pubmed__subcmd__help)
-            opts="spell search convert related fetch cite config cache mcp completions help"
+            opts="spell search convert related fetch cite fulltext mesh match config cache mcp completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1230,6 +1314,20 @@ _pubmed() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        pubmed__subcmd__help__subcmd__fulltext)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         pubmed__subcmd__help__subcmd__help)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -1244,7 +1342,35 @@ _pubmed() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        pubmed__subcmd__help__subcmd__match)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         pubmed__subcmd__help__subcmd__mcp)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        pubmed__subcmd__help__subcmd__mesh)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1300,6 +1426,64 @@ _pubmed() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        pubmed__subcmd__match)
+            opts="-f -q -v -h -V --from --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --timeout --cache --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --from)
+                    COMPREPLY=($(compgen -W "pipe csv tsv" -- "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "table json ndjson tsv ids" -- "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -W "table json ndjson tsv ids" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --api-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --email)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tool)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --eutils-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --idconv-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cache)
+                    COMPREPLY=($(compgen -W "on read refresh off" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         pubmed__subcmd__mcp)
             opts="-f -q -v -h -V --http --token --allow-origin --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --timeout --cache --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -1320,11 +1504,69 @@ _pubmed() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown jats" -- "${cur}"))
                     return 0
                     ;;
                 -f)
-                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table text json ndjson csv tsv ids abstract medline xml ris bibtex csl-json html markdown jats" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --api-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --email)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tool)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --eutils-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --idconv-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cache)
+                    COMPREPLY=($(compgen -W "on read refresh off" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        pubmed__subcmd__mesh)
+            opts="-f -q -v -h -V --tree --max --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --timeout --cache --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --max)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "table json ndjson tsv ids" -- "${cur}"))
+                    return 0
+                    ;;
+                -f)
+                    COMPREPLY=($(compgen -W "table json ndjson tsv ids" -- "${cur}"))
                     return 0
                     ;;
                 --color)

@@ -43,9 +43,12 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand related 'PubMed''s similar articles, citing articles or references of PMIDs (ELink), one record per input'
             cand fetch 'Full PubMed records (abstract, authors, MeSH, grants, retractions) with EFetch, one per input PMID'
             cand cite 'Formatted references (APA, Vancouver, AMA, any CSL style), one per input PMID'
+            cand fulltext 'Open-access full text from PMC (JATS via EFetch db=pmc) as Markdown, text, JSON or JATS, one per input PMID, PMCID or DOI'
+            cand mesh 'Look up MeSH headings (ESearch + ESummary db=mesh): UI, scope note, entry terms, tree numbers, the clause to search'
+            cand match 'Find the PMIDs of references with ECitMatch (journal, year, volume, first page, first author), one record per input'
             cand config 'Show or change the configuration file (API key, e-mail, URLs, policy knobs)'
             cand cache 'The local cache of NCBI records: where it is, what it holds, clear it'
-            cand mcp 'Serve the PubMed tools (pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles, pubmed_format_citations, pubmed_find_related) over MCP: stdio, or streamable HTTP with --http'
+            cand mcp 'Serve the PubMed tools (pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles, pubmed_format_citations, pubmed_find_related, pubmed_fetch_fulltext, pubmed_lookup_mesh, pubmed_lookup_citation) over MCP: stdio, or streamable HTTP with --http'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -209,6 +212,75 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand --timeout 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]'
             cand --cache 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]'
             cand --list-styles 'Print the style names and exit'
+            cand -q 'No warnings or notes on stderr'
+            cand --quiet 'No warnings or notes on stderr'
+            cand -v 'Log each request on stderr (API key redacted)'
+            cand --verbose 'Log each request on stderr (API key redacted)'
+            cand --no-progress 'No progress bar'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'pubmed;fulltext'= {
+            cand -i 'Read IDs from FILE, one per line (`-` = stdin; blank and # lines skipped)'
+            cand --input 'Read IDs from FILE, one per line (`-` = stdin; blank and # lines skipped)'
+            cand --section 'Only these sections: a sec-type (methods, results, …) or words of a title, comma-separated'
+            cand -f 'Output format [default: markdown]'
+            cand --format 'Output format [default: markdown]'
+            cand --color 'Colour: auto (terminal and no NO_COLOR), always, never'
+            cand --api-key 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]'
+            cand --email 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]'
+            cand --tool 'Tool name sent to NCBI with every request [default: pubmed-cli]'
+            cand --eutils-url 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]'
+            cand --idconv-url 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]'
+            cand --timeout 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]'
+            cand --cache 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]'
+            cand -q 'No warnings or notes on stderr'
+            cand --quiet 'No warnings or notes on stderr'
+            cand -v 'Log each request on stderr (API key redacted)'
+            cand --verbose 'Log each request on stderr (API key redacted)'
+            cand --no-progress 'No progress bar'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'pubmed;mesh'= {
+            cand --max 'Records to show (1 to 20)'
+            cand -f 'Output format [default: table on a terminal, tsv in a pipe]'
+            cand --format 'Output format [default: table on a terminal, tsv in a pipe]'
+            cand --color 'Colour: auto (terminal and no NO_COLOR), always, never'
+            cand --api-key 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]'
+            cand --email 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]'
+            cand --tool 'Tool name sent to NCBI with every request [default: pubmed-cli]'
+            cand --eutils-url 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]'
+            cand --idconv-url 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]'
+            cand --timeout 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]'
+            cand --cache 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]'
+            cand --tree 'Also show each tree position''s parent and children (to widen or narrow a search)'
+            cand -q 'No warnings or notes on stderr'
+            cand --quiet 'No warnings or notes on stderr'
+            cand -v 'Log each request on stderr (API key redacted)'
+            cand --verbose 'Log each request on stderr (API key redacted)'
+            cand --no-progress 'No progress bar'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'pubmed;match'= {
+            cand --from 'The list''s form [default: by the file name: .csv, .tsv, else pipe lines]'
+            cand -f 'Output format [default: table on a terminal, tsv in a pipe]'
+            cand --format 'Output format [default: table on a terminal, tsv in a pipe]'
+            cand --color 'Colour: auto (terminal and no NO_COLOR), always, never'
+            cand --api-key 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]'
+            cand --email 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]'
+            cand --tool 'Tool name sent to NCBI with every request [default: pubmed-cli]'
+            cand --eutils-url 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]'
+            cand --idconv-url 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]'
+            cand --timeout 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]'
+            cand --cache 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]'
             cand -q 'No warnings or notes on stderr'
             cand --quiet 'No warnings or notes on stderr'
             cand -v 'Log each request on stderr (API key redacted)'
@@ -475,9 +547,12 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand related 'PubMed''s similar articles, citing articles or references of PMIDs (ELink), one record per input'
             cand fetch 'Full PubMed records (abstract, authors, MeSH, grants, retractions) with EFetch, one per input PMID'
             cand cite 'Formatted references (APA, Vancouver, AMA, any CSL style), one per input PMID'
+            cand fulltext 'Open-access full text from PMC (JATS via EFetch db=pmc) as Markdown, text, JSON or JATS, one per input PMID, PMCID or DOI'
+            cand mesh 'Look up MeSH headings (ESearch + ESummary db=mesh): UI, scope note, entry terms, tree numbers, the clause to search'
+            cand match 'Find the PMIDs of references with ECitMatch (journal, year, volume, first page, first author), one record per input'
             cand config 'Show or change the configuration file (API key, e-mail, URLs, policy knobs)'
             cand cache 'The local cache of NCBI records: where it is, what it holds, clear it'
-            cand mcp 'Serve the PubMed tools (pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles, pubmed_format_citations, pubmed_find_related) over MCP: stdio, or streamable HTTP with --http'
+            cand mcp 'Serve the PubMed tools (pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles, pubmed_format_citations, pubmed_find_related, pubmed_fetch_fulltext, pubmed_lookup_mesh, pubmed_lookup_citation) over MCP: stdio, or streamable HTTP with --http'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -492,6 +567,12 @@ set edit:completion:arg-completer[pubmed] = {|@words|
         &'pubmed;help;fetch'= {
         }
         &'pubmed;help;cite'= {
+        }
+        &'pubmed;help;fulltext'= {
+        }
+        &'pubmed;help;mesh'= {
+        }
+        &'pubmed;help;match'= {
         }
         &'pubmed;help;config'= {
             cand show 'Print every setting, its value (API key masked) and where it comes from'

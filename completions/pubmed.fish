@@ -38,7 +38,8 @@ ris\t''
 bibtex\t''
 csl-json\t''
 html\t''
-markdown\t''"
+markdown\t''
+jats\t''"
 complete -c pubmed -n "__fish_pubmed_needs_command" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -63,9 +64,12 @@ complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "convert" -d 'Convert 
 complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "related" -d 'PubMed\'s similar articles, citing articles or references of PMIDs (ELink), one record per input'
 complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "fetch" -d 'Full PubMed records (abstract, authors, MeSH, grants, retractions) with EFetch, one per input PMID'
 complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "cite" -d 'Formatted references (APA, Vancouver, AMA, any CSL style), one per input PMID'
+complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "fulltext" -d 'Open-access full text from PMC (JATS via EFetch db=pmc) as Markdown, text, JSON or JATS, one per input PMID, PMCID or DOI'
+complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "mesh" -d 'Look up MeSH headings (ESearch + ESummary db=mesh): UI, scope note, entry terms, tree numbers, the clause to search'
+complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "match" -d 'Find the PMIDs of references with ECitMatch (journal, year, volume, first page, first author), one record per input'
 complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "config" -d 'Show or change the configuration file (API key, e-mail, URLs, policy knobs)'
 complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "cache" -d 'The local cache of NCBI records: where it is, what it holds, clear it'
-complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "mcp" -d 'Serve the PubMed tools (pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles, pubmed_format_citations, pubmed_find_related) over MCP: stdio, or streamable HTTP with --http'
+complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "mcp" -d 'Serve the PubMed tools (pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles, pubmed_format_citations, pubmed_find_related, pubmed_fetch_fulltext, pubmed_lookup_mesh, pubmed_lookup_citation) over MCP: stdio, or streamable HTTP with --http'
 complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c pubmed -n "__fish_pubmed_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -s f -l format -d 'Output format [default: table on a terminal, text in a pipe]' -r -f -a "text\t''
@@ -268,6 +272,82 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand cite" -s v -l verbose -d '
 complete -c pubmed -n "__fish_pubmed_using_subcommand cite" -l no-progress -d 'No progress bar'
 complete -c pubmed -n "__fish_pubmed_using_subcommand cite" -s h -l help -d 'Print help'
 complete -c pubmed -n "__fish_pubmed_using_subcommand cite" -s V -l version -d 'Print version'
+complete -c pubmed -n "__fish_pubmed_using_subcommand fulltext" -s i -l input -d 'Read IDs from FILE, one per line (`-` = stdin; blank and # lines skipped)' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand fulltext" -l section -d 'Only these sections: a sec-type (methods, results, …) or words of a title, comma-separated' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand fulltext" -s f -l format -d 'Output format [default: markdown]' -r -f -a "markdown\t''
+text\t''
+json\t''
+ndjson\t''
+jats\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand fulltext" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand fulltext" -l api-key -d 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand fulltext" -l email -d 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand fulltext" -l tool -d 'Tool name sent to NCBI with every request [default: pubmed-cli]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand fulltext" -l eutils-url -d 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand fulltext" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand fulltext" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand fulltext" -l cache -d 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
+read\t''
+refresh\t''
+off\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand fulltext" -s q -l quiet -d 'No warnings or notes on stderr'
+complete -c pubmed -n "__fish_pubmed_using_subcommand fulltext" -s v -l verbose -d 'Log each request on stderr (API key redacted)'
+complete -c pubmed -n "__fish_pubmed_using_subcommand fulltext" -l no-progress -d 'No progress bar'
+complete -c pubmed -n "__fish_pubmed_using_subcommand fulltext" -s h -l help -d 'Print help'
+complete -c pubmed -n "__fish_pubmed_using_subcommand fulltext" -s V -l version -d 'Print version'
+complete -c pubmed -n "__fish_pubmed_using_subcommand mesh" -l max -d 'Records to show (1 to 20)' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand mesh" -s f -l format -d 'Output format [default: table on a terminal, tsv in a pipe]' -r -f -a "table\t''
+json\t''
+ndjson\t''
+tsv\t''
+ids\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand mesh" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand mesh" -l api-key -d 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand mesh" -l email -d 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand mesh" -l tool -d 'Tool name sent to NCBI with every request [default: pubmed-cli]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand mesh" -l eutils-url -d 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand mesh" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand mesh" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand mesh" -l cache -d 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
+read\t''
+refresh\t''
+off\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand mesh" -l tree -d 'Also show each tree position\'s parent and children (to widen or narrow a search)'
+complete -c pubmed -n "__fish_pubmed_using_subcommand mesh" -s q -l quiet -d 'No warnings or notes on stderr'
+complete -c pubmed -n "__fish_pubmed_using_subcommand mesh" -s v -l verbose -d 'Log each request on stderr (API key redacted)'
+complete -c pubmed -n "__fish_pubmed_using_subcommand mesh" -l no-progress -d 'No progress bar'
+complete -c pubmed -n "__fish_pubmed_using_subcommand mesh" -s h -l help -d 'Print help'
+complete -c pubmed -n "__fish_pubmed_using_subcommand mesh" -s V -l version -d 'Print version'
+complete -c pubmed -n "__fish_pubmed_using_subcommand match" -l from -d 'The list\'s form [default: by the file name: .csv, .tsv, else pipe lines]' -r -f -a "pipe\t''
+csv\t''
+tsv\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand match" -s f -l format -d 'Output format [default: table on a terminal, tsv in a pipe]' -r -f -a "table\t''
+json\t''
+ndjson\t''
+tsv\t''
+ids\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand match" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand match" -l api-key -d 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand match" -l email -d 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand match" -l tool -d 'Tool name sent to NCBI with every request [default: pubmed-cli]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand match" -l eutils-url -d 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand match" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand match" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand match" -l cache -d 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
+read\t''
+refresh\t''
+off\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand match" -s q -l quiet -d 'No warnings or notes on stderr'
+complete -c pubmed -n "__fish_pubmed_using_subcommand match" -s v -l verbose -d 'Log each request on stderr (API key redacted)'
+complete -c pubmed -n "__fish_pubmed_using_subcommand match" -l no-progress -d 'No progress bar'
+complete -c pubmed -n "__fish_pubmed_using_subcommand match" -s h -l help -d 'Print help'
+complete -c pubmed -n "__fish_pubmed_using_subcommand match" -s V -l version -d 'Print version'
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from show path set help" -s f -l format -r -f -a "table\t''
 text\t''
 json\t''
@@ -282,7 +362,8 @@ ris\t''
 bibtex\t''
 csl-json\t''
 html\t''
-markdown\t''"
+markdown\t''
+jats\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from show path set help" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -340,7 +421,8 @@ ris\t''
 bibtex\t''
 csl-json\t''
 html\t''
-markdown\t''"
+markdown\t''
+jats\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -373,7 +455,8 @@ ris\t''
 bibtex\t''
 csl-json\t''
 html\t''
-markdown\t''"
+markdown\t''
+jats\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -410,7 +493,8 @@ ris\t''
 bibtex\t''
 csl-json\t''
 html\t''
-markdown\t''"
+markdown\t''
+jats\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and not __fish_seen_subcommand_from path stats clear help" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -447,7 +531,8 @@ ris\t''
 bibtex\t''
 csl-json\t''
 html\t''
-markdown\t''"
+markdown\t''
+jats\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from path" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -500,7 +585,8 @@ ris\t''
 bibtex\t''
 csl-json\t''
 html\t''
-markdown\t''"
+markdown\t''
+jats\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from clear" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -540,7 +626,8 @@ ris\t''
 bibtex\t''
 csl-json\t''
 html\t''
-markdown\t''"
+markdown\t''
+jats\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -573,7 +660,8 @@ ris\t''
 bibtex\t''
 csl-json\t''
 html\t''
-markdown\t''"
+markdown\t''
+jats\t''"
 complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -l color -d 'Colour: auto (terminal and no NO_COLOR), always, never' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -592,17 +680,20 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -s v -l verbo
 complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -l no-progress -d 'No progress bar'
 complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite config cache mcp completions help" -f -a "spell" -d 'Correct the spelling of a PubMed query with ESpell, in place'
-complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite config cache mcp completions help" -f -a "search" -d 'Search PubMed (ESearch + ESummary) and say what PubMed did to the query'
-complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite config cache mcp completions help" -f -a "convert" -d 'Convert between PMID, PMCID and DOI with the PMC ID Converter, one record per input'
-complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite config cache mcp completions help" -f -a "related" -d 'PubMed\'s similar articles, citing articles or references of PMIDs (ELink), one record per input'
-complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite config cache mcp completions help" -f -a "fetch" -d 'Full PubMed records (abstract, authors, MeSH, grants, retractions) with EFetch, one per input PMID'
-complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite config cache mcp completions help" -f -a "cite" -d 'Formatted references (APA, Vancouver, AMA, any CSL style), one per input PMID'
-complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite config cache mcp completions help" -f -a "config" -d 'Show or change the configuration file (API key, e-mail, URLs, policy knobs)'
-complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite config cache mcp completions help" -f -a "cache" -d 'The local cache of NCBI records: where it is, what it holds, clear it'
-complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite config cache mcp completions help" -f -a "mcp" -d 'Serve the PubMed tools (pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles, pubmed_format_citations, pubmed_find_related) over MCP: stdio, or streamable HTTP with --http'
-complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite config cache mcp completions help" -f -a "completions" -d 'Print a shell completion script'
-complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite config cache mcp completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite fulltext mesh match config cache mcp completions help" -f -a "spell" -d 'Correct the spelling of a PubMed query with ESpell, in place'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite fulltext mesh match config cache mcp completions help" -f -a "search" -d 'Search PubMed (ESearch + ESummary) and say what PubMed did to the query'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite fulltext mesh match config cache mcp completions help" -f -a "convert" -d 'Convert between PMID, PMCID and DOI with the PMC ID Converter, one record per input'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite fulltext mesh match config cache mcp completions help" -f -a "related" -d 'PubMed\'s similar articles, citing articles or references of PMIDs (ELink), one record per input'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite fulltext mesh match config cache mcp completions help" -f -a "fetch" -d 'Full PubMed records (abstract, authors, MeSH, grants, retractions) with EFetch, one per input PMID'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite fulltext mesh match config cache mcp completions help" -f -a "cite" -d 'Formatted references (APA, Vancouver, AMA, any CSL style), one per input PMID'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite fulltext mesh match config cache mcp completions help" -f -a "fulltext" -d 'Open-access full text from PMC (JATS via EFetch db=pmc) as Markdown, text, JSON or JATS, one per input PMID, PMCID or DOI'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite fulltext mesh match config cache mcp completions help" -f -a "mesh" -d 'Look up MeSH headings (ESearch + ESummary db=mesh): UI, scope note, entry terms, tree numbers, the clause to search'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite fulltext mesh match config cache mcp completions help" -f -a "match" -d 'Find the PMIDs of references with ECitMatch (journal, year, volume, first page, first author), one record per input'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite fulltext mesh match config cache mcp completions help" -f -a "config" -d 'Show or change the configuration file (API key, e-mail, URLs, policy knobs)'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite fulltext mesh match config cache mcp completions help" -f -a "cache" -d 'The local cache of NCBI records: where it is, what it holds, clear it'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite fulltext mesh match config cache mcp completions help" -f -a "mcp" -d 'Serve the PubMed tools (pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles, pubmed_format_citations, pubmed_find_related, pubmed_fetch_fulltext, pubmed_lookup_mesh, pubmed_lookup_citation) over MCP: stdio, or streamable HTTP with --http'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite fulltext mesh match config cache mcp completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c pubmed -n "__fish_pubmed_using_subcommand help; and not __fish_seen_subcommand_from spell search convert related fetch cite fulltext mesh match config cache mcp completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c pubmed -n "__fish_pubmed_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "show" -d 'Print every setting, its value (API key masked) and where it comes from'
 complete -c pubmed -n "__fish_pubmed_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "path" -d 'Print the config file\'s path'
 complete -c pubmed -n "__fish_pubmed_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "set" -d 'Set KEY to VALUE in the config file (VALUE `-` reads stdin; empty unsets)'

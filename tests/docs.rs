@@ -529,6 +529,8 @@ fn each_command_offers_exactly_its_formats() {
     offers_exactly::<FetchFormat>(&["fetch"]);
     offers_exactly::<CiteFormat>(&["cite"]);
     offers_exactly::<pubmed::output::FulltextFormat>(&["fulltext"]);
+    offers_exactly::<MeshFormat>(&["mesh"]);
+    offers_exactly::<MatchFormat>(&["match"]);
     offers_exactly::<ConfigFormat>(&["config", "show"]);
     // `search --all` names its own subset in its help.
     let mut cmd = pubmed::cli::args::command();

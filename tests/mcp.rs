@@ -252,6 +252,25 @@ async fn schemas_are_portable_and_outputs_conform() {
         )
         .await,
     ));
+    for args in [
+        json!({"term": "heart attack"}),
+        json!({"term": "D009203", "tree": true}),
+        json!({"term": "C414177"}),
+    ] {
+        results.push((
+            "pubmed_lookup_mesh",
+            call(&c, "pubmed_lookup_mesh", args).await,
+        ));
+    }
+    results.push((
+        "pubmed_lookup_citation",
+        call(
+            &c,
+            "pubmed_lookup_citation",
+            json!({"citations": ["proc natl acad sci u s a|1991|88|3248|mann bj|Art1|", "fake journal|2000|1|1|nobody|ref2|", "n engl j med|2020|382|727|zhu n|Art4|"]}),
+        )
+        .await,
+    ));
     for format in ["text", "ris"] {
         results.push((
             "pubmed_format_citations",

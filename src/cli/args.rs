@@ -14,7 +14,8 @@ use crate::ops::search::{Detail, Sort, SpellMode};
 use crate::output::citation::KeyStyle;
 use crate::output::{
     CacheFormat, CiteFormat, ColorWhen, CommandFormat, ConfigFormat, ConvertFormat, FetchFormat,
-    Format, FulltextFormat, RelatedFormat, SearchAllFormat, SearchFormat, SpellFormat,
+    Format, FulltextFormat, MatchFormat, MeshFormat, RelatedFormat, SearchAllFormat, SearchFormat,
+    SpellFormat,
 };
 
 use crate::cache::CacheMode;
@@ -88,6 +89,20 @@ Examples:
   pubmed search 'crispr[ti] AND 2023[pdat]' --retmax 20 | pubmed cite --style nature
   pubmed cite 12091962 --style my-journal.csl -f html
   pubmed cite --list-styles";
+
+const MESH_EXAMPLES: &str = "\
+Examples:
+  pubmed mesh \"heart attack\"
+  pubmed mesh D009203 --tree
+  pubmed search \"$(pubmed mesh -f json 'heart attack' | jq -r '.records[0].search.mesh') AND aspirin\"
+  pubmed mesh -f ids asthma";
+
+const MATCH_EXAMPLES: &str = "\
+Examples:
+  pubmed match refs.txt                  # journal|year|volume|first_page|author|key| lines
+  pubmed match refs.csv -f json          # CSV with journal, year, volume, first_page, author, key columns
+  echo 'proc natl acad sci u s a|1991|88|3248|mann bj|Art1|' | pubmed match -
+  pubmed match refs.tsv -f ids | pubmed fetch -f ris";
 
 const MCP_EXAMPLES: &str = "\
 Examples:
@@ -200,6 +215,8 @@ pub fn command() -> clap::Command {
         .mut_subcommand("fetch", formats::<FetchFormat>)
         .mut_subcommand("cite", formats::<CiteFormat>)
         .mut_subcommand("fulltext", formats::<FulltextFormat>)
+        .mut_subcommand("mesh", formats::<MeshFormat>)
+        .mut_subcommand("match", formats::<MatchFormat>)
         .mut_subcommand("config", config)
         .mut_subcommand("cache", cache)
         .mut_subcommand("mcp", no_formats)
@@ -327,6 +344,12 @@ pub enum Command {
     /// Open-access full text from PMC (JATS via EFetch db=pmc) as Markdown, text, JSON or JATS, one per input PMID, PMCID or DOI
     #[command(after_help = FULLTEXT_EXAMPLES)]
     Fulltext(FulltextArgs),
+    /// Look up MeSH headings (ESearch + ESummary db=mesh): UI, scope note, entry terms, tree numbers, the clause to search
+    #[command(after_help = MESH_EXAMPLES)]
+    Mesh(MeshArgs),
+    /// Find the PMIDs of references with ECitMatch (journal, year, volume, first page, first author), one record per input
+    #[command(after_help = MATCH_EXAMPLES)]
+    Match(MatchArgs),
     /// Serve the PubMed tools over MCP (the tool list comes from `mcp::tools::specs`)
     #[command(about = mcp_about(), after_help = MCP_EXAMPLES)]
     Mcp(McpArgs),
@@ -601,4 +624,29 @@ pub struct SpellArgs {
     /// The query; several words are joined with one space; `-` reads stdin
     #[arg(required = true, value_name = "QUERY")]
     pub query: Vec<String>,
+}
+
+/// `pubmed mesh TERM…`
+#[derive(Debug, Args)]
+pub struct MeshArgs {
+    /// A term (`heart attack`) or a MeSH UI (`D009203`); several words are joined with one space
+    #[arg(required = true, value_name = "TERM")]
+    pub term: Vec<String>,
+    /// Also show each tree position's parent and children (to widen or narrow a search)
+    #[arg(long)]
+    pub tree: bool,
+    /// Records to show (1 to 20)
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    pub max: usize,
+}
+
+/// `pubmed match [FILE]`
+#[derive(Debug, Args)]
+pub struct MatchArgs {
+    /// The reference list (`-` or none: stdin)
+    #[arg(value_name = "FILE")]
+    pub input: Option<String>,
+    /// The list's form [default: by the file name: .csv, .tsv, else pipe lines]
+    #[arg(long, value_name = "FORM", value_parser = choice::<crate::core::reflist::ListKind>())]
+    pub from: Option<crate::core::reflist::ListKind>,
 }

@@ -17,6 +17,8 @@ mod fetch;
 mod fulltext;
 mod input;
 mod outfile;
+mod r#match;
+mod mesh;
 mod progress;
 mod related;
 mod search;
@@ -315,6 +317,8 @@ async fn run(cli: Cli, ctx: Context) -> Result<Exit, Failure> {
         Command::Fetch(a) => fetch::run(a, &ctx).await,
         Command::Fulltext(a) => fulltext::run(a, &ctx).await,
         Command::Cite(a) => cite::run(a, &ctx).await,
+        Command::Mesh(a) => mesh::run(a, &ctx).await,
+        Command::Match(a) => r#match::run(a, &ctx).await,
         Command::Config { action } => config_cmd::run(action, &ctx),
         Command::Cache { action } => cache_cmd::run(action, &ctx),
         Command::Completions { shell } => config_cmd::completions(shell),

@@ -2,6 +2,7 @@
 //! (`ops::search`) or every PMID (`ops::search_all`), rendered.
 
 use std::io::{self, Write};
+use std::path::Path;
 
 use super::args::SearchArgs;
 use super::outfile::{OutputFile, Spec};
@@ -269,11 +270,6 @@ fn note_outcome(ctx: &Context, outcome: &search_all::AllOutcome) {
         count(outcome.total, "hit"),
         count(outcome.requests, "request")
     ));
-}
-
-/// An I/O error that names the file it is about.
-fn with_path(e: io::Error, path: &Path) -> io::Error {
-    io::Error::new(e.kind(), format!("{}: {e}", path.display()))
 }
 
 /// Appends `record` to FILE as one JSON line, under an exclusive lock (two

@@ -3,12 +3,15 @@
 
 pub mod choice;
 pub mod citation;
+pub mod citmatch;
 pub mod dates;
 pub mod fields;
 pub mod ids;
 pub mod jats;
+pub mod mesh;
 pub mod query;
 pub mod record;
+pub mod reflist;
 pub mod secret;
 pub mod spell;
 pub mod text;

@@ -42,6 +42,16 @@ pub const EFETCH_CHUNK: usize = 1_000;
 /// (docs/fulltext.md "Requests").
 pub const PMC_EFETCH_CHUNK: usize = 20;
 
+/// MeSH records one `pubmed mesh` lookup shows (ESearch `retmax` on
+/// `db=mesh`), and UIDs per MeSH ESummary request: this client's choice,
+/// well inside [`POST_ABOVE_IDS`] (docs/mesh.md).
+pub const MESH_MAX_RECORDS: usize = 20;
+
+/// Citations per ECitMatch request (`bdata` lines). NCBI documents no
+/// figure; this client's choice keeps a GET URL and each answer (one line
+/// per citation) small (docs/match.md "Requests").
+pub const ECITMATCH_MAX_CITATIONS: usize = 100;
+
 /// Requests per second NCBI allows one IP without an API key (HTTP 429
 /// beyond).
 pub const RATE_WITHOUT_KEY: u32 = 3;

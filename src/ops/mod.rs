@@ -3,10 +3,12 @@
 
 pub mod batch;
 pub mod cite;
+pub mod citmatch;
 pub mod convert;
 pub mod fallback;
 pub mod fetch;
 pub mod fulltext;
+pub mod mesh;
 pub mod record;
 pub mod recorded;
 pub mod related;

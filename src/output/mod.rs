@@ -11,10 +11,12 @@ use crate::core::text::printable;
 
 pub mod citation;
 pub mod cite;
+pub mod citmatch;
 pub mod convert;
 pub mod delimited;
 pub mod fetch;
 pub mod fulltext;
+pub mod mesh;
 pub mod related;
 pub mod search;
 pub mod search_all;
@@ -266,6 +268,28 @@ impl CommandFormat for CacheFormat {
     const COMMAND: &'static str = "cache stats";
     const TERMINAL: Self = CacheFormat::Text;
     const PIPE: Self = CacheFormat::Text;
+}
+
+formats! {
+    /// The formats of `mesh`.
+    pub enum MeshFormat { Table, Json, Ndjson, Tsv, Ids }
+}
+
+impl CommandFormat for MeshFormat {
+    const COMMAND: &'static str = "mesh";
+    const TERMINAL: Self = MeshFormat::Table;
+    const PIPE: Self = MeshFormat::Tsv;
+}
+
+formats! {
+    /// The formats of `match`.
+    pub enum MatchFormat { Table, Json, Ndjson, Tsv, Ids }
+}
+
+impl CommandFormat for MatchFormat {
+    const COMMAND: &'static str = "match";
+    const TERMINAL: Self = MatchFormat::Table;
+    const PIPE: Self = MatchFormat::Tsv;
 }
 
 formats! {

@@ -414,6 +414,10 @@ impl FakeNcbi {
             self.counters.rate_limited.fetch_add(1, Ordering::SeqCst);
             return Reply::too_many();
         }
+        // MeSH (ESearch/ESummary `db=mesh`): tests/support/mesh.rs.
+        if req.param("db") == Some("mesh") || req.is("ecitmatch.cgi") {
+            return super::mesh::reply(req, &|b| super::mesh::ecitmatch_answer(b, &[]));
+        }
         if req.is("esearch.fcgi") {
             self.counters.esearch.fetch_add(1, Ordering::SeqCst);
             return self.esearch(req);

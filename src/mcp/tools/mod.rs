@@ -16,9 +16,11 @@ use crate::error::{Error, Reason};
 use crate::ncbi::Client;
 
 pub mod cite;
+pub mod citmatch;
 pub mod convert;
 pub mod fetch;
 pub mod fulltext;
+pub mod mesh;
 pub mod related;
 pub mod search;
 pub mod spell;
@@ -128,6 +130,8 @@ pub fn specs() -> &'static [ToolSpec] {
             cite::spec(),
             related::spec(),
             fulltext::spec(),
+            mesh::spec(),
+            citmatch::spec(),
         ]
     })
 }
@@ -220,6 +224,8 @@ async fn run(spec: &ToolSpec, client: &Client, v: &Values, report: &Reporter) ->
         cite::NAME => cite::run(spec, client, v).await,
         related::NAME => related::run(spec, client, v).await,
         fulltext::NAME => fulltext::run(spec, client, v).await,
+        mesh::NAME => mesh::run(spec, client, v).await,
+        citmatch::NAME => citmatch::run(spec, client, v).await,
         _ => Failure::from_error(&Error::new(Reason::InvalidArgument, "unknown tool"), &[])
             .result(None),
     }

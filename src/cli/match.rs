@@ -1,0 +1,87 @@
+//! The `match` adapter: a reference list from a file or stdin → the
+//! ECitMatch engine → a streaming writer, the summary on stderr
+//! (docs/match.md).
+
+use std::io::{self, IsTerminal, Read, Write};
+
+use super::args::MatchArgs;
+use super::{Context, end_of_stream, interruptible};
+use crate::core::reflist::{self, ListKind};
+use crate::error::{Error, Exit, Failure, Reason};
+use crate::ops::batch::Output;
+use crate::ops::citmatch;
+use crate::output::{self, MatchFormat};
+
+fn read_input(path: Option<&str>) -> Result<String, Failure> {
+    let mut bytes = Vec::new();
+    match path {
+        None | Some("-") => {
+            if path.is_none() && io::stdin().is_terminal() {
+                return Err(Error::new(
+                    Reason::InvalidArgument,
+                    "give a reference list: a FILE, or `-` for stdin",
+                )
+                .into());
+            }
+            io::stdin().read_to_end(&mut bytes).map_err(|e| {
+                Error::new(Reason::InvalidArgument, format!("cannot read stdin: {e}"))
+            })?;
+        }
+        Some(p) => {
+            bytes = std::fs::read(p).map_err(|e| {
+                Error::new(Reason::InvalidArgument, format!("cannot read {p}: {e}"))
+            })?;
+        }
+    }
+    String::from_utf8(bytes).map_err(|_| {
+        Error::new(
+            Reason::InvalidArgument,
+            "the reference list is not valid UTF-8",
+        )
+        .into()
+    })
+}
+
+pub(super) async fn run(a: MatchArgs, ctx: &Context) -> Result<Exit, Failure> {
+    let format = ctx.format_of::<MatchFormat>()?;
+    let kind = a
+        .from
+        .unwrap_or_else(|| ListKind::of_path(a.input.as_deref().unwrap_or_default()));
+    let text = read_input(a.input.as_deref())?;
+    let refs = reflist::read(&text, kind).map_err(|m| Error::new(Reason::InvalidArgument, m))?;
+    super::require_input(refs.len() as u64, "references")?;
+    let client = ctx.client()?;
+
+    let stdout = io::stdout();
+    let mut lock = io::BufWriter::new(stdout.lock());
+    let mut writer = output::citmatch::Writer::begin(&mut lock, format, ctx.style)?;
+    let mut sink = |item: Output<'_, citmatch::MatchRecord>| -> io::Result<()> {
+        match item {
+            Output::Record(r) => writer.record(r),
+            Output::Flush => Ok(()),
+            Output::Skipped | Output::Progress(_) => Ok(()),
+        }
+    };
+    let lines = futures::stream::iter(refs.into_iter().map(Ok));
+    let run = citmatch::match_stream(&client, lines, &mut sink);
+    let progress = ctx.progress(super::progress::Counting::Ids(None));
+    let totals = end_of_stream(interruptible(run).await, &progress, || Ok(()))?;
+    writer.finish(&totals)?;
+    lock.flush()?;
+    let by: Vec<String> = totals
+        .by_reason
+        .iter()
+        .map(|(k, v)| format!("{v} {k}"))
+        .collect();
+    ctx.note(&format!(
+        "matched {} of {} references{}",
+        totals.succeeded,
+        totals.submitted,
+        if by.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", by.join(", "))
+        }
+    ));
+    Ok(totals.exit())
+}

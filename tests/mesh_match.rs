@@ -1,0 +1,348 @@
+//! `pubmed mesh` and `pubmed match` end to end: the built binary against a
+//! loopback NCBI serving the real MeSH ESummary and ECitMatch captures and
+//! bodies built in their shape (tests/support/mesh.rs).
+
+use crate::support;
+
+use serde_json::json;
+use support::cli::pubmed;
+use support::mesh::mesh_server;
+
+#[test]
+fn mesh_term_lists_descriptors_with_clauses() {
+    let server = mesh_server();
+    let run = pubmed(&["mesh", "-f", "json", "heart", "attack"])
+        .server(&server)
+        .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let v = run.json();
+    assert_eq!(v["query"], "heart attack");
+    assert_eq!(v["count"], 2);
+    let r = &v["records"][0];
+    assert_eq!(r["ui"], "D009203");
+    assert_eq!(r["name"], "Myocardial Infarction");
+    assert_eq!(r["kind"], "descriptor");
+    assert_eq!(
+        r["entryTerms"],
+        json!([
+            "Infarction, Myocardial",
+            "Heart Attack",
+            "Myocardial Infarct",
+            "Cardiovascular Stroke"
+        ])
+    );
+    assert_eq!(
+        r["treeNumbers"],
+        json!(["C14.280.647.500", "C14.907.585.500"])
+    );
+    assert_eq!(r["allowableQualifiers"][0], "blood");
+    assert_eq!(r["allowableQualifiers"].as_array().unwrap().len(), 13);
+    assert_eq!(
+        r["search"],
+        json!({
+            "mesh": "\"Myocardial Infarction\"[Mesh]",
+            "major": "\"Myocardial Infarction\"[majr]",
+            "noExplode": "\"Myocardial Infarction\"[mh:noexp]"
+        })
+    );
+    assert!(r.get("tree").is_none());
+    assert_eq!(v["records"][1]["ui"], "D056988");
+    assert_eq!(v["records"][1]["yearIntroduced"], "2009");
+    // ESearch, then one ESummary: no mapping, no tree, no third request.
+    let reqs = server.requests();
+    assert_eq!(reqs.len(), 2, "{reqs:?}");
+    assert!(reqs[0].is("esearch.fcgi"));
+    assert_eq!(reqs[0].param("db"), Some("mesh"));
+    assert_eq!(reqs[0].param("term"), Some("heart attack"));
+    assert_eq!(reqs[0].param("retmax"), Some("5"));
+    assert!(reqs[1].is("esummary.fcgi"));
+    assert_eq!(reqs[1].param("id"), Some("68009203,68056988"));
+    assert_eq!(reqs[1].param("version"), Some("2.0"));
+}
+
+#[test]
+fn mesh_ui_tree_gives_parents_and_children_per_tree_number() {
+    let server = mesh_server();
+    let run = pubmed(&["mesh", "-f", "json", "D009203", "--tree"])
+        .server(&server)
+        .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let v = run.json();
+    assert_eq!(v["records"].as_array().unwrap().len(), 1);
+    let tree = &v["records"][0]["tree"];
+    assert_eq!(
+        tree,
+        &json!([
+            {
+                "treeNumber": "C14.280.647.500",
+                "parent": {"ui": "D017202", "name": "Myocardial Ischemia", "treeNumber": "C14.280.647"},
+                "children": [
+                    {"ui": "D056988", "name": "Anterior Wall Myocardial Infarction", "treeNumber": "C14.280.647.500.093"},
+                    {"ui": "D056989", "name": "Inferior Wall Myocardial Infarction", "treeNumber": "C14.280.647.500.187"}
+                ]
+            },
+            {
+                "treeNumber": "C14.907.585.500",
+                "parent": {"ui": "D007238", "name": "Infarction", "treeNumber": "C14.907.585"},
+                "children": [
+                    {"ui": "D056988", "name": "Anterior Wall Myocardial Infarction", "treeNumber": "C14.907.585.500.093"},
+                    {"ui": "D056989", "name": "Inferior Wall Myocardial Infarction", "treeNumber": "C14.907.585.500.187"}
+                ]
+            }
+        ])
+    );
+    // A 7-character UI needs no ESearch: the record, then its neighbours.
+    let reqs = server.requests();
+    assert_eq!(reqs.len(), 2, "{reqs:?}");
+    assert_eq!(reqs[0].param("id"), Some("68009203"));
+    assert_eq!(
+        reqs[1].param("id"),
+        Some("68017202,68007238,68056988,68056989")
+    );
+}
+
+/// The real SCR capture: the `@3065` pointer is no tree number, and the
+/// descriptor it maps to (`DS_HeadingMappedToList` 68026923) is named.
+#[test]
+fn mesh_scr_shows_its_mapped_descriptor_not_its_pointer() {
+    let server = mesh_server();
+    let run = pubmed(&["mesh", "-f", "json", "C414177"])
+        .server(&server)
+        .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let r = &run.json()["records"][0];
+    assert_eq!(r["ui"], "C414177");
+    assert_eq!(r["name"], "SLC7A2 protein, human");
+    assert_eq!(r["kind"], "supplementary");
+    assert_eq!(r["scopeNote"], "RefSeq NM_003046");
+    assert_eq!(r["treeNumbers"], json!([]));
+    assert_eq!(
+        r["previousIndexing"],
+        json!(["CALCIUM CHANNELS (2000-2006)"])
+    );
+    assert_eq!(
+        r["mappedTo"],
+        json!([{"ui": "D026923", "name": "Cationic Amino Acid Transporter 2"}])
+    );
+    assert_eq!(
+        r["search"],
+        json!({"mesh": "\"SLC7A2 protein, human\"[nm]"})
+    );
+    assert!(!run.stdout.contains("@3065"));
+    let reqs = server.requests();
+    assert_eq!(reqs.len(), 2);
+    assert_eq!(reqs[1].param("id"), Some("68026923"));
+}
+
+#[test]
+fn mesh_tsv_and_ids() {
+    let server = mesh_server();
+    let run = pubmed(&["mesh", "-f", "tsv", "D009203"])
+        .server(&server)
+        .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(
+        lines[0],
+        "ui\tname\tkind\ttree_numbers\tentry_terms\tqualifiers\tyear_introduced\tmapped_to\tsearch\tscope_note\tprevious_indexing"
+    );
+    let cells: Vec<&str> = lines[1].split('\t').collect();
+    assert_eq!(cells[0], "D009203");
+    assert_eq!(cells[1], "Myocardial Infarction");
+    assert_eq!(cells[2], "descriptor");
+    assert_eq!(cells[3], "C14.280.647.500; C14.907.585.500");
+    assert_eq!(cells[8], "\"Myocardial Infarction\"[Mesh]");
+    assert_eq!(lines.len(), 2);
+
+    let run = pubmed(&["mesh", "-f", "ids", "heart attack"])
+        .server(&server)
+        .run();
+    assert_eq!(run.stdout, "D009203\nD056988\n");
+}
+
+#[test]
+fn mesh_table_shows_the_record() {
+    let server = mesh_server();
+    let run = pubmed(&["mesh", "-f", "table", "--tree", "D009203"])
+        .server(&server)
+        .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .starts_with("Myocardial Infarction D009203 (descriptor)\n"),
+        "{}",
+        run.stdout
+    );
+    for want in [
+        "\"Myocardial Infarction\"[Mesh]",
+        "C14.280.647.500, C14.907.585.500",
+        "C14.280.647 Myocardial Ischemia (D017202)",
+        "C14.280.647.500.093 Anterior Wall Myocardial Infarction",
+    ] {
+        assert!(run.stdout.contains(want), "{want}: {}", run.stdout);
+    }
+}
+
+#[test]
+fn mesh_unknown_term_is_not_found_with_a_spell_hint() {
+    let server = mesh_server();
+    let run = pubmed(&["mesh", "-f", "json", "hart atack"])
+        .server(&server)
+        .run();
+    let e = run.failed_with(
+        1,
+        "ncbi_resource_not_found",
+        "MeSH has no record for \"hart atack\"",
+    );
+    assert!(e["hint"].as_str().unwrap().contains("pubmed spell"), "{e}");
+    assert_eq!(server.requests().len(), 1);
+}
+
+#[test]
+fn mesh_bad_input_sends_nothing() {
+    let server = mesh_server();
+    let run = pubmed(&["mesh", "-f", "json", "  "]).server(&server).run();
+    run.failed_with(2, "blank_query", "");
+    let run = pubmed(&["mesh", "-f", "json", "--max", "21", "asthma"])
+        .server(&server)
+        .run();
+    run.failed_with(2, "invalid_argument", "1 to 20");
+    assert_eq!(server.count(), 0);
+}
+
+// ---- pubmed match ----
+
+use support::mesh::{CAPTURE_BDATA, ecitmatch_answer, server};
+
+const CAPTURE_LINES: &str = "proc natl acad sci u s a|1991|88|3248|mann bj|Art1|\nfake journal|2000|1|1|nobody|ref2|\nn engl j med|2020|382|727|zhu n|Art4|\n";
+
+/// The real ECitMatch capture, asked with the request that produced it:
+/// found, invalid journal, found — in input order, one record each.
+#[test]
+fn match_pipe_lines_reads_the_real_capture() {
+    let server = server(|b| ecitmatch_answer(b, &[]));
+    let run = pubmed(&["match", "-f", "json", "-"])
+        .server(&server)
+        .stdin(CAPTURE_LINES)
+        .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let v = run.json();
+    let recs = v["records"].as_array().unwrap();
+    assert_eq!(recs.len(), 3);
+    assert_eq!(recs[0]["key"], "Art1");
+    assert_eq!(recs[0]["status"], "matched");
+    assert_eq!(recs[0]["pmid"], "2014248");
+    assert_eq!(recs[0]["method"], "citmatch");
+    assert_eq!(recs[1]["key"], "ref2");
+    assert_eq!(recs[1]["status"], "not_found");
+    assert_eq!(recs[1]["detail"], "INVALID_JOURNAL");
+    assert!(recs[1].get("pmid").is_none());
+    assert_eq!(recs[2]["pmid"], "31978945");
+    assert_eq!(v["totalSubmitted"], 3);
+    assert_eq!(v["totalMatched"], 2);
+    assert!(
+        run.stderr
+            .contains("matched 2 of 3 references (1 not_found)"),
+        "{}",
+        run.stderr
+    );
+    let reqs = server.requests();
+    assert_eq!(reqs.len(), 1);
+    assert!(reqs[0].is("ecitmatch.cgi"));
+    assert_eq!(reqs[0].param("db"), Some("pubmed"));
+    assert_eq!(reqs[0].param("retmode"), Some("xml"));
+    assert_eq!(reqs[0].param("bdata"), Some(CAPTURE_BDATA));
+}
+
+#[test]
+fn match_ids_keep_lines_aligned_and_tsv_has_every_input() {
+    let server = server(|b| ecitmatch_answer(b, &[]));
+    let run = pubmed(&["match", "-f", "ids", "-"])
+        .server(&server)
+        .stdin(CAPTURE_LINES)
+        .run();
+    assert_eq!(run.stdout, "2014248\n\n31978945\n");
+    let run = pubmed(&["match", "-f", "tsv", "-"])
+        .server(&server)
+        .stdin(CAPTURE_LINES)
+        .run();
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(
+        lines[0],
+        "input\tkey\tstatus\tpmid\tmethod\tcandidates\tmessage"
+    );
+    assert_eq!(
+        lines[2],
+        "fake journal|2000|1|1|nobody|ref2|\tref2\tnot_found\t\t\t\tECitMatch found no article (INVALID_JOURNAL)"
+    );
+    assert_eq!(lines.len(), 4);
+}
+
+/// Ambiguous answers list candidates and are no match; a line that is not
+/// a citation is its own record, in place; every input once, in order.
+#[test]
+fn match_ambiguous_invalid_and_every_input_in_order() {
+    let server = server(|b| {
+        ecitmatch_answer(
+            b,
+            &[
+                ("j chem phys|2001|1|1", "AMBIGUOUS 11111111,22222222"),
+                ("n engl j med|2020|382|727", "31978945"),
+            ],
+        )
+    });
+    let input = "j chem phys|2001|1|1|smith j|a|\nnot a citation\nn engl j med|2020|382|727|zhu n|b|\n# comment\nunknown j|1999|2|3|doe j|c|\n";
+    let run = pubmed(&["match", "-f", "ndjson", "-"])
+        .server(&server)
+        .stdin(input)
+        .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let recs: Vec<serde_json::Value> = run
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let st: Vec<&str> = recs.iter().map(|r| r["status"].as_str().unwrap()).collect();
+    assert_eq!(
+        st,
+        ["ambiguous", "invalid_citation", "matched", "not_found"]
+    );
+    assert_eq!(recs[0]["candidates"], json!(["11111111", "22222222"]));
+    assert!(recs[0].get("pmid").is_none());
+    assert_eq!(recs[1]["input"], "not a citation");
+    assert_eq!(recs[2]["pmid"], "31978945");
+    assert_eq!(server.requests().len(), 1);
+}
+
+#[test]
+fn match_csv_with_named_columns() {
+    let server = server(|b| ecitmatch_answer(b, &[]));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("refs.csv");
+    std::fs::write(
+        &path,
+        "Key,Journal,Year,Volume,Pages,Author\nArt1,proc natl acad sci u s a,1991,88,3248-52,\"Mann, B J\"\nref2,fake journal,2000,1,1,Nobody\nArt4,n engl j med,2020,382,727-733,\"Zhu, Na\"\n",
+    )
+    .unwrap();
+    let run = pubmed(&["match", "-f", "ids", path.to_str().unwrap()])
+        .server(&server)
+        .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout, "2014248\n\n31978945\n");
+    assert_eq!(server.requests()[0].param("bdata"), Some(CAPTURE_BDATA));
+}
+
+#[test]
+fn match_nothing_matched_exits_1_and_bad_csv_exits_2() {
+    let server = server(|b| ecitmatch_answer(b, &[]));
+    let run = pubmed(&["match", "-f", "ids", "-"])
+        .server(&server)
+        .stdin("x j|2000|1|1|a b|k|\n")
+        .run();
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let run = pubmed(&["match", "-f", "json", "--from", "csv", "-"])
+        .server(&server)
+        .stdin("a,b\n1,2\n")
+        .run();
+    run.failed_with(2, "invalid_argument", "journal and year");
+}
