@@ -120,7 +120,7 @@ mod tests {
         let text = e.to_string();
         assert!(
             text.contains(
-                "[possible values: table, text, json, ndjson, csv, tsv, ids, abstract, medline, xml, ris, bibtex, csl-json, html, markdown]"
+                "[possible values: table, text, json, ndjson, csv, tsv, ids, abstract, medline, xml, ris, bibtex, csl-json, html, markdown, jats]"
             ),
             "{text}"
         );

@@ -87,7 +87,7 @@ pub fn check_pmid(raw: &str) -> Result<String> {
         .map_err(|e| e.with_hint(PMID_ONLY_HINT))
 }
 
-/// The forms people paste (docs/convert.md "Pasted forms"), any case:
+/// The forms people paste (docs/convert.md "Validation, before any request"), any case:
 /// a DOI link (`https://doi.org/`, `http://dx.doi.org/`, …), `doi:`,
 /// `PMID:` and `PMCID:`. Each names its type.
 const PASTED: [(&str, IdType); 8] = [

@@ -31,7 +31,7 @@ pub fn check_length(query: &str) -> Result<()> {
 /// line feed and carriage return (blanks to PubMed), DEL, or a C1 control
 /// other than NEL (U+0085, a Unicode blank).
 /// XML 1.0 cannot carry most of them, so NCBI's echo of such a query never
-/// matches what was sent (docs/search.md "Control characters").
+/// matches what was sent (docs/search.md "The query").
 pub fn is_control(c: char) -> bool {
     c.is_control() && !matches!(c, '\t' | '\n' | '\r' | '\u{85}')
 }

@@ -1,7 +1,7 @@
 //! BibTeX/BibLaTeX lists, parsed with the `biblatex` crate (its raw form,
 //! which keeps every entry's place in the file), and the write-back of
 //! matched PMIDs: a `pmid = {…}` field added before the entry's closing
-//! brace, every other byte of the file kept (docs/match.md "BibTeX").
+//! brace, every other byte of the file kept (docs/match.md "Not yet").
 
 use biblatex::{RawBibliography, RawChunk};
 

@@ -260,8 +260,10 @@ pub fn summary_schema() -> Value {
 /// besides [`UPSTREAM_REASONS`] (`own`, each with when the tool returns
 /// it); the error shape and the shared reasons are in [`instructions`].
 pub fn errors_paragraph(own: &[(Reason, &str)]) -> String {
+    // A shared reason a tool names too is said once, in the instructions.
     let list = own
         .iter()
+        .filter(|(r, _)| !UPSTREAM_REASONS.iter().any(|(u, _)| u == r))
         .map(|(r, when)| format!("`{r}` ({when})"))
         .collect::<Vec<_>>()
         .join("; ");
