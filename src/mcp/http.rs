@@ -604,44 +604,61 @@ pub async fn serve(client: Arc<Client>, opts: HttpOptions) -> Result<(), Error> 
             drop(sock);
             continue;
         };
-        let gate = gate.clone();
-        let conns = connections.clone();
-        tokio::spawn(async move {
-            let conns2 = conns.clone();
-            let svc = hyper::service::service_fn(move |req: Request<Incoming>| {
-                let gate = gate.clone();
-                conns2.active(id);
-                async move {
-                    let started = Instant::now();
-                    let line = format!("{peer} {} {}", req.method(), req.uri().path());
-                    let session = req
-                        .headers()
-                        .get("mcp-session-id")
-                        .and_then(|v| v.to_str().ok())
-                        .map(|s| format!(" session {s}"))
-                        .unwrap_or_default();
-                    let resp = gate.handle(req).await;
-                    crate::diag!(
-                        "pubmed mcp: {line} → {} in {} ms{session}",
-                        resp.status().as_u16(),
-                        started.elapsed().as_millis()
-                    );
-                    Ok::<_, Infallible>(resp)
-                }
-            });
-            let conn = hyper::server::conn::http1::Builder::new()
-                .timer(TokioTimer::new())
-                .header_read_timeout(HEADER_TIMEOUT)
-                .serve_connection(TokioIo::new(sock), svc);
-            tokio::select! {
-                _ = conn => {}
-                _ = evict.cancelled() => {}
-            }
-            conns.closed(id);
-        });
+        tokio::spawn(connection(
+            gate.clone(),
+            connections.clone(),
+            sock,
+            peer,
+            id,
+            evict,
+        ));
     }
     stop.cancel();
     Ok(())
+}
+
+/// Serves one accepted connection (HTTP/1.1 through hyper, header timeout
+/// [`HEADER_TIMEOUT`]) until it closes or `evict` fires, logging a line per
+/// request.
+async fn connection(
+    gate: Arc<Gate>,
+    conns: Arc<Connections>,
+    sock: tokio::net::TcpStream,
+    peer: std::net::SocketAddr,
+    id: u64,
+    evict: tokio_util::sync::CancellationToken,
+) {
+    let conns2 = conns.clone();
+    let svc = hyper::service::service_fn(move |req: Request<Incoming>| {
+        let gate = gate.clone();
+        conns2.active(id);
+        async move {
+            let started = Instant::now();
+            let line = format!("{peer} {} {}", req.method(), req.uri().path());
+            let session = req
+                .headers()
+                .get("mcp-session-id")
+                .and_then(|v| v.to_str().ok())
+                .map(|s| format!(" session {s}"))
+                .unwrap_or_default();
+            let resp = gate.handle(req).await;
+            crate::diag!(
+                "pubmed mcp: {line} → {} in {} ms{session}",
+                resp.status().as_u16(),
+                started.elapsed().as_millis()
+            );
+            Ok::<_, Infallible>(resp)
+        }
+    });
+    let conn = hyper::server::conn::http1::Builder::new()
+        .timer(TokioTimer::new())
+        .header_read_timeout(HEADER_TIMEOUT)
+        .serve_connection(TokioIo::new(sock), svc);
+    tokio::select! {
+        _ = conn => {}
+        _ = evict.cancelled() => {}
+    }
+    conns.closed(id);
 }
 
 #[cfg(test)]
