@@ -111,3 +111,30 @@ fn record_and_all_do_not_mix_yet() {
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(run.stderr.contains("--record"), "{}", run.stderr);
 }
+
+/// A record file on a full disk (a symlink to /dev/full) is exit 74 naming
+/// the file, as every output file (issue 25 item 5), and the search's own
+/// output is not written: an unrecorded set never looks recorded.
+#[test]
+fn a_record_file_on_a_full_disk_is_exit_74_naming_it() {
+    if !std::path::Path::new("/dev/full").exists() {
+        return; // no /dev/full on this system
+    }
+    let s = server(vec![1_000_001, 1_000_002]);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("searches.jsonl");
+    std::os::unix::fs::symlink("/dev/full", &file).unwrap();
+    let f = file.to_str().unwrap();
+    let run = pubmed(&["search", "asthma", "-f", "ids", "--record", f])
+        .server(&s)
+        .run();
+    assert_eq!(run.code, 74, "{}", run.stderr);
+    assert!(
+        run.stderr.contains(&format!(
+            "pubmed: error: cannot write {f}: No space left on device (os error 28)\n"
+        )),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.stdout, "", "no unrecorded output");
+}

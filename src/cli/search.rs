@@ -276,28 +276,27 @@ fn note_outcome(ctx: &Context, outcome: &search_all::AllOutcome) {
 /// runs recording at once both land, neither line cut), and syncs it: a
 /// record file is the user's data (docs/recorded.md "The record file").
 ///
-/// Errors: `invalid_argument` naming FILE when it cannot be opened, locked
-/// or written.
-fn append_record(
-    file: &Path,
-    record: &crate::ops::recorded::SearchRecord,
-) -> Result<(), crate::error::Error> {
+/// Errors: `invalid_argument` naming FILE when it cannot be opened (the
+/// path is the user's argument); a failed lock, write or sync (a full disk,
+/// `ulimit -f`) is an output failure naming FILE, exit 74, as for every
+/// output file (docs/fetch.md "Output files").
+fn append_record(file: &Path, record: &crate::ops::recorded::SearchRecord) -> Result<(), Failure> {
     use crate::error::{Error, Reason};
-    let fail = |e: &dyn std::fmt::Display| {
-        Error::new(
-            Reason::InvalidArgument,
-            format!("cannot append the search record to {}: {e}", file.display()),
-        )
-    };
-    let mut line = serde_json::to_vec(record).map_err(|e| fail(&e))?;
+    let mut line = serde_json::to_vec(record).map_err(io::Error::other)?;
     line.push(b'\n');
     let mut f = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
         .open(file)
-        .map_err(|e| fail(&e))?;
-    f.lock().map_err(|e| fail(&e))?;
-    f.write_all(&line).map_err(|e| fail(&e))?;
-    f.sync_data().map_err(|e| fail(&e))?;
-    Ok(())
+        .map_err(|e| {
+            Error::new(
+                Reason::InvalidArgument,
+                format!("cannot append the search record to {}: {e}", file.display()),
+            )
+        })?;
+    let written = f
+        .lock()
+        .and_then(|()| f.write_all(&line))
+        .and_then(|()| f.sync_data());
+    written.map_err(|e| Failure::Output(super::outfile::naming(file, e)))
 }
