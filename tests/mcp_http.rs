@@ -574,6 +574,8 @@ async fn sessions_are_capped_and_memory_stays_bounded() {
     let fake = fake();
     let server = start(&fake);
     let http = Http::start(&server, &[], &[]).await;
+    // This test may be the first in its process to build a TLS-capable client.
+    pubmed::ncbi::transport::install_tls_provider();
     let client = reqwest::Client::builder().no_proxy().build().unwrap();
     let (mut ok, mut busy) = (0, 0);
     for _ in 0..1_000 {
