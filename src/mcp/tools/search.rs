@@ -11,7 +11,9 @@ use crate::core::dates::{DateRequest, DateType};
 use crate::core::query::{Filters, Species};
 use crate::core::text::thousands;
 use crate::error::{Field, Reason};
-use crate::mcp::reply::{BUDGET_ARG, DEFAULT_BUDGET, SPELL_TOOL, budget_arg, deferral, fit, success};
+use crate::mcp::reply::{
+    BUDGET_ARG, DEFAULT_BUDGET, SPELL_TOOL, budget_arg, deferral, fit, success,
+};
 use crate::mcp::schema::{Arg, Values};
 use crate::ncbi::Client;
 use crate::ncbi::limits::{ESEARCH_MAX_RETSTART, ESEARCH_WINDOW};
