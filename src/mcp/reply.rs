@@ -249,7 +249,7 @@ pub fn budget_arg() -> Arg {
         BUDGET_RANGE.0,
         BUDGET_RANGE.1,
         Some(DEFAULT_BUDGET),
-        "Most characters of the answer (text plus structuredContent). Records that do not fit are listed in `deferred`, never cut; `continueWith` gives the arguments of the call that returns them. The first record always comes.",
+        "Answer size cap in characters; overflow goes to `deferred`.",
     )
 }
 

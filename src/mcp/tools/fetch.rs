@@ -76,8 +76,8 @@ pub fn spec() -> ToolSpec {
                     },
                     "required": ["pmid", "reason"]
                 }, "description": "PMIDs whose record NCBI did not deliver (upstream trouble; the call is then an error result)."},
-                "deferred": {"type": "array", "items": {"type": "string"}, "description": "PMIDs left for another call because the answer reached maxResponseCharacters (absent when all came)."},
-                "continueWith": {"type": "object", "properties": {"pmids": {"type": "array", "items": {"type": "string"}}}, "description": "The arguments that change in the call returning the deferred PMIDs (pmids = deferred); the others stay as given."}
+                "deferred": {"type": "array", "items": {"type": "string", "description": "A PMID."}, "description": "PMIDs left for another call because the answer reached maxResponseCharacters (absent when all came)."},
+                "continueWith": {"type": "object", "properties": {"pmids": {"type": "array", "items": {"type": "string", "description": "A PMID."}, "description": "pmids of the next call."}}, "description": "The arguments that change in the call returning the deferred PMIDs (pmids = deferred); the others stay as given."}
             },
             "required": ["articles", "notFound", "failed"]
         }),

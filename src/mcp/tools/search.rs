@@ -197,8 +197,8 @@ fn output_schema() -> Value {
             "missing": {"type": ["array", "null"], "description": "PMIDs without a summary, with NCBI's message; null when no summaries were fetched (detail ids, maxResults 0).", "items": {"type": "object", "properties": {"pmid": {"type": "string", "description": "The PMID without a summary."}, "message": {"type": "string", "description": "NCBI's message for it."}}, "required": ["pmid", "message"]}},
             "warnings": {"type": "array", "items": warning, "description": "What PubMed or this server did to the query; read these first."},
             "notice": {"type": "string", "description": "The warnings' messages, one per line (absent when there are none)."},
-            "deferred": {"type": "array", "items": {"type": "string"}, "description": "PMIDs of this page left for another call because the answer reached maxResponseCharacters (absent when all came)."},
-            "continueWith": {"type": "object", "properties": {"offset": {"type": "integer"}, "maxResults": {"type": "integer"}}, "description": "The arguments that change in the call returning the deferred PMIDs; the others stay as given."}
+            "deferred": {"type": "array", "items": {"type": "string", "description": "A PMID."}, "description": "PMIDs of this page left for another call because the answer reached maxResponseCharacters (absent when all came)."},
+            "continueWith": {"type": "object", "properties": {"offset": {"type": "integer", "description": "offset of the next call."}, "maxResults": {"type": "integer", "description": "maxResults of the next call."}}, "description": "The arguments that change in the call returning the deferred PMIDs; the others stay as given."}
         },
         "required": ["totalCount", "offset", "maxResults", "pmids", "effectiveQuery", "searchUrl", "warnings"]
     })
