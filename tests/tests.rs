@@ -23,6 +23,7 @@ mod fetch;
 mod fulltext;
 mod hardening;
 mod mcp;
+mod mcp_budget;
 mod mcp_http;
 mod mesh_match;
 mod outfile;

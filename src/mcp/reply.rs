@@ -234,6 +234,81 @@ pub fn success(structured: Value, text: String, keep_null: &[&str]) -> CallToolR
     r
 }
 
+/// The response budget argument's name (docs/mcp.md "Response budget").
+pub const BUDGET_ARG: &str = "maxResponseCharacters";
+/// The budget when none is given: characters of text plus
+/// `structuredContent` (compact JSON).
+pub const DEFAULT_BUDGET: u64 = 40_000;
+/// The smallest and largest budget a call may set.
+pub const BUDGET_RANGE: (u64, u64) = (2_000, 1_000_000);
+
+/// The budget argument every tool returning many records takes.
+pub fn budget_arg() -> Arg {
+    Arg::integer(
+        BUDGET_ARG,
+        BUDGET_RANGE.0,
+        BUDGET_RANGE.1,
+        Some(DEFAULT_BUDGET),
+        "Answer size cap in characters; overflow goes to `deferred`.",
+    )
+}
+
+/// An answer's size as the budget counts it: characters of `text` plus
+/// those of `structured` as compact JSON (nulls dropped).
+pub fn answer_chars(structured: &Value, text: &str) -> usize {
+    text.chars().count() + strip_nulls(structured.clone()).to_string().chars().count()
+}
+
+/// The answer with the most of `n` records (at least one) that fits in
+/// `budget` characters: `render(k)` builds the answer holding the first
+/// `k` records and deferring the rest. With `n` 0, `render(0)`.
+pub fn fit(n: usize, budget: usize, render: impl Fn(usize) -> (Value, String)) -> (Value, String) {
+    let size = |a: &(Value, String)| answer_chars(&a.0, &a.1);
+    let all = render(n);
+    if n <= 1 || size(&all) <= budget {
+        return all;
+    }
+    // largest k in 1..n that fits, by bisection (k = 1 always comes)
+    let (mut lo, mut hi) = (1, n);
+    let mut best = render(1);
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        let a = render(mid);
+        if size(&a) <= budget {
+            lo = mid;
+            best = a;
+        } else {
+            hi = mid;
+        }
+    }
+    best
+}
+
+/// The budget part of an answer deferring `deferred` records: the members
+/// `deferred` and `continueWith` (the arguments that change in the call
+/// returning them), and the text paragraph saying so.
+pub fn deferral(
+    tool: &str,
+    budget: u64,
+    held: usize,
+    deferred: &[String],
+    continue_with: Value,
+) -> (Map<String, Value>, String) {
+    let mut m = Map::new();
+    if deferred.is_empty() {
+        return (m, String::new());
+    }
+    m.insert("deferred".into(), deferred.into());
+    m.insert("continueWith".into(), continue_with.clone());
+    let text = format!(
+        "\n\n**Budget:** this answer holds {held} of {} records ({BUDGET_ARG} {budget}). Deferred PMIDs: {}. To get them, call {tool} again with {} (other arguments unchanged).",
+        held + deferred.len(),
+        deferred.join(", "),
+        continue_with
+    );
+    (m, text)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

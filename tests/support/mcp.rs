@@ -317,3 +317,51 @@ pub fn assert_speaks_mcp(r: &CallToolResult) {
         }
     }
 }
+
+/// A CLI JSON record as `pubmed_fetch_articles` gives it: nulls dropped,
+/// each fact once (docs/mcp.md "Response budget").
+pub fn as_mcp_article(v: &Value) -> Value {
+    let mut v = no_nulls(v);
+    let m = v.as_object_mut().unwrap();
+    m.remove("abstract");
+    m.remove("pubmedUrl");
+    fn author(a: &mut Value) {
+        let a = a.as_object_mut().unwrap();
+        a.remove("lastName");
+        a.remove("initials");
+        if a.remove("collectiveName").is_some() {
+            a.insert("collective".into(), true.into());
+        }
+    }
+    for s in m
+        .get_mut("abstractSections")
+        .and_then(Value::as_array_mut)
+        .into_iter()
+        .flatten()
+    {
+        let same = s["nlmCategory"].as_str().map(str::to_lowercase)
+            == s["label"].as_str().map(str::to_lowercase);
+        if same {
+            s.as_object_mut().unwrap().remove("nlmCategory");
+        }
+    }
+    m.get_mut("authors")
+        .and_then(Value::as_array_mut)
+        .into_iter()
+        .flatten()
+        .for_each(author);
+    for part in ["journal", "book"] {
+        if let Some(j) = m.get_mut(part).and_then(Value::as_object_mut) {
+            j.remove("endPage");
+            if j.contains_key("pages") {
+                j.remove("startPage");
+            }
+            j.get_mut("editors")
+                .and_then(Value::as_array_mut)
+                .into_iter()
+                .flatten()
+                .for_each(author);
+        }
+    }
+    v
+}

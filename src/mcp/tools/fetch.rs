@@ -1,7 +1,7 @@
 //! `pubmed_fetch_articles`: the fetch operation (`pubmed fetch -f json`) as
 //! an MCP tool (docs/fetch.md, docs/mcp.md). A call whose upstream failed
 //! is an `isError` result by the rule that sets the CLI's exit status
-//! ([`Totals::exit`]: the first failure that is not one record's), with the
+//! ([`fetch::Totals::exit`]: the first failure that is not one record's), with the
 //! records that did come beside it; PMIDs PubMed does not have stay in
 //! `notFound`.
 
@@ -11,10 +11,10 @@ use serde_json::{Map, Value, json};
 use super::{ToolSpec, errors_paragraph};
 use crate::core::record::Record;
 use crate::error::{Field, Reason};
-use crate::mcp::reply::{Failure, success};
+use crate::mcp::reply::{BUDGET_ARG, DEFAULT_BUDGET, Failure, budget_arg, deferral, fit, success};
 use crate::mcp::schema::{Arg, Values};
 use crate::ncbi::Client;
-use crate::ops::fetch::{self, FetchOptions, Fetched, RecordReason, Totals};
+use crate::ops::fetch::{self, FetchOptions, Fetched, RecordReason};
 
 /// The tool name.
 pub const NAME: &str = "pubmed_fetch_articles";
@@ -60,6 +60,7 @@ pub fn spec() -> ToolSpec {
                 "includeAffiliations",
                 "Include each author's affiliations (long for large author lists).",
             ),
+            budget_arg(),
         ],
         output: json!({
             "type": "object",
@@ -74,7 +75,9 @@ pub fn spec() -> ToolSpec {
                         "message": {"type": "string", "description": "What happened, for people."}
                     },
                     "required": ["pmid", "reason"]
-                }, "description": "PMIDs whose record NCBI did not deliver (upstream trouble; the call is then an error result)."}
+                }, "description": "PMIDs whose record NCBI did not deliver (upstream trouble; the call is then an error result)."},
+                "deferred": {"type": "array", "items": {"type": "string", "description": "A PMID."}, "description": "PMIDs left for another call because the answer reached maxResponseCharacters (absent when all came)."},
+                "continueWith": {"type": "object", "properties": {"pmids": {"type": "array", "items": {"type": "string", "description": "A PMID."}, "description": "pmids of the next call."}}, "description": "The arguments that change in the call returning the deferred PMIDs (pmids = deferred); the others stay as given."}
             },
             "required": ["articles", "notFound", "failed"]
         }),
@@ -87,11 +90,9 @@ fn author_schema() -> Value {
         "description": "One author or editor, in PubMed's order.",
         "properties": {
             "name": {"type": "string", "description": "Last name and initials (Olivero JM), or the group's name."},
-            "lastName": {"type": "string", "description": "Last name."},
-            "foreName": {"type": "string", "description": "Fore name as PubMed gives it."},
-            "initials": {"type": "string", "description": "Initials."},
+            "foreName": {"type": "string", "description": "Fore name as PubMed gives it (name holds the last name and initials)."},
             "suffix": {"type": "string", "description": "Suffix (Jr, 3rd)."},
-            "collectiveName": {"type": "string", "description": "Set for a group author."},
+            "collective": {"type": "boolean", "description": "True for a group author (name is the group's name)."},
             "affiliations": {"type": "array", "items": {"type": "string", "description": "One affiliation."}, "description": "Affiliations (only with includeAffiliations)."},
             "orcid": {"type": "string", "description": "ORCID iD (0000-0002-4590-7461)."}
         },
@@ -129,8 +130,7 @@ fn source_properties() -> (Value, Value) {
     });
     let pages = json!({
         "pages": {"type": "string", "description": "Pages as PubMed writes them (113-25)."},
-        "startPage": {"type": "string", "description": "First page."},
-        "endPage": {"type": "string", "description": "Last page written out in full (125)."}
+        "startPage": {"type": "string", "description": "First page, only when there is no `pages`."}
     });
     for target in [&mut journal, &mut book] {
         if let (Some(t), Some(p)) = (target.as_object_mut(), pages.as_object()) {
@@ -155,13 +155,12 @@ fn article_schema() -> Value {
             "title": text("Title, plain text: inline markup removed, its text kept."),
             "vernacularTitle": text("The title in the original language."),
             "titleFromVernacular": {"type": "boolean", "description": "True when `title` is the vernacular title because ArticleTitle is empty."},
-            "abstract": text("The abstract, plain text, sections as LABEL: text."),
             "abstractSections": described_list(json!({
                 "type": "object",
                 "description": "One section of the abstract.",
                 "properties": {
                     "label": text("Section label as printed (BACKGROUND)."),
-                    "nlmCategory": text("NLM's category (BACKGROUND, METHODS, RESULTS, CONCLUSIONS, …)."),
+                    "nlmCategory": text("NLM's category (BACKGROUND, METHODS, RESULTS, CONCLUSIONS, …), when it differs from label."),
                     "text": text("Section text.")
                 },
                 "required": ["text"]
@@ -205,8 +204,7 @@ fn article_schema() -> Value {
             }), "Errata, comments, retractions, updates and other links."),
             "retracted": {"type": "boolean", "description": "True when the article has been retracted: do not rely on it."},
             "retractionNotice": {"type": "boolean", "description": "True when this record is itself a retraction notice."},
-            "book": {"type": "object", "properties": book, "description": "The book (NCBI Bookshelf records; absent for articles)."},
-            "pubmedUrl": text("The record on the PubMed website.")
+            "book": {"type": "object", "properties": book, "description": "The book (NCBI Bookshelf records; absent for articles)."}
         },
         "required": ["pmid", "title", "retracted"]
     })
@@ -220,15 +218,70 @@ struct Parts {
     affiliations: bool,
 }
 
-/// The MCP view of one record: the CLI's JSON, without what the call left
-/// out.
+/// One author as MCP gives it: each fact once (`name` holds the last
+/// name and initials; a group is `collective`).
+fn compact_author(a: &mut Value) {
+    let Value::Object(a) = a else { return };
+    a.remove("lastName");
+    a.remove("initials");
+    if a.remove("collectiveName").is_some_and(|c| !c.is_null()) {
+        a.insert("collective".into(), true.into());
+    }
+}
+
+/// A record's facts once (docs/mcp.md "Response budget"): the abstract
+/// only by section (an NLM category only when it differs from the
+/// label), authors by name, pages as written, no URL built from the PMID.
+fn compact(m: &mut Map<String, Value>) {
+    m.remove("abstract");
+    m.remove("pubmedUrl");
+    for s in m
+        .get_mut("abstractSections")
+        .and_then(Value::as_array_mut)
+        .into_iter()
+        .flatten()
+    {
+        let same = s["nlmCategory"].as_str().map(str::to_lowercase)
+            == s["label"].as_str().map(str::to_lowercase);
+        if same && let Value::Object(s) = s {
+            s.remove("nlmCategory");
+        }
+    }
+    for a in m
+        .get_mut("authors")
+        .and_then(Value::as_array_mut)
+        .into_iter()
+        .flatten()
+    {
+        compact_author(a);
+    }
+    for part in ["journal", "book"] {
+        if let Some(Value::Object(j)) = m.get_mut(part) {
+            j.remove("endPage");
+            if j.get("pages").is_some_and(|p| !p.is_null()) {
+                j.remove("startPage");
+            }
+            for e in j
+                .get_mut("editors")
+                .and_then(Value::as_array_mut)
+                .into_iter()
+                .flatten()
+            {
+                compact_author(e);
+            }
+        }
+    }
+}
+
+/// The MCP view of one record: the CLI's JSON with each fact once
+/// ([`compact`]), without what the call left out.
 fn article(f: &Fetched, parts: Parts) -> Value {
     let mut v = serde_json::to_value(f).unwrap_or(Value::Null);
     let Value::Object(m) = &mut v else {
         return v;
     };
+    compact(m);
     if !parts.abstracts {
-        m.remove("abstract");
         m.remove("abstractSections");
     }
     if !parts.mesh {
@@ -361,8 +414,8 @@ fn record_text(t: &mut String, r: &Record, parts: Parts) {
 
 /// The text block: every record in full and every PMID without one with
 /// its reason, so a model that reads only the text loses nothing.
-fn text(records: &[Fetched], totals: &Totals, parts: Parts) -> String {
-    let mut t = format!("Fetched {} of {} PMIDs.", totals.succeeded, records.len());
+fn text(records: &[Fetched], succeeded: usize, asked: usize, parts: Parts) -> String {
+    let mut t = format!("Fetched {succeeded} of {asked} PMIDs.");
     for (i, f) in records.iter().enumerate() {
         match f.parsed() {
             Ok(r) => {
@@ -399,9 +452,25 @@ pub async fn run(
         Ok(r) => r,
         Err(e) => return spec.failure(&e),
     };
-    let out = output(&records, parts);
     if let Some(e) = &totals.first_failure {
-        return Failure::from_error(e, &spec.args).result(Some(out));
+        return Failure::from_error(e, &spec.args).result(Some(output(&records, parts)));
     }
-    success(Value::Object(out), text(&records, &totals, parts), &[])
+    let budget = v.integer(BUDGET_ARG).unwrap_or(DEFAULT_BUDGET);
+    let (out, text) = fit(records.len(), budget as usize, |k| {
+        budgeted(&records, k, parts, budget)
+    });
+    success(out, text, &[])
+}
+
+/// The answer holding the first `k` records, the others deferred.
+fn budgeted(records: &[Fetched], k: usize, parts: Parts, budget: u64) -> (Value, String) {
+    let held = &records[..k];
+    let mut out = output(held, parts);
+    let succeeded = held.iter().filter(|f| f.parsed().is_ok()).count();
+    let mut t = text(held, succeeded, records.len(), parts);
+    let deferred: Vec<String> = records[k..].iter().map(|f| f.pmid.clone()).collect();
+    let (extra, note) = deferral(NAME, budget, k, &deferred, json!({"pmids": deferred}));
+    out.extend(extra);
+    t.push_str(&note);
+    (Value::Object(out), t)
 }

@@ -11,7 +11,9 @@ use crate::core::dates::{DateRequest, DateType};
 use crate::core::query::{Filters, Species};
 use crate::core::text::thousands;
 use crate::error::{Field, Reason};
-use crate::mcp::reply::{SPELL_TOOL, success};
+use crate::mcp::reply::{
+    BUDGET_ARG, DEFAULT_BUDGET, SPELL_TOOL, budget_arg, deferral, fit, success,
+};
 use crate::mcp::schema::{Arg, Values};
 use crate::ncbi::Client;
 use crate::ncbi::limits::{ESEARCH_MAX_RETSTART, ESEARCH_WINDOW};
@@ -164,6 +166,7 @@ fn args() -> Vec<Arg> {
             None,
             "Only studies in humans or only in animals (MeSH).",
         ),
+        budget_arg(),
     ]
 }
 
@@ -193,7 +196,9 @@ fn output_schema() -> Value {
             "summaries": {"type": "array", "items": summary_schema(), "description": "One record per PMID returned, in order (none with detail ids); a PMID ESummary did not answer is in missing instead."},
             "missing": {"type": ["array", "null"], "description": "PMIDs without a summary, with NCBI's message; null when no summaries were fetched (detail ids, maxResults 0).", "items": {"type": "object", "properties": {"pmid": {"type": "string", "description": "The PMID without a summary."}, "message": {"type": "string", "description": "NCBI's message for it."}}, "required": ["pmid", "message"]}},
             "warnings": {"type": "array", "items": warning, "description": "What PubMed or this server did to the query; read these first."},
-            "notice": {"type": "string", "description": "The warnings' messages, one per line (absent when there are none)."}
+            "notice": {"type": "string", "description": "The warnings' messages, one per line (absent when there are none)."},
+            "deferred": {"type": "array", "items": {"type": "string", "description": "A PMID."}, "description": "PMIDs of this page left for another call because the answer reached maxResponseCharacters (absent when all came)."},
+            "continueWith": {"type": "object", "properties": {"offset": {"type": "integer", "description": "offset of the next call."}, "maxResults": {"type": "integer", "description": "maxResults of the next call."}}, "description": "The arguments that change in the call returning the deferred PMIDs; the others stay as given."}
         },
         "required": ["totalCount", "offset", "maxResults", "pmids", "effectiveQuery", "searchUrl", "warnings"]
     })
@@ -406,6 +411,28 @@ fn summary_line(s: &Value) -> String {
     line
 }
 
+/// The answer holding the first `k` PMIDs of the page (with their
+/// summaries), the others deferred to a call at `offset` + `k`.
+fn budgeted(o: &SearchOutcome, req: &SearchRequest, k: usize, budget: u64) -> (Value, String) {
+    let mut held = o.clone();
+    let deferred = held.pmids.split_off(k);
+    if !deferred.is_empty() {
+        held.summaries.retain(|s| !deferred.contains(&s.pmid));
+        if let Some(m) = held.missing.as_mut() {
+            m.retain(|m| !deferred.contains(&m.pmid));
+        }
+    }
+    let mut out = output(&held, req);
+    let mut t = text(&held, &out);
+    let next = json!({"offset": o.retstart as usize + k, "maxResults": deferred.len()});
+    let (extra, note) = deferral(NAME, budget, k, &deferred, next);
+    if let Value::Object(m) = &mut out {
+        m.extend(extra);
+    }
+    t.push_str(&note);
+    (out, t)
+}
+
 /// Runs the tool.
 pub async fn run(spec: &ToolSpec, client: &Client, v: &Values) -> CallToolResult {
     let req = request(v);
@@ -413,8 +440,10 @@ pub async fn run(spec: &ToolSpec, client: &Client, v: &Values) -> CallToolResult
     match search::search(client, &req, today).await {
         Err(e) => spec.failure(&e),
         Ok(o) => {
-            let out = output(&o, &req);
-            let text = text(&o, &out);
+            let budget = v.integer(BUDGET_ARG).unwrap_or(DEFAULT_BUDGET);
+            let (out, text) = fit(o.pmids.len(), budget as usize, |k| {
+                budgeted(&o, &req, k, budget)
+            });
             success(out, text, &["missing"])
         }
     }

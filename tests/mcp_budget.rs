@@ -1,0 +1,192 @@
+//! Issue 27 "Answers an agent can afford": the response budget
+//! (`maxResponseCharacters`) of the tools returning many records, the
+//! deferred PMIDs and the continuation that returns them exactly once,
+//! against the fake NCBI (no pacing gap, as the other MCP tests).
+
+use crate::support;
+
+use serde_json::{Value, json};
+use support::fake_ncbi::{Corpus, FakeNcbi};
+use support::mcp::*;
+
+const BUDGET: usize = 40_000;
+
+fn size(r: &rmcp::model::CallToolResult) -> usize {
+    let text: usize = r
+        .content
+        .iter()
+        .filter_map(|c| c.as_text())
+        .map(|t| t.text.chars().count())
+        .sum();
+    text + r
+        .structured_content
+        .as_ref()
+        .unwrap()
+        .to_string()
+        .chars()
+        .count()
+}
+
+fn strs(v: &Value) -> Vec<String> {
+    v.as_array()
+        .map(|a| a.iter().map(|x| x.as_str().unwrap().to_string()).collect())
+        .unwrap_or_default()
+}
+
+/// Calls `tool` with `args`, then with each `continueWith` merged in,
+/// until nothing is deferred; every answer within the budget. Returns the
+/// PMIDs each answer held, in order.
+async fn drain(
+    c: &rmcp::service::RunningService<rmcp::service::RoleClient, ()>,
+    tool: &'static str,
+    args: Value,
+    held: impl Fn(&Value) -> Vec<String>,
+) -> Vec<Vec<String>> {
+    let mut args = args;
+    let mut pages = Vec::new();
+    loop {
+        let r = call(c, tool, args.clone()).await;
+        assert_eq!(r.is_error, Some(false), "{r:?}");
+        assert!(size(&r) <= BUDGET, "{tool}: {} > {BUDGET}", size(&r));
+        let sc = r.structured_content.clone().unwrap();
+        let page = held(&sc);
+        assert!(!page.is_empty(), "an answer holds at least one record");
+        pages.push(page);
+        let Some(next) = sc.get("continueWith") else {
+            assert!(sc.get("deferred").is_none());
+            break;
+        };
+        let text = &r.content[0].as_text().unwrap().text;
+        for p in strs(&sc["deferred"]) {
+            assert!(text.contains(&p), "the text lists deferred PMID {p}");
+        }
+        for (k, v) in next.as_object().unwrap() {
+            args[k] = v.clone();
+        }
+        assert!(pages.len() < 100, "no progress");
+    }
+    pages
+}
+
+fn assert_exactly_once(pages: &[Vec<String>], expected: &[String]) {
+    let all: Vec<String> = pages.concat();
+    assert_eq!(all, expected, "every PMID once, in order, no gaps");
+}
+
+#[tokio::test]
+async fn a_1000_result_search_stays_in_budget_and_continues_exactly_once() {
+    let mut corpus = Corpus::default();
+    corpus.add_uniform("hits1000", 1000, 1_000_000, 41_000_000, 3);
+    let expected: Vec<String> = corpus
+        .hits("hits1000")
+        .iter()
+        .rev()
+        .map(u64::to_string)
+        .collect();
+    let fake = FakeNcbi::new(corpus);
+    let server = start(&fake);
+    let home = tempfile::tempdir().unwrap();
+    let c = client(&server, home.path()).await;
+    // the first answer defers, and says where to go on
+    let r = call(
+        &c,
+        "pubmed_search_articles",
+        json!({"query": "hits1000", "maxResults": 1000}),
+    )
+    .await;
+    let sc = r.structured_content.clone().unwrap();
+    let held = strs(&sc["pmids"]);
+    let deferred = strs(&sc["deferred"]);
+    assert!(held.len() < 1000 && !held.is_empty());
+    assert_eq!([held.clone(), deferred.clone()].concat(), expected);
+    assert_eq!(
+        sc["continueWith"],
+        json!({"offset": held.len(), "maxResults": deferred.len()})
+    );
+    assert_eq!(sc["summaries"].as_array().unwrap().len(), held.len());
+    let pages = drain(
+        &c,
+        "pubmed_search_articles",
+        json!({"query": "hits1000", "maxResults": 1000}),
+        |sc| strs(&sc["pmids"]),
+    )
+    .await;
+    assert!(pages.len() > 1);
+    assert_exactly_once(&pages, &expected);
+    // PMIDs only fit in one answer
+    let r = call(
+        &c,
+        "pubmed_search_articles",
+        json!({"query": "hits1000", "maxResults": 1000, "detail": "ids"}),
+    )
+    .await;
+    let sc = r.structured_content.unwrap();
+    assert_eq!(strs(&sc["pmids"]), expected);
+    assert!(sc.get("deferred").is_none());
+    c.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_200_pmid_fetch_stays_in_budget_and_continues_exactly_once() {
+    let fake = fake();
+    let server = start(&fake);
+    let home = tempfile::tempdir().unwrap();
+    let c = client(&server, home.path()).await;
+    let pmids: Vec<String> = (1..=200).map(|n| (11_700_000 + n).to_string()).collect();
+    let pages = drain(&c, "pubmed_fetch_articles", json!({"pmids": pmids}), |sc| {
+        sc["articles"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a["pmid"].as_str().unwrap().to_string())
+            .collect()
+    })
+    .await;
+    assert!(pages.len() > 1, "200 records do not fit in {BUDGET}");
+    assert_exactly_once(&pages, &pmids);
+    // a small budget is honoured too
+    let r = call(
+        &c,
+        "pubmed_fetch_articles",
+        json!({"pmids": pmids, "maxResponseCharacters": 15000}),
+    )
+    .await;
+    assert!(size(&r) <= 15000, "{}", size(&r));
+    let sc = r.structured_content.unwrap();
+    let n = sc["articles"].as_array().unwrap().len();
+    assert_eq!(strs(&sc["deferred"]), pmids[n..]);
+    assert_eq!(strs(&sc["continueWith"]["pmids"]), pmids[n..]);
+    c.cancel().await.unwrap();
+}
+
+/// Each fact once: a fetch of 20 records is smaller than the CLI's JSON
+/// records (the former `structuredContent`, nulls dropped) plus the same
+/// text. Issue 27 asks for half; on the fake's small records this is 17 %
+/// (docs/mcp.md "Response budget"): not yet met.
+#[tokio::test]
+async fn a_fetch_of_20_is_smaller_than_before() {
+    let fake = fake();
+    let server = start(&fake);
+    let home = tempfile::tempdir().unwrap();
+    let c = client(&server, home.path()).await;
+    let pmids: Vec<String> = (0..20).map(|n| (9_700_000 + 97 * n).to_string()).collect();
+    let r = call(&c, "pubmed_fetch_articles", json!({"pmids": pmids})).await;
+    assert_eq!(r.is_error, Some(false));
+    let after = size(&r);
+    let sc = r.structured_content.clone().unwrap();
+    assert_eq!(sc["articles"].as_array().unwrap().len(), 20);
+    let a = &sc["articles"][0];
+    assert!(a.get("abstract").is_none() && a.get("pubmedUrl").is_none());
+    for au in a["authors"].as_array().unwrap() {
+        assert!(au.get("lastName").is_none() && au.get("initials").is_none());
+    }
+    let mut args: Vec<&str> = vec!["fetch"];
+    args.extend(pmids.iter().map(String::as_str));
+    let cli = cli_json(&server, &args);
+    let before_sc = json!({"articles": no_nulls(&cli["records"]), "notFound": [], "failed": []});
+    let text = r.content[0].as_text().unwrap().text.chars().count();
+    let before = text + before_sc.to_string().chars().count();
+    eprintln!("fetch of 20: before {before} characters, after {after}");
+    assert!(after < before, "before {before}, after {after}");
+    c.cancel().await.unwrap();
+}
