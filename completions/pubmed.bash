@@ -1434,7 +1434,7 @@ _pubmed() {
             fi
             case "${prev}" in
                 --from)
-                    COMPREPLY=($(compgen -W "pipe csv tsv" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "pipe csv tsv bibtex" -- "${cur}"))
                     return 0
                     ;;
                 --format)
