@@ -326,6 +326,7 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand match" -l from -d 'The lis
 csv\t''
 tsv\t''
 bibtex\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand match" -l bib-out -d 'BibTeX only: write the file, with `pmid = {…}` added to each matched entry, to this new FILE (never overwritten)' -r -F
 complete -c pubmed -n "__fish_pubmed_using_subcommand match" -s f -l format -d 'Output format [default: table on a terminal, tsv in a pipe]' -r -f -a "table\t''
 json\t''
 ndjson\t''
