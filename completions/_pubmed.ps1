@@ -283,6 +283,7 @@ Register-ArgumentCompleter -Native -CommandName 'pubmed' -ScriptBlock {
         }
         'pubmed;match' {
             [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'The list''s form [default: by the file name: .csv, .tsv, else pipe lines]')
+            [CompletionResult]::new('--bib-out', '--bib-out', [CompletionResultType]::ParameterName, 'BibTeX only: write the file, with `pmid = {…}` added to each matched entry, to this new FILE (never overwritten)')
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, tsv in a pipe]')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, tsv in a pipe]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (terminal and no NO_COLOR), always, never')

@@ -1427,14 +1427,18 @@ _pubmed() {
             return 0
             ;;
         pubmed__subcmd__match)
-            opts="-f -q -v -h -V --from --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --timeout --cache --help --version"
+            opts="-f -q -v -h -V --from --bib-out --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --timeout --cache --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --from)
-                    COMPREPLY=($(compgen -W "pipe csv tsv" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "pipe csv tsv bibtex" -- "${cur}"))
+                    return 0
+                    ;;
+                --bib-out)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --format)

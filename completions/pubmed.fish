@@ -324,7 +324,9 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand mesh" -s h -l help -d 'Pri
 complete -c pubmed -n "__fish_pubmed_using_subcommand mesh" -s V -l version -d 'Print version'
 complete -c pubmed -n "__fish_pubmed_using_subcommand match" -l from -d 'The list\'s form [default: by the file name: .csv, .tsv, else pipe lines]' -r -f -a "pipe\t''
 csv\t''
-tsv\t''"
+tsv\t''
+bibtex\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand match" -l bib-out -d 'BibTeX only: write the file, with `pmid = {…}` added to each matched entry, to this new FILE (never overwritten)' -r -F
 complete -c pubmed -n "__fish_pubmed_using_subcommand match" -s f -l format -d 'Output format [default: table on a terminal, tsv in a pipe]' -r -f -a "table\t''
 json\t''
 ndjson\t''

@@ -346,3 +346,78 @@ fn match_nothing_matched_exits_1_and_bad_csv_exits_2() {
         .run();
     run.failed_with(2, "invalid_argument", "journal and year");
 }
+
+#[test]
+fn match_bibtex_entries_without_a_pmid_read_the_real_capture() {
+    let server = server(|b| ecitmatch_answer(b, &[]));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("refs.bib");
+    std::fs::write(
+        &path,
+        "% refs\n@article{Art1,\n  author = {Mann, B J and Other, A},\n  journal = {proc natl acad sci u s a},\n  year = 1991,\n  volume = {88},\n  pages = {3248--3252}\n}\n@article{done, journal = {J}, year = {2000}, pmid = {1}}\n@article{ref2, author = {Nobody}, journal = {fake journal}, year = {2000}, volume = {1}, pages = {1}}\n@article{Art4, author = {Zhu, Na}, journal = {n engl j med}, year = {2020}, volume = {382}, pages = {727--733}}\n",
+    )
+    .unwrap();
+    let run = pubmed(&["match", "-f", "ndjson", path.to_str().unwrap()])
+        .server(&server)
+        .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(server.requests()[0].param("bdata"), Some(CAPTURE_BDATA));
+    let recs: Vec<serde_json::Value> = run
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    // The entry with a `pmid` field is not asked about.
+    let got: Vec<(&str, &str)> = recs
+        .iter()
+        .map(|r| (r["key"].as_str().unwrap(), r["status"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("Art1", "matched"),
+            ("ref2", "not_found"),
+            ("Art4", "matched")
+        ]
+    );
+    assert_eq!(recs[0]["pmid"], "2014248");
+    assert_eq!(recs[0]["input"], "@article{Art1}");
+    assert_eq!(recs[1]["detail"], "INVALID_JOURNAL");
+    assert_eq!(recs[2]["pmid"], "31978945");
+}
+
+#[test]
+fn match_bib_out_adds_only_pmid_fields_and_never_overwrites() {
+    let server = server(|b| ecitmatch_answer(b, &[]));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("refs.bib");
+    let bib = "% refs\n@article{Art1,\n  author = {Mann, B J},\n  journal = {proc natl acad sci u s a},\n  year = 1991,\n  volume = {88},\n  pages = {3248--3252}\n}\n\n@article{ref2, author = {Nobody}, journal = {fake journal}, year = {2000}, volume = {1}, pages = {1}}\n@article{Art4, author = {Zhu, Na}, journal = {n engl j med}, year = {2020}, volume = {382}, pages = {727--733},\n}\n";
+    std::fs::write(&path, bib).unwrap();
+    let out = dir.path().join("out.bib");
+    let args = [
+        "match",
+        "-f",
+        "ids",
+        path.to_str().unwrap(),
+        "--bib-out",
+        out.to_str().unwrap(),
+    ];
+    let run = pubmed(&args).server(&server).run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout, "2014248\n\n31978945\n");
+    let want = bib
+        .replace(
+            "pages = {3248--3252}\n}",
+            "pages = {3248--3252},\n  pmid = {2014248}\n}",
+        )
+        .replace(
+            "pages = {727--733},\n}",
+            "pages = {727--733},\n  pmid = {31978945},\n}",
+        );
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), want);
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), bib);
+    // An existing FILE is refused, left as it was.
+    let again = pubmed(&args).server(&server).run();
+    assert_ne!(again.code, 0);
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), want);
+}

@@ -649,4 +649,7 @@ pub struct MatchArgs {
     /// The list's form [default: by the file name: .csv, .tsv, else pipe lines]
     #[arg(long, value_name = "FORM", value_parser = choice::<crate::core::reflist::ListKind>())]
     pub from: Option<crate::core::reflist::ListKind>,
+    /// BibTeX only: write the file, with `pmid = {…}` added to each matched entry, to this new FILE (never overwritten)
+    #[arg(long, value_name = "FILE")]
+    pub bib_out: Option<std::path::PathBuf>,
 }

@@ -48,6 +48,13 @@ pub(super) async fn run(a: MatchArgs, ctx: &Context) -> Result<Exit, Failure> {
         .from
         .unwrap_or_else(|| ListKind::of_path(a.input.as_deref().unwrap_or_default()));
     let text = read_input(a.input.as_deref())?;
+    if a.bib_out.is_some() && kind != ListKind::Bibtex {
+        return Err(Error::new(
+            Reason::InvalidArgument,
+            "--bib-out needs a BibTeX list (--from bibtex or a .bib FILE)",
+        )
+        .into());
+    }
     let refs = reflist::read(&text, kind).map_err(|m| Error::new(Reason::InvalidArgument, m))?;
     super::require_input(refs.len() as u64, "references")?;
     let client = ctx.client()?;
@@ -55,9 +62,13 @@ pub(super) async fn run(a: MatchArgs, ctx: &Context) -> Result<Exit, Failure> {
     let stdout = io::stdout();
     let mut lock = io::BufWriter::new(stdout.lock());
     let mut writer = output::citmatch::Writer::begin(&mut lock, format, ctx.style)?;
+    let mut matched: Vec<Option<String>> = Vec::new();
     let mut sink = |item: Output<'_, citmatch::MatchRecord>| -> io::Result<()> {
         match item {
-            Output::Record(r) => writer.record(r),
+            Output::Record(r) => {
+                matched.push(r.pmid.clone());
+                writer.record(r)
+            }
             Output::Flush => Ok(()),
             Output::Skipped | Output::Progress(_) => Ok(()),
         }
@@ -68,6 +79,9 @@ pub(super) async fn run(a: MatchArgs, ctx: &Context) -> Result<Exit, Failure> {
     let totals = end_of_stream(interruptible(run).await, &progress, || Ok(()))?;
     writer.finish(&totals)?;
     lock.flush()?;
+    if let Some(out) = &a.bib_out {
+        write_bib(out, &text, &matched)?;
+    }
     let by: Vec<String> = totals
         .by_reason
         .iter()
@@ -84,4 +98,29 @@ pub(super) async fn run(a: MatchArgs, ctx: &Context) -> Result<Exit, Failure> {
         }
     ));
     Ok(totals.exit())
+}
+
+/// Writes `src` with each matched entry's PMID added to the new file `out`
+/// (a temporary file beside it, linked without replacing: an existing
+/// `out` is refused, the user's file never touched). `pmids` are the
+/// records in order, one per entry without a `pmid`.
+fn write_bib(out: &std::path::Path, src: &str, pmids: &[Option<String>]) -> Result<(), Failure> {
+    let entries = reflist::bibtex::read(src).map_err(|m| Error::new(Reason::InvalidArgument, m))?;
+    let found: Vec<(usize, String)> = entries
+        .iter()
+        .filter(|e| e.reference.is_some())
+        .zip(pmids)
+        .filter_map(|(e, p)| p.clone().map(|p| (e.close, p)))
+        .collect();
+    let body = reflist::bibtex::write_back(src, &found);
+    let dir = match out.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    let named = |e: io::Error| super::outfile::naming(out, e);
+    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(named)?;
+    tmp.write_all(body.as_bytes()).map_err(named)?;
+    tmp.as_file().sync_all().map_err(named)?;
+    tmp.persist_noclobber(out).map_err(|e| named(e.error))?;
+    Ok(())
 }

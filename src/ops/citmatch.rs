@@ -105,9 +105,10 @@ impl Outcome for MatchRecord {
         let message = self.message.as_deref().unwrap_or_default();
         let (reason, request) = match self.status {
             Status::Matched => return None,
-            Status::NotFound => ("not_found", None),
-            Status::Ambiguous => ("ambiguous", None),
-            Status::InvalidCitation => ("invalid_citation", None),
+            // The record's own status names the reason: one list, in `Status`.
+            Status::NotFound | Status::Ambiguous | Status::InvalidCitation => {
+                (self.status.as_str(), None)
+            }
             Status::Failed => {
                 let r = self.reason.unwrap_or(Reason::Internal);
                 (r.as_str(), Some(r))

@@ -1,5 +1,6 @@
 //! Reference lists read into citations for ECitMatch, with no I/O: pipe
-//! lines ([`pipe`]), CSV/TSV with named columns ([`delimited`])
+//! lines ([`pipe`]), CSV/TSV with named columns ([`delimited`]), BibTeX
+//! ([`bibtex`])
 //! (docs/match.md "Input").
 
 pub mod bibtex;
@@ -18,6 +19,8 @@ choice! {
         Csv = "csv",
         /// TSV with a header row naming the columns.
         Tsv = "tsv",
+        /// BibTeX/BibLaTeX: each entry without a `pmid` field.
+        Bibtex = "bibtex",
     }
 }
 
@@ -29,6 +32,8 @@ impl ListKind {
             ListKind::Csv
         } else if lower.ends_with(".tsv") || lower.ends_with(".tab") {
             ListKind::Tsv
+        } else if lower.ends_with(".bib") {
+            ListKind::Bibtex
         } else {
             ListKind::Pipe
         }
@@ -37,12 +42,18 @@ impl ListKind {
 
 /// Reads `text` as a list of `kind`.
 ///
-/// Errors: a CSV/TSV header without journal and year columns.
+/// Errors: a CSV/TSV header without journal and year columns; a BibTeX
+/// file that does not parse.
 pub fn read(text: &str, kind: ListKind) -> Result<Vec<Reference>, String> {
     match kind {
         ListKind::Pipe => Ok(pipe::read(text)),
         ListKind::Csv => delimited::read(text, b','),
         ListKind::Tsv => delimited::read(text, b'\t'),
+        // Entries with a PMID already have nothing to match.
+        ListKind::Bibtex => Ok(bibtex::read(text)?
+            .into_iter()
+            .filter_map(|e| e.reference)
+            .collect()),
     }
 }
 
