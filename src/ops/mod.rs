@@ -11,6 +11,7 @@ pub mod fulltext;
 pub mod mesh;
 pub mod record;
 pub mod recorded;
+pub mod rerun;
 pub mod related;
 pub mod resume;
 pub mod search;
