@@ -243,7 +243,8 @@ pub fn append(file: &Path, mut rec: SearchRecord) -> Result<SearchRecord, Append
         let pmids = rec.pmids.take().unwrap_or_default();
         rec.pmids_file = Some(write_sidecar(file, &rec.pmids_sha256, &pmids)?);
     }
-    let mut line = serde_json::to_vec(&rec).map_err(|e| AppendError::Write(file.into(), e.into()))?;
+    let mut line =
+        serde_json::to_vec(&rec).map_err(|e| AppendError::Write(file.into(), e.into()))?;
     line.push(b'\n');
     let mut f = std::fs::OpenOptions::new()
         .create(true)

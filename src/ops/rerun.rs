@@ -100,8 +100,12 @@ fn invalid(msg: impl Into<String>) -> Error {
 /// Errors: `invalid_argument` naming FILE when it cannot be read, holds no
 /// record, or has no record on line `id`.
 pub fn read(file: &Path, id: Option<usize>) -> Result<RecordFile, Error> {
-    let text = std::fs::read_to_string(file)
-        .map_err(|e| invalid(format!("cannot read the record file {}: {e}", file.display())))?;
+    let text = std::fs::read_to_string(file).map_err(|e| {
+        invalid(format!(
+            "cannot read the record file {}: {e}",
+            file.display()
+        ))
+    })?;
     let mut parsed = recorded::parse_file(&text);
     if let Some(id) = id {
         parsed.records.retain(|r| r.id == id);
@@ -113,7 +117,10 @@ pub fn read(file: &Path, id: Option<usize>) -> Result<RecordFile, Error> {
         }
     }
     if parsed.records.is_empty() {
-        return Err(invalid(format!("{} holds no search record", file.display())));
+        return Err(invalid(format!(
+            "{} holds no search record",
+            file.display()
+        )));
     }
     Ok(parsed)
 }
@@ -152,7 +159,9 @@ fn sent_dates(rec: &StoredRecord) -> DateRequest {
     DateRequest {
         min: s("minDate"),
         max: s("maxDate"),
-        datetype: s("dateType").and_then(|t| t.parse().ok()).unwrap_or_default(),
+        datetype: s("dateType")
+            .and_then(|t| t.parse().ok())
+            .unwrap_or_default(),
         reldate: None,
     }
 }
@@ -167,7 +176,12 @@ struct Now {
 
 /// Runs `req` now: the whole set (`search --all`'s ranges) when `whole`,
 /// else the same page.
-async fn run_now(client: &Client, req: &SearchRequest, whole: bool, today: DateBound) -> Result<Now, Failure> {
+async fn run_now(
+    client: &Client,
+    req: &SearchRequest,
+    whole: bool,
+    today: DateBound,
+) -> Result<Now, Failure> {
     let prepared = search::prepare(
         &SearchRequest {
             retmax: if whole { ESEARCH_WINDOW } else { req.retmax },
@@ -236,7 +250,10 @@ pub async fn rerun_one(
     let removed = minus(&then, &now.pmids);
     let identical = added.is_empty() && removed.is_empty();
     let (added, removed) = if titles {
-        (with_titles(client, added).await?, with_titles(client, removed).await?)
+        (
+            with_titles(client, added).await?,
+            with_titles(client, removed).await?,
+        )
     } else {
         (bare(added), bare(removed))
     };
@@ -274,7 +291,10 @@ async fn with_titles(client: &Client, pmids: Vec<String>) -> Result<Vec<Changed>
     let (sums, _missing) = search::summaries(client, asked).await?;
     let mut out = bare(pmids);
     for c in &mut out {
-        c.title = sums.iter().find(|s| s.pmid == c.pmid).map(|s| s.title.clone());
+        c.title = sums
+            .iter()
+            .find(|s| s.pmid == c.pmid)
+            .map(|s| s.title.clone());
     }
     Ok(out)
 }
@@ -285,7 +305,9 @@ async fn with_titles(client: &Client, pmids: Vec<String>) -> Result<Vec<Changed>
 pub async fn rerun(client: &Client, req: &RerunRequest) -> Result<RerunOutcome, Failure> {
     let parsed = read(&req.file, req.id)?;
     let today = search::today_utc();
-    let ran_at = jiff::Timestamp::now().strftime("%Y-%m-%dT%H:%M:%SZ").to_string();
+    let ran_at = jiff::Timestamp::now()
+        .strftime("%Y-%m-%dT%H:%M:%SZ")
+        .to_string();
     let mut searches = Vec::new();
     for n in &parsed.records {
         searches.push(rerun_one(client, &req.file, n, req.titles, today).await?);
