@@ -105,11 +105,35 @@ fn concurrent_writers_lose_no_line() {
     }
 }
 
+/// `--all --record`: the whole set, past PubMed's window, in a sidecar
+/// (over 10,000 PMIDs) whose `sha256sum` is the record's digest.
 #[test]
-fn record_and_all_do_not_mix_yet() {
-    let run = pubmed(&["search", "asthma", "--all", "--record", "x.jsonl"]).run();
-    assert_eq!(run.code, 2, "{}", run.stderr);
-    assert!(run.stderr.contains("--record"), "{}", run.stderr);
+fn all_records_the_whole_set_in_a_sidecar() {
+    let pmids: Vec<u64> = (0..12_000u64).map(|i| 3_000_000 + 7 * i).collect();
+    let s = server(pmids.clone());
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("searches.jsonl");
+    let f = file.to_str().unwrap();
+    let run = pubmed(&["search", "asthma", "--all", "--record", f, "-f", "ids"])
+        .server(&s)
+        .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let recs = lines(&file);
+    let r = &recs[0];
+    assert_eq!(r["scope"], "all");
+    assert_eq!(r["count"], 12_000);
+    assert_eq!(r["pmidCount"], 12_000);
+    assert_eq!(r["complete"], true);
+    assert!(r.get("pmids").is_none());
+    let side = dir.path().join(r["pmidsFile"].as_str().unwrap());
+    let text = std::fs::read_to_string(side).unwrap();
+    let want: String = pmids.iter().map(|p| format!("{p}\n")).collect();
+    assert_eq!(text, want);
+    let digest: String = sha2::Sha256::digest(want.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    assert_eq!(r["pmidsSha256"], digest);
 }
 
 /// A record file on a full disk (a symlink to /dev/full) is exit 74 naming

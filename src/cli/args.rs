@@ -589,7 +589,7 @@ pub struct SearchArgs {
         long,
         value_name = "FILE",
         help_heading = "Output",
-        conflicts_with = "all"
+        conflicts_with = "resume"
     )]
     pub record: Option<std::path::PathBuf>,
     /// Record detail [default: full; ids with -f ids and with --all]

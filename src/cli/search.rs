@@ -73,18 +73,8 @@ pub(super) async fn run(a: SearchArgs, ctx: &Context) -> Result<Exit, Failure> {
     let client = ctx.client()?;
     let outcome = search::search_prepared(&client, &req, &prepared, today).await?;
     if let Some(file) = &a.record {
-        let record = crate::ops::recorded::search_record(
-            &outcome,
-            &client.settings().eutils_url,
-            jiff::Timestamp::now(),
-        );
-        append_record(file, &record)?;
-        ctx.note(&format!(
-            "recorded the search ({} of {} PMIDs) in {}",
-            record.pmids.len(),
-            record.count,
-            file.display()
-        ));
+        let searched = crate::ops::recorded::Searched::page(&outcome, &req);
+        record_search(ctx, file, &searched, &client.settings().eutils_url)?;
     }
     if format != SearchFormat::Json {
         ctx.note(&output::search::header_line(&outcome));
@@ -126,7 +116,19 @@ async fn run_all(a: &SearchArgs, ctx: &Context) -> Result<Exit, Failure> {
     if a.detail.is_none() || format == SearchAllFormat::Ids {
         req.detail = Detail::Ids;
     }
-    let plan = search_all::prepare(&req, search::today_utc())?;
+    let today = search::today_utc();
+    let plan = search_all::prepare(&req, today)?;
+    // What the record says was sent (the plan's first request).
+    let first = search::prepare(
+        &SearchRequest {
+            retmax: crate::ncbi::limits::ESEARCH_WINDOW,
+            retstart: 0,
+            sort: None,
+            detail: Detail::Ids,
+            ..req.clone()
+        },
+        today,
+    )?;
     let mut fingerprint = plan.fingerprint();
     fingerprint.push(("detail", req.detail.as_str().to_string()));
     fingerprint.push(("format", format.as_str().to_string()));
@@ -177,7 +179,13 @@ async fn run_all(a: &SearchArgs, ctx: &Context) -> Result<Exit, Failure> {
     if header_written {
         writer.header_written();
     }
-    let mut sink = |event: Event<'_>| on_event(&event, ctx, &progress, &mut writer, file.as_mut());
+    let mut set: Option<Vec<String>> = a.record.as_ref().map(|_| Vec::new());
+    let mut sink = |event: Event<'_>| {
+        if let (Event::Pmids(p), Some(set)) = (&event, set.as_mut()) {
+            set.extend(p.iter().cloned());
+        }
+        on_event(&event, ctx, &progress, &mut writer, file.as_mut())
+    };
     let result = interruptible(search_all::search_all(&client, plan, start, &mut sink)).await;
     progress.clear();
     let outcome = match result {
@@ -193,6 +201,30 @@ async fn run_all(a: &SearchArgs, ctx: &Context) -> Result<Exit, Failure> {
         o.finish(outcome.complete)?;
     }
     note_outcome(ctx, &outcome);
+    if let (Some(path), Some(pmids)) = (&a.record, set) {
+        if outcome.complete && outcome.first_failure.is_none() {
+            let searched = crate::ops::recorded::Searched {
+                query: req.query.clone(),
+                effective_query: first.params.term.clone(),
+                query_translation: outcome.query_translation.clone(),
+                applied_filters: first.applied.clone(),
+                dates: req.dates.clone(),
+                warnings: outcome.warnings.clone(),
+                count: outcome.total,
+                retstart: 0,
+                retmax: u32::try_from(outcome.total).unwrap_or(u32::MAX),
+                sort: None,
+                all: true,
+                pmids,
+            };
+            record_search(ctx, path, &searched, &client.settings().eutils_url)?;
+        } else {
+            crate::diag!(
+                "pubmed: warning: not recorded in {}: the set is incomplete",
+                path.display()
+            );
+        }
+    }
     Ok(outcome.exit())
 }
 
@@ -272,31 +304,38 @@ fn note_outcome(ctx: &Context, outcome: &search_all::AllOutcome) {
     ));
 }
 
-/// Appends `record` to FILE as one JSON line, under an exclusive lock (two
-/// runs recording at once both land, neither line cut), and syncs it: a
-/// record file is the user's data (docs/recorded.md "The record file").
+/// Appends the record of `searched` to FILE (docs/recorded.md "The record
+/// file") and says so.
 ///
 /// Errors: `invalid_argument` naming FILE when it cannot be opened (the
 /// path is the user's argument); a failed lock, write or sync (a full disk,
 /// `ulimit -f`) is an output failure naming FILE, exit 74, as for every
 /// output file (docs/fetch.md "Output files").
-fn append_record(file: &Path, record: &crate::ops::recorded::SearchRecord) -> Result<(), Failure> {
+fn record_search(
+    ctx: &Context,
+    file: &Path,
+    searched: &crate::ops::recorded::Searched,
+    base_url: &str,
+) -> Result<(), Failure> {
     use crate::error::{Error, Reason};
-    let mut line = serde_json::to_vec(record).map_err(io::Error::other)?;
-    line.push(b'\n');
-    let mut f = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(file)
-        .map_err(|e| {
-            Error::new(
-                Reason::InvalidArgument,
-                format!("cannot append the search record to {}: {e}", file.display()),
-            )
-        })?;
-    let written = f
-        .lock()
-        .and_then(|()| f.write_all(&line))
-        .and_then(|()| f.sync_data());
-    written.map_err(|e| Failure::Output(super::outfile::naming(file, e)))
+    use crate::ops::recorded::{self, AppendError};
+    let rec = recorded::record(searched, base_url, jiff::Timestamp::now());
+    let rec = recorded::append(file, rec).map_err(|e| match e {
+        AppendError::Open(p, e) => Failure::Op(Error::new(
+            Reason::InvalidArgument,
+            format!("cannot append the search record to {}: {e}", p.display()),
+        )),
+        AppendError::Write(p, e) => Failure::Output(super::outfile::naming(&p, e)),
+    })?;
+    let side = match &rec.pmids_file {
+        Some(name) => format!(" (the PMIDs in {name})"),
+        None => String::new(),
+    };
+    ctx.note(&format!(
+        "recorded the search ({} of {} PMIDs) in {}{side}",
+        rec.pmid_count,
+        rec.count,
+        file.display()
+    ));
+    Ok(())
 }

@@ -12,6 +12,7 @@ pub mod mesh;
 pub mod record;
 pub mod recorded;
 pub mod related;
+pub mod rerun;
 pub mod resume;
 pub mod search;
 pub mod search_all;

@@ -206,6 +206,9 @@ pub enum Event<'a> {
 pub struct AllOutcome {
     /// Hits of the query (first ESearch `Count`).
     pub total: u64,
+    /// PubMed's `QueryTranslation` of the first request (`None` when
+    /// resumed from a checkpoint).
+    pub query_translation: Option<String>,
     /// Distinct PMIDs in the output (with those of the run resumed).
     pub written: u64,
     /// PMIDs the output held before this run (resumed).
@@ -476,6 +479,7 @@ impl<'s> AllRun<'s> {
         }
         let mut run = AllRun::new(checked, sink, from);
         run.out.total = first.count;
+        run.out.query_translation = first.query_translation.clone();
         run.out.warnings = warnings;
         run.absorb(None, &first.ids)?;
         if first.count > WINDOW {
