@@ -266,6 +266,13 @@ fn docs_errors_lists_every_per_record_reason() {
             .map(|r| r.as_str()),
     );
     want.push(CiteReason::CitationFailed.as_str());
+    {
+        use pubmed::ops::citmatch::Status;
+        // `matched` is a success and `failed` a chunk's reason from the shared table.
+        want.extend(
+            [Status::NotFound, Status::Ambiguous, Status::InvalidCitation].map(Status::as_str),
+        );
+    }
     for reason in &want {
         assert!(
             listed.iter().any(|l| l == reason),

@@ -1,4 +1,4 @@
-//! `pubmed rerun FILE [--id N]` (docs/recorded.md "Rerun"): each recorded
+//! `pubmed rerun FILE [--id N]` (docs/recorded.md "Not done yet"): each recorded
 //! search run again with the same strategy, and what changed: PMIDs added
 //! and removed, the count then and now, whether PubMed's translation of
 //! the query changed.
