@@ -14,7 +14,8 @@ Usage:
 Records: every `efetch_*.xml` in tests/fixtures/, and the files listed in
 bench/citeproc/records.tsv (repository, commit, path), read from the `fetch`
 tool's mirrors under /work/.mirror/OWNER+NAME/repo. Prints per style
-`equal / records` and writes the differences to DIR/diff-STYLE.txt.
+`equal / records` and writes the differences to DIR/diff-STYLE.txt and
+every record (item and our references) to DIR/rows.jsonl.
 """
 import argparse, glob, html, json, os, re, subprocess, sys, tempfile
 from html.parser import HTMLParser
@@ -121,6 +122,9 @@ def main():
             seen.add(r["pmid"])
             rows.append(r)
         items = [r["item"] for r in rows]
+        with open(os.path.join(a.out, "rows.jsonl"), "w", encoding="utf-8") as f:
+            for r in rows:
+                f.write(json.dumps(r, ensure_ascii=False) + "\n")
         bib = os.path.join(tmp, "items.json")
         json.dump(items, open(bib, "w"), ensure_ascii=False)
         doc = os.path.join(tmp, "doc.md")

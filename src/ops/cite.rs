@@ -63,7 +63,8 @@ pub struct CiteStyle {
     pub title: String,
     style: IndependentStyle,
     /// The style prints `issue` (`.0`) and `volume` (`.1`) with `cs:text`
-    /// (citeproc: as written, `3-4`), never `cs:number` (a range, `3–4`).
+    /// (citeproc: as written, `3-4`) more often than with `cs:number` (a
+    /// range, `3–4`): Chicago's one `cs:number` volume is for treaties.
     issue_as_text: (bool, bool),
 }
 
@@ -325,20 +326,8 @@ impl CiteStyle {
             self.style.settings.demote_non_dropping_particle,
             citationberg::DemoteNonDroppingParticle::DisplayAndSort
         );
-        let value = serde_json::Value::Object(engine_item(r, keep_particles));
-        let item: citationberg::json::Item =
-            serde_json::from_value(value).map_err(|e| format!("CSL item not readable: {e}"))?;
-        let rendered = catch_unwind(AssertUnwindSafe(|| {
-            let mut driver =
-                BibliographyDriver::new().with_citation_number_offset(number.saturating_sub(1));
-            driver.citation(CitationRequest::from_items(
-                vec![CitationItem::with_entry(&item)],
-                &self.style,
-                locales(),
-            ));
-            driver.finish(BibliographyRequest::new(&self.style, None, locales()))
-        }))
-        .map_err(|_| "the CSL processor failed on this record".to_string())?;
+        let engine = engine_item(r, keep_particles);
+        let rendered = self.render(engine.clone(), number)?;
         let mark = if r.retracted {
             Some("RETRACTED:")
         } else if r.retraction_notice {
@@ -391,8 +380,51 @@ impl CiteStyle {
             spans.push(Span::plain(format!(" {tail}.")));
         }
         let mut spans = tidy(spans);
-        post_pass(&mut spans, r, self.issue_as_text);
+        let title_cased = || self.title_cased(engine.clone());
+        post_pass(&mut spans, r, self.issue_as_text, &title_cased);
         Ok(Reference { spans })
+    }
+
+    /// One item through the processor as a one-entry bibliography.
+    fn render(
+        &self,
+        engine: serde_json::Map<String, serde_json::Value>,
+        number: usize,
+    ) -> std::result::Result<hayagriva::Rendered, String> {
+        let item: citationberg::json::Item = serde_json::from_value(engine.into())
+            .map_err(|e| format!("CSL item not readable: {e}"))?;
+        catch_unwind(AssertUnwindSafe(|| {
+            let mut driver =
+                BibliographyDriver::new().with_citation_number_offset(number.saturating_sub(1));
+            driver.citation(CitationRequest::from_items(
+                vec![CitationItem::with_entry(&item)],
+                &self.style,
+                locales(),
+            ));
+            driver.finish(BibliographyRequest::new(&self.style, None, locales()))
+        }))
+        .map_err(|_| "the CSL processor failed on this record".to_string())
+    }
+
+    /// Whether the style title-cases this item's title (`text-case="title"`
+    /// on the branch the item takes): the item is rendered again with the
+    /// title `zq zq`, which only title case prints `Zq Zq`. Asked only when
+    /// the rendered title cannot tell (hayagriva's title case left it as
+    /// written, see [`post_pass`]).
+    fn title_cased(&self, mut engine: serde_json::Map<String, serde_json::Value>) -> bool {
+        engine.insert("title".into(), "zq zq".into());
+        let Ok(rendered) = self.render(engine, 1) else {
+            return false;
+        };
+        let mut spans = Vec::new();
+        if let Some(item) = rendered
+            .bibliography
+            .and_then(|b| b.items.into_iter().next())
+        {
+            push_children(&mut spans, &item.content, Span::default());
+        }
+        let text: String = spans.iter().map(|s| s.text.as_str()).collect();
+        text.contains("Zq Zq")
     }
 }
 
@@ -403,10 +435,13 @@ impl CiteStyle {
 const NAME_SPACE: char = '\u{E000}';
 
 /// The CSL specification's English stop words, which title case leaves in
-/// lower case (except first and after a colon).
-const STOP_WORDS: [&str; 27] = [
-    "a", "about", "an", "and", "as", "at", "but", "by", "down", "for", "from", "in", "into", "nor",
-    "of", "on", "onto", "or", "over", "so", "the", "till", "to", "up", "via", "with", "yet",
+/// lower case (except first and after a colon), with the name particles
+/// citeproc (jgm/citeproc `Citeproc.CaseTransform.isStopWord`, pandoc 3.x)
+/// adds: `Arquivos de Gastroenterologia` keeps its `de`.
+const STOP_WORDS: [&str; 32] = [
+    "a", "about", "an", "and", "as", "at", "but", "by", "d", "de", "down", "for", "from", "in",
+    "into", "l", "nor", "of", "on", "onto", "or", "over", "so", "the", "till", "to", "up", "van",
+    "via", "von", "with", "yet",
 ];
 
 /// Title case as citeproc (pandoc 3.x) applies it: a word written in lower
@@ -435,15 +470,11 @@ pub fn citeproc_title_case(s: &str) -> String {
             let stop = STOP_WORDS.contains(&word.as_str());
             // `(2-ethylhexyl)phthalate`, `(Re)claiming`: one word.
             let inside = start > 0 && matches!(chars[start - 1], ')' | ']');
-            // A one-letter part of a compound stays as written: `Di-n-Octyl`,
-            // `c-Fos`, `x-Ray`, `TGF-β`, `[4,5-f]`, `(s)`.
-            let joined = |c: Option<&char>| {
-                c.is_some_and(|c| matches!(c, '-' | '(' | ')' | '[' | ']' | ','))
-            };
-            let part = i - start == 1
-                && (joined(chars.get(i))
-                    || joined(start.checked_sub(1).and_then(|p| chars.get(p))));
-            let inside = inside || (part && !first);
+            // A one-letter word after the first stays as written, as
+            // citeproc's title case needs two letters: `Di-n-Octyl`,
+            // `c-Fos`, `x-Ray`, `TGF-β`, `[4,5-f]`, `(s)`, `vitamin d`.
+            let part = i - start == 1;
+            let inside = inside || (part && !first && !after_colon);
             if lower && !inside && (!stop || first || after_colon) {
                 let mut w = word.chars();
                 if let Some(f) = w.next() {
@@ -480,7 +511,12 @@ pub fn citeproc_title_case(s: &str) -> String {
 ///   capitals, `PloS` → `Plos`), or the text unchanged when the record is
 ///   not in English (citeproc title-cases English items only);
 /// - no `.` or `,` after a title's own `?` or `!` (`… or not?.` → `… or not?`).
-fn post_pass(spans: &mut [Span], r: &Record, issue_as_text: (bool, bool)) {
+fn post_pass(
+    spans: &mut [Span],
+    r: &Record,
+    issue_as_text: (bool, bool),
+    title_cased: &dyn Fn() -> bool,
+) {
     for s in spans.iter_mut() {
         if s.text.contains(NAME_SPACE) {
             s.text = s.text.replace(NAME_SPACE, " ");
@@ -531,7 +567,13 @@ fn post_pass(spans: &mut [Span], r: &Record, issue_as_text: (bool, bool)) {
         sources.push(b.title.clone());
         sources.extend(b.collection_title.clone());
     }
+    // The title is first: a journal title written inside it (`… in the
+    // international journal of …`) is the title's text, not the journal's.
+    let has_title = !sources[0].trim().is_empty();
     sources.retain(|s| !s.trim().is_empty());
+    // Asked at most once, and only when the rendered title cannot tell.
+    let mut title_cased_memo = None;
+    let mut title_cased = || *title_cased_memo.get_or_insert_with(title_cased);
     for s in spans.iter_mut() {
         for src in &sources {
             // [`tidy`] closes ` :` left by an empty part; a title's own
@@ -546,7 +588,24 @@ fn post_pass(spans: &mut [Span], r: &Record, issue_as_text: (bool, bool)) {
                     s.text.replace_range(at..at + closed.len(), &seg);
                 }
             }
-            restore_case(&mut s.text, src, english);
+        }
+        let mut claimed = Vec::new();
+        let mut title_at = Vec::new();
+        for (k, src) in sources.iter().enumerate() {
+            let is_title = k == 0 && has_title;
+            let found = restore_case(
+                &mut s.text,
+                src,
+                english,
+                &mut claimed,
+                is_title.then_some(&mut title_cased as &mut dyn FnMut() -> bool),
+            );
+            if is_title {
+                title_at = found;
+            }
+        }
+        for at in title_at.into_iter().rev() {
+            quote_inner_quotes(&mut s.text, at);
         }
     }
     // `?` / `!` then the style's `.` or `,` (also around a closing quote).
@@ -580,11 +639,25 @@ fn post_pass(spans: &mut [Span], r: &Record, issue_as_text: (bool, bool)) {
 /// Where `text` holds `src` in another letter case, writes it as citeproc
 /// would (see [`post_pass`]). A whole-text upper or lower case, or a
 /// capitalised first letter, is the style's own `text-case` and is kept.
-fn restore_case(text: &mut String, src: &str, english: bool) {
+/// A place inside one `claimed` by an earlier source is left alone; the
+/// places found are claimed and returned (byte ranges).
+///
+/// `title_cased`, for the record's title only, answers whether the style
+/// title-cases it; it is asked when the text is as written although
+/// citeproc's title case would change it (hayagriva leaves `among`,
+/// `during` in lower case, citeproc capitalises them).
+fn restore_case(
+    text: &mut String,
+    src: &str,
+    english: bool,
+    claimed: &mut Vec<(usize, usize)>,
+    mut title_cased: Option<&mut dyn FnMut() -> bool>,
+) -> Vec<(usize, usize)> {
+    let mut found = Vec::new();
     let lower_text = text.to_lowercase();
     let lower_src = src.to_lowercase();
     if lower_text.len() != text.len() || lower_src.len() != src.len() || lower_src.is_empty() {
-        return;
+        return found;
     }
     let mut from = 0;
     while let Some(at) = lower_text[from..].find(&lower_src).map(|i| i + from) {
@@ -601,11 +674,30 @@ fn restore_case(text: &mut String, src: &str, english: bool) {
             .chars()
             .next()
             .is_some_and(char::is_alphanumeric);
-        if alnum_before || alnum_after {
+        if alnum_before || alnum_after || claimed.iter().any(|&(a, b)| at < b && a < end) {
             continue;
         }
+        claimed.push((at, end));
+        found.push((at, end));
         let seg = &text[at..end];
-        if seg == src || seg == src.to_uppercase() || seg == lower_src {
+        let want = if english {
+            citeproc_title_case(src)
+        } else {
+            src.to_string()
+        };
+        if seg == src {
+            let engine_tc = hayagriva::lang::Case::Title(hayagriva::lang::TitleCase::new());
+            if english
+                && want != src
+                && want.len() == seg.len()
+                && engine_tc.transform(src) == src
+                && title_cased.as_mut().is_some_and(|f| f())
+            {
+                text.replace_range(at..end, &want);
+            }
+            continue;
+        }
+        if seg == src.to_uppercase() || seg == lower_src {
             continue;
         }
         let mut cf = src.chars();
@@ -616,15 +708,32 @@ fn restore_case(text: &mut String, src: &str, english: bool) {
         if seg == capitalised {
             continue;
         }
-        let want = if english {
-            citeproc_title_case(src)
-        } else {
-            src.to_string()
-        };
         if want.len() == seg.len() {
             text.replace_range(at..end, &want);
         }
     }
+    found
+}
+
+/// Inside a title the style puts in quotes (the text at `at` follows `“`),
+/// the title's own double quotes become single ones, as citeproc nests
+/// quotes: `“Corrigendum to ‘MageC2 …’ [...]”`.
+fn quote_inner_quotes(text: &mut String, (at, end): (usize, usize)) {
+    if !text[..at].ends_with('\u{201C}') || !text[at..end].contains(['"', '\u{201C}', '\u{201D}']) {
+        return;
+    }
+    let mut out = String::with_capacity(end - at + 8);
+    let mut prev: Option<char> = None;
+    for c in text[at..end].chars() {
+        if matches!(c, '"' | '\u{201C}' | '\u{201D}') {
+            let opens = prev.is_none_or(|p| p.is_whitespace() || matches!(p, '(' | '[' | '-'));
+            out.push(if opens { '\u{2018}' } else { '\u{2019}' });
+        } else {
+            out.push(c);
+        }
+        prev = Some(c);
+    }
+    text.replace_range(at..end, &out);
 }
 
 /// The CSL-JSON item as hayagriva 0.10 reads it best (docs/cite.md
@@ -833,8 +942,8 @@ fn macro_work(style: &IndependentStyle) -> std::result::Result<(), String> {
     Ok(())
 }
 
-/// Whether the style prints `issue` and `volume` with `cs:text` anywhere
-/// (and never with `cs:number`).
+/// Whether the style prints `issue` and `volume` with `cs:text` in more
+/// places than with `cs:number` (every macro counted once).
 fn issue_as_text(style: &IndependentStyle) -> (bool, bool) {
     use citationberg::taxonomy::NumberVariable;
     (
@@ -848,8 +957,8 @@ fn var_as_text(style: &IndependentStyle, var: citationberg::taxonomy::NumberVari
     fn walk(
         list: &[citationberg::LayoutRenderingElement],
         var: NumberVariable,
-        text: &mut bool,
-        number: &mut bool,
+        text: &mut usize,
+        number: &mut usize,
     ) {
         use citationberg::taxonomy::{NumberOrPageVariable, Variable};
         use citationberg::{LayoutRenderingElement as E, TextTarget};
@@ -862,10 +971,10 @@ fn var_as_text(style: &IndependentStyle, var: citationberg::taxonomy::NumberVari
                     } = t.target
                         && v == var
                     {
-                        *text = true;
+                        *text += 1;
                     }
                 }
-                E::Number(n) if n.variable == NumberOrPageVariable::Number(var) => *number = true,
+                E::Number(n) if n.variable == NumberOrPageVariable::Number(var) => *number += 1,
                 E::Group(g) => walk(&g.children, var, text, number),
                 E::Choose(c) => {
                     walk(&c.if_.children, var, text, number);
@@ -880,7 +989,7 @@ fn var_as_text(style: &IndependentStyle, var: citationberg::taxonomy::NumberVari
             }
         }
     }
-    let (mut text, mut number) = (false, false);
+    let (mut text, mut number) = (0, 0);
     if let Some(b) = &style.bibliography {
         walk(&b.layout.elements, var, &mut text, &mut number);
     }
@@ -888,7 +997,7 @@ fn var_as_text(style: &IndependentStyle, var: citationberg::taxonomy::NumberVari
     for m in &style.macros {
         walk(&m.children, var, &mut text, &mut number);
     }
-    text && !number
+    text > number
 }
 
 fn adapt_list(list: &mut [citationberg::LayoutRenderingElement], substitute: bool) {
