@@ -220,3 +220,55 @@ fn a_failed_lookup_is_an_error_record_and_the_exit_status() {
     // The PMIDs still come from ESummary.
     assert_eq!(recs[1]["source"], "pubmed");
 }
+
+/// Issue 25: `--to doi` counts what was asked for. Records found without a
+/// DOI (21 from PubMed, 15 from the Converter: NCBI omits `doi`) are
+/// "without a DOI", not converted, in the summary and the JSON totals.
+#[test]
+fn records_without_the_asked_id_are_counted_apart() {
+    let fake = FakeNcbi::new(Corpus::default());
+    fake.no_doi.lock().unwrap().extend([21, 15]);
+    let server = start(&fake);
+    let ids = ["23193287", "14", "21", "15", "99000006"];
+    let mut args = vec!["convert", "--to", "doi", "--fallback", "pubmed"];
+    args.extend_from_slice(&ids);
+    let run = pubmed(&args).server(&server).run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stdout.lines().collect::<Vec<_>>(),
+        ["10.5555/example.23193287", "10.5555/pmid.14", "", "", ""]
+    );
+    assert!(
+        run.stderr
+            .contains("5 IDs: 2 converted, 2 without a DOI, 1 failed (not_found 1);"),
+        "{}",
+        run.stderr
+    );
+    args.extend_from_slice(&["-f", "json"]);
+    let v = pubmed(&args).server(&server).run().json();
+    assert_eq!(
+        (
+            &v["submitted"],
+            &v["converted"],
+            &v["without_doi"],
+            &v["failed"]
+        ),
+        (&5.into(), &2.into(), &2.into(), &1.into())
+    );
+    // Without --to nothing is missing: all four found are converted.
+    let mut plain = vec!["convert", "--fallback", "pubmed", "-f", "json"];
+    plain.extend_from_slice(&ids);
+    let v = pubmed(&plain).server(&server).run().json();
+    assert_eq!((&v["converted"], v.get("without_doi")), (&4.into(), None));
+    // Every record found lacks the DOI: nothing converted, exit 1.
+    let run = pubmed(&["convert", "--to", "doi", "--fallback", "pubmed", "21", "15"])
+        .server(&server)
+        .run();
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("2 IDs: 0 converted, 2 without a DOI, 0 failed;"),
+        "{}",
+        run.stderr
+    );
+}

@@ -59,9 +59,15 @@ pub(super) async fn run(a: ConvertArgs, ctx: &Context) -> Result<Exit, Failure> 
     };
     let totals = end_of_stream(interruptible(run).await, &progress, || writer.abandon())?;
     writer.finish(&totals)?;
+    let counts = writer.counts(&totals);
     drop(writer);
     lock.flush()?;
-    ctx.note(&output::convert::summary(&totals));
+    ctx.note(&output::convert::summary(&totals, counts));
     super::require_input(totals.submitted, "IDs")?;
-    Ok(totals.exit())
+    // With `--to`, records found without that ID are not converted: none
+    // converted is exit 1, as when every input failed on its own.
+    match totals.exit() {
+        Exit::Success if totals.submitted > 0 && counts.converted == 0 => Ok(Exit::NotFound),
+        exit => Ok(exit),
+    }
 }

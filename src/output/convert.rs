@@ -25,6 +25,30 @@ pub struct Writer<'a> {
     /// A `source` column (pmc or pubmed) in TSV, CSV and tables
     /// (`--fallback pubmed`).
     source: bool,
+    /// Records found but without the `--to` ID (an article with no DOI):
+    /// not counted as converted (docs/convert.md "Summary").
+    without: u64,
+}
+
+/// What a run converted, as the user asked: with `--to`, a record found
+/// without that ID is `without`, not converted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Counts {
+    /// The `--to` type, if given.
+    pub to: Option<IdType>,
+    /// Records with an answer and, with `--to`, that ID.
+    pub converted: u64,
+    /// Records with an answer but without the `--to` ID.
+    pub without: u64,
+}
+
+/// How an ID type is written in messages: `PMID`, `PMCID`, `DOI`.
+fn label(t: IdType) -> &'static str {
+    match t {
+        IdType::Pmid => "PMID",
+        IdType::Pmcid => "PMCID",
+        IdType::Doi => "DOI",
+    }
 }
 
 fn source_cell(r: &ConvertRecord) -> String {
@@ -78,6 +102,7 @@ impl<'a> Writer<'a> {
             records: 0,
             table: TableBlock::default(),
             source,
+            without: 0,
         };
         let mut header = HEADER.to_vec();
         if source {
@@ -105,6 +130,12 @@ impl<'a> Writer<'a> {
             Output::Record(r) => r,
         };
         self.records += 1;
+        if let Some(t) = self.to
+            && r.outcome.is_ok()
+            && r.get(t).is_none()
+        {
+            self.without += 1;
+        }
         match self.format {
             ConvertFormat::Ids => {
                 let id = self.to.and_then(|t| r.get(t)).unwrap_or("");
@@ -161,15 +192,29 @@ impl<'a> Writer<'a> {
         write_table(self.out, t)
     }
 
+    /// The counts of the records written so far against `totals`.
+    pub fn counts(&self, totals: &Totals) -> Counts {
+        Counts {
+            to: self.to,
+            converted: totals.succeeded.saturating_sub(self.without),
+            without: self.without,
+        }
+    }
+
     /// Ends the output (the JSON totals, the last table block) and flushes.
+    /// With `--to`, the totals gain `without_<type>` (e.g. `without_doi`).
     pub fn finish(&mut self, totals: &Totals) -> io::Result<()> {
         self.flush_table()?;
+        let c = self.counts(totals);
+        let without =
+            c.to.map(|t| format!(", \"without_{t}\": {}", c.without))
+                .unwrap_or_default();
         stream::finish(
             self.out,
             self.format.into(),
             format_args!(
-                "\"submitted\": {}, \"converted\": {}, \"failed\": {}",
-                totals.submitted, totals.succeeded, totals.failed
+                "\"submitted\": {}, \"converted\": {}{without}, \"failed\": {}",
+                totals.submitted, c.converted, totals.failed
             ),
         )
     }
@@ -182,12 +227,19 @@ impl<'a> Writer<'a> {
     }
 }
 
-/// The stderr summary: counts and failures by reason.
-pub fn summary(t: &Totals) -> String {
+/// The stderr summary: counts and failures by reason, e.g. `25 IDs: 20
+/// converted, 5 without a DOI, 0 failed; 1 request` (the `without` part
+/// only when some are).
+pub fn summary(t: &Totals, c: Counts) -> String {
+    // Shown when there are any, so `1 ID: 1 converted, 0 failed` stays short.
+    let without = match c.to {
+        Some(to) if c.without > 0 => format!(", {} without a {}", c.without, label(to)),
+        _ => String::new(),
+    };
     let head = format!(
-        "{}: {} converted, {} failed",
+        "{}: {} converted{without}, {} failed",
         count(t.submitted, "ID"),
-        t.succeeded,
+        c.converted,
         t.failed
     );
     stream::summary(head, &t.by_reason, t.requests)

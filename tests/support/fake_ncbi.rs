@@ -147,6 +147,9 @@ pub struct FakeNcbi {
     pub idconv_batches: Mutex<Vec<(String, Vec<String>)>>,
     /// ID Converter requests holding one of these IDs get HTTP 500.
     pub failing_ids: Mutex<Vec<String>>,
+    /// PMIDs whose records have no DOI (most articles before ~2000): no
+    /// `doi` in ESummary nor in the ID Converter's record, as NCBI omits it.
+    pub no_doi: Mutex<Vec<u64>>,
     /// ESearch terms containing one of these are answered with HTTP 500
     /// (e.g. `AND 1:` fails the lowest PMID range).
     pub failing_terms: Mutex<Vec<String>>,
@@ -565,7 +568,13 @@ impl FakeNcbi {
         let docs: Vec<Doc> = ids
             .iter()
             .filter(|p| **p < UNKNOWN_FROM)
-            .map(|p| synthetic_doc(*p))
+            .map(|p| {
+                let mut d = synthetic_doc(*p);
+                if self.no_doi.lock().unwrap().contains(p) {
+                    d.doi = None;
+                }
+                d
+            })
             .collect();
         if json {
             return Reply::json(200, ncbi::esummary_json(&docs));
@@ -809,11 +818,16 @@ impl FakeNcbi {
         }
         let records: Vec<serde_json::Value> = ids
             .iter()
-            .map(|id| match (article(&idtype, id), self.idconv_legacy) {
-                (Some((p, c, d)), false) => serde_json::json!({"requested-id": id, "pmcid": c, "pmid": p, "doi": d}),
-                (Some((p, c, d)), true) => serde_json::json!({"pmcid": c, "pmid": p.to_string(), "doi": d, "live": "true"}),
-                (None, false) => serde_json::json!({"requested-id": id, "status": "error", "errmsg": "Identifier not found in PMC"}),
-                (None, true) => serde_json::json!({idtype.clone(): id, "live": "false", "status": "error", "errmsg": "invalid article id"}),
+            .map(|id| {
+                let found = article(&idtype, id);
+                let no_doi = found
+                    .as_ref()
+                    .is_some_and(|(p, _, _)| self.no_doi.lock().unwrap().contains(p));
+                let mut rec = idconv_record(&idtype, id, found, self.idconv_legacy);
+                if no_doi && let Some(o) = rec.as_object_mut() {
+                    o.remove("doi");
+                }
+                rec
             })
             .collect();
         let body = serde_json::json!({
@@ -823,6 +837,29 @@ impl FakeNcbi {
             "records": records,
         });
         Reply::json(200, serde_json::to_vec_pretty(&body).unwrap())
+    }
+}
+
+/// One ID Converter record: current shape, or legacy (no `requested-id`).
+fn idconv_record(
+    idtype: &str,
+    id: &str,
+    found: Option<(u64, String, String)>,
+    legacy: bool,
+) -> serde_json::Value {
+    match (found, legacy) {
+        (Some((p, c, d)), false) => {
+            serde_json::json!({"requested-id": id, "pmcid": c, "pmid": p, "doi": d})
+        }
+        (Some((p, c, d)), true) => {
+            serde_json::json!({"pmcid": c, "pmid": p.to_string(), "doi": d, "live": "true"})
+        }
+        (None, false) => {
+            serde_json::json!({"requested-id": id, "status": "error", "errmsg": "Identifier not found in PMC"})
+        }
+        (None, true) => {
+            serde_json::json!({idtype: id, "live": "false", "status": "error", "errmsg": "invalid article id"})
+        }
     }
 }
 
