@@ -1236,6 +1236,17 @@ fn title_case_as_citeproc() {
     );
     assert_eq!(tc("human c-fos"), "Human c-Fos");
     assert_eq!(tc("the journal: an overview"), "The Journal: An Overview");
+    // pandoc 3.9, chicago-author-date.csl, PMIDs 23657305 and 24794070:
+    // `de` is one of citeproc's stop words; a one-letter word after a colon
+    // is capitalised.
+    assert_eq!(
+        tc("Arquivos de gastroenterologia"),
+        "Arquivos de Gastroenterologia"
+    );
+    assert_eq!(
+        tc("Tools, resources and databases for SNPs and indels in sequences: a review"),
+        "Tools, Resources and Databases for SNPs and Indels in Sequences: A Review"
+    );
 }
 
 /// Issue 26: a `.csl` file whose macro calls itself, or whose macros double
