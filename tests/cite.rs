@@ -1039,6 +1039,23 @@ fn mcp_format_citations_matches_the_cli() {
             .run();
         assert_eq!(sc["document"], cli.stdout);
         assert_eq!(r.content[0].as_text().unwrap().text, cli.stdout);
+        // In APA the entry is what pandoc 3.9's citeproc prints for the
+        // same item and apa.csl (tests/fixtures/citeproc/pandoc-3.9.json),
+        // and what `cite` prints.
+        let golden: Value = serde_json::from_slice(&fixture("citeproc/pandoc-3.9.json")).unwrap();
+        let r = call(json!({"pmids": ["23121403"], "format": "text", "style": "apa"}))
+            .await
+            .unwrap();
+        let sc = r.structured_content.clone().unwrap();
+        let entry = sc["citations"][0]["citation"].as_str().unwrap();
+        assert_eq!(
+            pandoc_norm(entry),
+            golden["apa"]["23121403"].as_str().unwrap()
+        );
+        let cli = pubmed(&["cite", "23121403", "--style", "apa"])
+            .server(&server)
+            .run();
+        assert_eq!(sc["document"], cli.stdout);
         let r = call(json!({"pmids": ["21860499"], "format": "ris"}))
             .await
             .unwrap();
@@ -1236,6 +1253,17 @@ fn title_case_as_citeproc() {
     );
     assert_eq!(tc("human c-fos"), "Human c-Fos");
     assert_eq!(tc("the journal: an overview"), "The Journal: An Overview");
+    // pandoc 3.9, chicago-author-date.csl, PMIDs 23657305 and 24794070:
+    // `de` is one of citeproc's stop words; a one-letter word after a colon
+    // is capitalised.
+    assert_eq!(
+        tc("Arquivos de gastroenterologia"),
+        "Arquivos de Gastroenterologia"
+    );
+    assert_eq!(
+        tc("Tools, resources and databases for SNPs and indels in sequences: a review"),
+        "Tools, Resources and Databases for SNPs and Indels in Sequences: A Review"
+    );
 }
 
 /// Issue 26: a `.csl` file whose macro calls itself, or whose macros double
