@@ -168,8 +168,11 @@ impl<'a> Writer<'a> {
             self.out,
             self.format.into(),
             format_args!(
-                "\"submitted\": {}, \"converted\": {}, \"failed\": {}",
-                totals.submitted, totals.succeeded, totals.failed
+                "\"submitted\": {}, \"converted\": {}, \"failed\": {}{}",
+                totals.submitted,
+                totals.succeeded,
+                totals.failed,
+                stream::cache_totals(totals)
             ),
         )
     }
