@@ -56,6 +56,19 @@ pub enum Kind {
     EfetchXml,
     /// One EFetch MEDLINE record as NCBI sent it.
     EfetchMedline,
+    /// One ID Converter record (`{"pmid","pmcid","doi"}` JSON), keyed by
+    /// `TYPE:canonical ID`; "not in PMC" answers are not kept.
+    Idconv,
+    /// One PMID's ELink list (JSON array of PMIDs, NCBI's order), keyed by
+    /// `LINKNAME:PMID`.
+    Elink,
+    /// One MeSH answer (the tool's JSON), keyed by the question.
+    Mesh,
+    /// One ESpell answer (the tool's JSON), keyed by the term.
+    Espell,
+    /// One ESearch answer (count, IDs, translation as JSON), keyed by the
+    /// request; reused only when asked (docs/cache.md "Searches").
+    Esearch,
 }
 
 /// One day in seconds.
@@ -63,23 +76,42 @@ const DAY: i64 = 86_400;
 
 impl Kind {
     /// Every kind, in `cache stats` order.
-    pub const ALL: [Kind; 2] = [Kind::EfetchXml, Kind::EfetchMedline];
+    pub const ALL: [Kind; 7] = [
+        Kind::EfetchXml,
+        Kind::EfetchMedline,
+        Kind::Idconv,
+        Kind::Elink,
+        Kind::Mesh,
+        Kind::Espell,
+        Kind::Esearch,
+    ];
 
     /// The kind's name in the database and in `cache stats`.
     pub fn name(self) -> &'static str {
         match self {
             Kind::EfetchXml => "efetch_xml",
             Kind::EfetchMedline => "efetch_medline",
+            Kind::Idconv => "idconv",
+            Kind::Elink => "elink",
+            Kind::Mesh => "mesh",
+            Kind::Espell => "espell",
+            Kind::Esearch => "esearch",
         }
     }
 
-    /// How long an entry is reused, in seconds: PubMed records change
-    /// (corrections, retraction notices, MeSH indexing), so a week: long
-    /// enough to make repeated work free, short enough that a retraction
-    /// shows within days (docs/cache.md "What is kept").
+    /// How long an entry is reused, in seconds (docs/cache.md "What is
+    /// kept"). Records change (corrections, retraction notices, MeSH
+    /// indexing), so a week: long enough to make repeated work free, short
+    /// enough that a retraction shows within days. ID links are near
+    /// permanent but a PMCID or DOI can be added: 30 days. Related lists
+    /// grow with new papers: 7 days. MeSH changes once a year: 30 days.
+    /// ESpell follows the index: 7 days. A search is about now: 1 day,
+    /// and only when asked.
     pub fn ttl(self) -> i64 {
         match self {
-            Kind::EfetchXml | Kind::EfetchMedline => 7 * DAY,
+            Kind::EfetchXml | Kind::EfetchMedline | Kind::Elink | Kind::Espell => 7 * DAY,
+            Kind::Idconv | Kind::Mesh => 30 * DAY,
+            Kind::Esearch => DAY,
         }
     }
 }
@@ -181,6 +213,13 @@ pub fn cache_dir(env: &dyn Fn(&str) -> Option<std::ffi::OsString>) -> Option<Pat
         return Some(PathBuf::from(p));
     }
     directories::ProjectDirs::from("", "", "pubmed").map(|d| d.cache_dir().to_path_buf())
+}
+
+/// Unix seconds as `2026-12-01T09:12:44Z` (UTC).
+pub fn utc(t: i64) -> String {
+    jiff::Timestamp::from_second(t)
+        .map(|t| t.strftime("%Y-%m-%dT%H:%M:%SZ").to_string())
+        .unwrap_or_else(|_| t.to_string())
 }
 
 fn now() -> i64 {
@@ -452,8 +491,7 @@ impl Drop for Cache {
         let (hits, stored) = (self.hits(), self.stored());
         let oldest = self
             .oldest_hit()
-            .and_then(|t| jiff::Timestamp::from_second(t).ok())
-            .map(|t| format!(", the oldest fetched {}", t.strftime("%Y-%m-%dT%H:%M:%SZ")))
+            .map(|t| format!(", the oldest fetched {}", utc(t)))
             .unwrap_or_default();
         crate::diag!(
             "pubmed: cache {}: {hits} from cache{oldest}; {stored} stored",

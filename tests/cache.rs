@@ -274,3 +274,110 @@ fn verbose_says_what_came_from_the_cache() {
     );
     assert!(run.stderr.contains("; 0 stored"), "{}", run.stderr);
 }
+
+fn run_in(server: &TestServer, cache: &Path, args: &[&str], stdin: Option<String>) -> Run {
+    let mut p = pubmed(args)
+        .server(server)
+        .env("PUBMED_DEADLINE_S", "30")
+        .env("PUBMED_CACHE_DIR", cache.to_str().unwrap());
+    if let Some(s) = stdin {
+        p = p.stdin(s);
+    }
+    p.run()
+}
+
+fn lines_of(ids: &[u64]) -> String {
+    ids.iter().map(|p| format!("{p}\n")).collect()
+}
+
+#[test]
+fn a_convert_of_1000_ids_with_900_cached_sends_one_request_for_the_100_others() {
+    let fake = FakeNcbi::new(Corpus::default());
+    let server = fake_server(&fake);
+    let cache = tempfile::tempdir().unwrap();
+    // PMIDs the fake has in PMC (not divisible by 7): every one is stored.
+    let ids: Vec<u64> = (0..1200u64)
+        .map(|i| 30_000_000 + i)
+        .filter(|p| p % 7 != 0)
+        .take(1000)
+        .collect();
+    let cmd = ["convert", "--input", "-", "-f", "ndjson"];
+    let first = run_in(&server, cache.path(), &cmd, Some(lines_of(&ids[..900])));
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    // 900 IDs: the Converter takes 200 per request.
+    assert_eq!(server.count(), 5);
+    fake.idconv_batches.lock().unwrap().clear();
+    let all = run_in(&server, cache.path(), &cmd, Some(lines_of(&ids)));
+    assert_eq!(all.code, 0, "{}", all.stderr);
+    assert_eq!(server.count(), 6, "one request for the 100 others");
+    let sent = std::mem::take(&mut *fake.idconv_batches.lock().unwrap());
+    let want: Vec<String> = ids[900..].iter().map(u64::to_string).collect();
+    assert_eq!(sent, vec![("pmid".to_string(), want)]);
+    // The same records as a run without the cache.
+    let off = [&cmd[..], &["--cache", "off"]].concat();
+    let fresh = run_in(&server, cache.path(), &off, Some(lines_of(&ids)));
+    assert_eq!(all.stdout, fresh.stdout);
+    // Records the fake derives: PMCID = PMID + 5,000,000.
+    let v: serde_json::Value = serde_json::from_str(all.stdout.lines().next().unwrap()).unwrap();
+    assert_eq!(v["pmcid"], format!("PMC{}", ids[0] + 5_000_000));
+}
+
+#[test]
+fn not_in_pmc_answers_are_never_stored() {
+    let fake = FakeNcbi::new(Corpus::default());
+    let server = fake_server(&fake);
+    let cache = tempfile::tempdir().unwrap();
+    // 30,000,002 is divisible by 7: not in PMC in the fake.
+    let cmd = ["convert", "30000002", "30000003", "-f", "json"];
+    for n in 1..=2 {
+        let run = run_in(&server, cache.path(), &cmd, None);
+        assert_eq!(server.count(), n, "{}", run.stderr);
+    }
+    let sent = fake.idconv_batches.lock().unwrap().clone();
+    assert_eq!(sent[1], ("pmid".to_string(), vec!["30000002".to_string()]));
+}
+
+#[test]
+fn related_sends_elink_only_for_the_pmids_not_cached() {
+    let fake = FakeNcbi::new(Corpus::default());
+    let server = fake_server(&fake);
+    let cache = tempfile::tempdir().unwrap();
+    // Not divisible by 11: every PMID has similar articles in the fake.
+    let ids: Vec<u64> = (0..300u64)
+        .map(|i| 20_000_001 + 2 * i)
+        .filter(|p| p % 11 != 0)
+        .take(250)
+        .collect();
+    let cmd = ["related", "--input", "-", "-f", "ndjson"];
+    let first = run_in(&server, cache.path(), &cmd, Some(lines_of(&ids[..150])));
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    fake.elink_calls.lock().unwrap().clear();
+    let before = server.count();
+    let all = run_in(&server, cache.path(), &cmd, Some(lines_of(&ids)));
+    assert_eq!(all.code, 0, "{}", all.stderr);
+    assert_eq!(server.count() - before, 1, "{}", all.stderr);
+    let calls = fake.elink_calls.lock().unwrap().clone();
+    let want: Vec<String> = ids[150..].iter().map(u64::to_string).collect();
+    assert_eq!(calls.len(), 1);
+    assert_eq!(calls[0].ids, want);
+    let off = [&cmd[..], &["--cache", "off"]].concat();
+    let fresh = run_in(&server, cache.path(), &off, Some(lines_of(&ids)));
+    assert_eq!(all.stdout, fresh.stdout);
+}
+
+#[test]
+fn json_totals_say_how_many_records_came_from_the_cache() {
+    let fake = FakeNcbi::new(Corpus::default());
+    let server = fake_server(&fake);
+    let cache = tempfile::tempdir().unwrap();
+    let cmd = ["fetch", "3000117", "3000130", "-f", "json"];
+    let first = run_in(&server, cache.path(), &cmd, None);
+    assert_eq!(first.json().get("cache"), None);
+    let second = run_in(&server, cache.path(), &cmd, None).json();
+    assert_eq!(second["cache"]["records"], 2);
+    let when = second["cache"]["oldest_fetched"].as_str().unwrap();
+    let t: jiff::Timestamp = when.parse().unwrap();
+    let age = jiff::Timestamp::now().as_second() - t.as_second();
+    assert!((0..600).contains(&age), "{when}");
+    assert_eq!(second["found"], 2);
+}

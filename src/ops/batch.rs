@@ -175,6 +175,11 @@ pub struct Totals<C = ()> {
     pub first_failure: Option<Error>,
     /// The operation's own counts.
     pub counts: C,
+    /// Records answered from the local cache (docs/cache.md "Saying
+    /// so").
+    pub from_cache: u64,
+    /// When the oldest of them was fetched from NCBI (Unix seconds, UTC).
+    pub cache_oldest: Option<i64>,
 }
 
 impl<C> Totals<C> {
@@ -318,14 +323,15 @@ pub trait Op: Sync {
     /// Validates and keys one input line.
     fn admit(&self, line: Self::Line) -> Admit<Self>;
 
-    /// The record of an input answered without a request (a local cache),
-    /// or `None` to chunk its key.
+    /// The record of an input answered without a request (the local
+    /// cache) and when its answer was fetched from NCBI (Unix seconds), or
+    /// `None` to chunk its key.
     fn cached(
         &self,
         _group: Self::Group,
         _key: &Self::Key,
         _input: &Self::Input,
-    ) -> Option<Self::Record> {
+    ) -> Option<(Self::Record, i64)> {
         None
     }
 
@@ -466,7 +472,10 @@ impl<'o, O: Op> Engine<'o, O> {
             } => (group, key, cost, input),
         };
         self.input.records += 1;
-        if let Some(r) = self.op.cached(group, &key, &input) {
+        if let Some((r, fetched_at)) = self.op.cached(group, &key, &input) {
+            self.totals.from_cache += 1;
+            let oldest = self.totals.cache_oldest.get_or_insert(fetched_at);
+            *oldest = (*oldest).min(fetched_at);
             return self.pending.push_back(Slot::Done(r));
         }
         let chunk = self.chunk_for(group, &key, cost);

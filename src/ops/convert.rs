@@ -15,6 +15,7 @@ use serde::ser::SerializeMap;
 
 use super::batch::{self, Admit, ChunkPolicy, Failed, Op, Outcome, Output, Sealing};
 pub use super::batch::{InputLine, Totals};
+use crate::cache::Kind as CacheKind;
 use crate::core::ids::{self, Canonical, IdType};
 use crate::error::{Error, Failure, Reason, Result, Term, Words};
 use crate::ncbi::Client;
@@ -367,6 +368,48 @@ impl<'c> Convert<'c> {
     }
 }
 
+/// The cache key of a canonical ID: `pmid:23193287`, `doi:10.1038/ng.590`.
+fn cache_key(idtype: IdType, key: &str) -> String {
+    format!("{}:{key}", idtype.as_str())
+}
+
+/// Stores a chunk's records, one entry per ID (docs/cache.md). Only whole
+/// answers are kept: "not in PMC" and other per-record errors may change
+/// tomorrow, and rejected IDs are errors.
+fn store(cache: &crate::cache::Cache, idtype: IdType, answer: &HashMap<String, Answer>) {
+    let bodies: Vec<(String, String)> = answer
+        .iter()
+        .filter_map(|(key, a)| match a {
+            Answer::Record(r) if r.error.is_none() => {
+                let body = serde_json::json!({"pmid": r.pmid, "pmcid": r.pmcid, "doi": r.doi});
+                Some((cache_key(idtype, key), body.to_string()))
+            }
+            _ => None,
+        })
+        .collect();
+    cache.put(
+        CacheKind::Idconv,
+        bodies.iter().map(|(k, b)| (k.as_str(), b.as_str(), None)),
+    );
+}
+
+/// A record stored by [`store`]; `None` for an entry that does not read.
+fn record_from_cache(body: &str) -> Option<IdconvRecord> {
+    let v: serde_json::Value = serde_json::from_str(body).ok()?;
+    let field = |name: &str| match v.get(name)? {
+        serde_json::Value::String(s) => Some(s.clone()),
+        _ => None,
+    };
+    let r = IdconvRecord {
+        requested_id: None,
+        pmid: field("pmid"),
+        pmcid: field("pmcid"),
+        doi: field("doi"),
+        error: None,
+    };
+    (r.pmid.is_some() || r.pmcid.is_some() || r.doi.is_some()).then_some(r)
+}
+
 /// `raw` as an ID of type `from`, or of the type it has (`None`).
 fn canonical(from: Option<IdType>, raw: &str) -> Result<Canonical> {
     match from {
@@ -453,11 +496,31 @@ impl Op for Convert<'_> {
         }
     }
 
+    fn cached(
+        &self,
+        idtype: IdType,
+        key: &IdKey,
+        requested: &String,
+    ) -> Option<(ConvertRecord, i64)> {
+        let hit = self
+            .client
+            .cache()?
+            .get(CacheKind::Idconv, &cache_key(idtype, &key.key))?;
+        let r = record_from_cache(&hit.body)?;
+        Some((
+            record_from(requested, idtype, &key.key, Some(&r)),
+            hit.fetched_at,
+        ))
+    }
+
     fn request(&self, idtype: IdType, keys: Vec<IdKey>) -> BoxFuture<'_, Result<Self::Answer>> {
         let ids = keys.into_iter().map(|k| k.sent).collect();
         Box::pin(async move {
-            let answer = convert_chunk(self.client, idtype, ids).await?;
-            Ok(index_chunk(idtype, answer))
+            let answer = index_chunk(idtype, convert_chunk(self.client, idtype, ids).await?);
+            if let Some(cache) = self.client.cache().filter(|c| c.mode().writes()) {
+                store(cache, idtype, &answer);
+            }
+            Ok(answer)
         })
     }
 

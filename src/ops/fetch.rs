@@ -331,7 +331,7 @@ impl Op for Fetch<'_> {
         }
     }
 
-    fn cached(&self, _: (), pmid: &String, requested: &String) -> Option<Fetched> {
+    fn cached(&self, _: (), pmid: &String, requested: &String) -> Option<(Fetched, i64)> {
         let cache = self.client.cache()?;
         let hit = cache.get(cache_kind(self.options.mode), pmid)?;
         let article = match self.options.mode {
@@ -350,11 +350,12 @@ impl Op for Fetch<'_> {
                 }
             }
         };
-        Some(Fetched {
+        let record = Fetched {
             requested: requested.clone(),
             pmid: pmid.clone(),
             outcome: Ok(article),
-        })
+        };
+        Some((record, hit.fetched_at))
     }
 
     fn request(&self, _: (), pmids: Vec<String>) -> BoxFuture<'_, Result<EfetchAnswer>> {

@@ -21,6 +21,7 @@ use serde::Serialize;
 use super::batch::{self, Admit, ChunkPolicy, Failed, InputLine, Op, Outcome, Output};
 use super::record::{RecordError, RecordReason};
 use super::search::{self, Detail, Summary};
+use crate::cache::Kind as CacheKind;
 pub use crate::core::ids::check_pmid;
 use crate::error::{Error, Failure, Reason, Result};
 use crate::ncbi::Client;
@@ -227,6 +228,49 @@ fn shape_links(source: &str, links: Vec<Link>, req: &RelatedRequest) -> (usize, 
     (total, linked)
 }
 
+/// The cache key of one PMID's list: `pubmed_pubmed:23193287`.
+fn cache_key(kind: LinkKind, pmid: &str) -> String {
+    format!("{}:{pmid}", kind.linkname())
+}
+
+/// Stores every non-empty list of a whole ELink answer, one entry per
+/// input PMID, as NCBI sent it (`[["PMID", score|null], …]`). An empty
+/// list is not kept: ELink answers an unknown PMID the same way, and
+/// tomorrow the PMID may have links (docs/cache.md).
+fn store(cache: &crate::cache::Cache, kind: LinkKind, pmids: &[String], lists: &[InputLinks]) {
+    let bodies: Vec<(String, String)> = pmids
+        .iter()
+        .zip(lists)
+        .filter_map(|(pmid, list)| match list {
+            InputLinks::Links(links) if !links.is_empty() => {
+                let v: Vec<serde_json::Value> = links
+                    .iter()
+                    .map(|l| serde_json::json!([l.pmid, l.score]))
+                    .collect();
+                Some((
+                    cache_key(kind, pmid),
+                    serde_json::Value::from(v).to_string(),
+                ))
+            }
+            _ => None,
+        })
+        .collect();
+    cache.put(
+        CacheKind::Elink,
+        bodies.iter().map(|(k, b)| (k.as_str(), b.as_str(), None)),
+    );
+}
+
+/// A list stored by [`store`]; `None` for an entry that does not read.
+fn links_from_cache(body: &str) -> Option<Vec<Link>> {
+    let v: Vec<(String, Option<u64>)> = serde_json::from_str(body).ok()?;
+    let links: Vec<Link> = v
+        .into_iter()
+        .map(|(pmid, score)| Link { pmid, score })
+        .collect();
+    (!links.is_empty()).then_some(links)
+}
+
 /// What ELink's lists say for each PMID, and the PMIDs without links,
 /// which ESummary must tell apart from unknown ones (docs/related.md
 /// "Inputs without links and unknown PMIDs").
@@ -272,6 +316,9 @@ async fn answer(
     pmids: &[String],
 ) -> Result<HashMap<String, Answer>> {
     let lists = fetch_links(client, req.kind, pmids).await?;
+    if let Some(cache) = client.cache().filter(|c| c.mode().writes()) {
+        store(cache, req.kind, pmids, &lists);
+    }
     let (mut answers, to_check) = link_answers(req, pmids, lists);
     // One ESummary call checks the PMIDs without links and, for brief/full,
     // summarizes every linked PMID.
@@ -383,6 +430,23 @@ impl Op for Related<'_> {
         };
         let e = RecordError::new(RecordReason::MalformedId, message);
         Admit::Done(RelatedRecord::failed(&requested, None, self.req.kind, e))
+    }
+
+    /// Only `detail` ids: the summaries of linked PMIDs are not cached.
+    fn cached(&self, _: (), pmid: &String, requested: &String) -> Option<(RelatedRecord, i64)> {
+        if self.req.detail != Detail::Ids {
+            return None;
+        }
+        let cache = self.client.cache()?;
+        let hit = cache.get(CacheKind::Elink, &cache_key(self.req.kind, pmid))?;
+        let (total, linked) = shape_links(pmid, links_from_cache(&hit.body)?, &self.req);
+        let record = RelatedRecord {
+            requested: requested.clone(),
+            pmid: Some(pmid.clone()),
+            kind: self.req.kind,
+            outcome: Ok(Links { total, linked }),
+        };
+        Some((record, hit.fetched_at))
     }
 
     fn request(&self, _: (), pmids: Vec<String>) -> BoxFuture<'_, Result<Self::Answer>> {

@@ -213,8 +213,11 @@ impl<'a> Writer<'a> {
             self.out,
             self.format.into(),
             format_args!(
-                "\"submitted\": {}, \"converted\": {}{without}, \"failed\": {}",
-                totals.submitted, c.converted, totals.failed
+                "\"submitted\": {}, \"converted\": {}{without}, \"failed\": {}{}",
+                totals.submitted,
+                c.converted,
+                totals.failed,
+                stream::cache_totals(totals)
             ),
         )
     }

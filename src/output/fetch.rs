@@ -565,8 +565,11 @@ impl<'a> Writer<'a> {
             self.out,
             self.format.into(),
             format_args!(
-                "\"submitted\": {}, \"found\": {}, \"failed\": {}",
-                totals.submitted, totals.succeeded, totals.failed
+                "\"submitted\": {}, \"found\": {}, \"failed\": {}{}",
+                totals.submitted,
+                totals.succeeded,
+                totals.failed,
+                stream::cache_totals(totals)
             ),
         )
     }

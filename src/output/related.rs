@@ -335,12 +335,13 @@ impl<'a> Writer<'a> {
             self.out,
             self.format.into(),
             format_args!(
-                "\"submitted\": {}, \"withLinks\": {}, \"withoutLinks\": {}, \"failed\": {}, \"linked\": {}",
+                "\"submitted\": {}, \"withLinks\": {}, \"withoutLinks\": {}, \"failed\": {}, \"linked\": {}{}",
                 totals.submitted,
                 totals.with_links(),
                 totals.counts.without_links,
                 totals.failed,
-                totals.counts.linked
+                totals.counts.linked,
+                stream::cache_totals(totals)
             ),
         )
     }

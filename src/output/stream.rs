@@ -24,6 +24,20 @@ pub fn finish(
     out.flush()
 }
 
+/// The JSON totals' cache part (docs/cache.md "Saying so"): empty when no
+/// record came from the cache, else `, "cache": {"records": N,
+/// "oldest_fetched": "2026-12-01T09:12:44Z"}`.
+pub fn cache_totals<C>(t: &crate::ops::batch::Totals<C>) -> String {
+    let Some(oldest) = t.cache_oldest.filter(|_| t.from_cache > 0) else {
+        return String::new();
+    };
+    format!(
+        ", \"cache\": {{\"records\": {}, \"oldest_fetched\": \"{}\"}}",
+        t.from_cache,
+        crate::cache::utc(oldest)
+    )
+}
+
 /// Ends an output that stopped early (bad input, a failure that ends the
 /// run, Ctrl-C): the JSON record line ended, so every line written is
 /// whole (a table writer prints its block so far before), then a flush.

@@ -106,10 +106,13 @@ impl Op for ToyOp {
         }
     }
 
-    fn cached(&self, _: u32, key: &u32, input: &String) -> Option<Toy> {
-        (*key >= self.cached_from).then(|| Toy {
-            requested: input.clone(),
-            outcome: Ok(format!("cached #{key}")),
+    fn cached(&self, _: u32, key: &u32, input: &String) -> Option<(Toy, i64)> {
+        (*key >= self.cached_from).then(|| {
+            let toy = Toy {
+                requested: input.clone(),
+                outcome: Ok(format!("cached #{key}")),
+            };
+            (toy, 0)
         })
     }
 
