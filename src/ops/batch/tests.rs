@@ -106,10 +106,14 @@ impl Op for ToyOp {
         }
     }
 
-    fn cached(&self, _: u32, key: &u32, input: &String) -> Option<Toy> {
-        (*key >= self.cached_from).then(|| Toy {
-            requested: input.clone(),
-            outcome: Ok(format!("cached #{key}")),
+    fn cached(&self, _: u32, key: &u32, input: &String) -> Option<(Toy, i64)> {
+        (*key >= self.cached_from).then(|| {
+            let toy = Toy {
+                requested: input.clone(),
+                outcome: Ok(format!("cached #{key}")),
+            };
+            // Fetched at the key's second, so the oldest is the smallest key.
+            (toy, i64::from(*key))
         })
     }
 
@@ -272,6 +276,8 @@ fn inputs_answered_locally_are_not_chunked() {
     assert_eq!(sent[0].1.len(), 100);
     assert_eq!(totals.counts, 900);
     assert_eq!(totals.succeeded, 1000);
+    assert_eq!(totals.from_cache, 900);
+    assert_eq!(totals.cache_oldest, Some(100));
     let got: Vec<&str> = seen
         .items
         .iter()
