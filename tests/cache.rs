@@ -327,14 +327,14 @@ fn not_in_pmc_answers_are_never_stored() {
     let fake = FakeNcbi::new(Corpus::default());
     let server = fake_server(&fake);
     let cache = tempfile::tempdir().unwrap();
-    // 30,000,002 is divisible by 7: not in PMC in the fake.
-    let cmd = ["convert", "30000002", "30000003", "-f", "json"];
+    // 30,000,005 = 7 × 4,285,715: not in PMC in the fake.
+    let cmd = ["convert", "30000005", "30000003", "-f", "json"];
     for n in 1..=2 {
         let run = run_in(&server, cache.path(), &cmd, None);
         assert_eq!(server.count(), n, "{}", run.stderr);
     }
     let sent = fake.idconv_batches.lock().unwrap().clone();
-    assert_eq!(sent[1], ("pmid".to_string(), vec!["30000002".to_string()]));
+    assert_eq!(sent[1], ("pmid".to_string(), vec!["30000005".to_string()]));
 }
 
 #[test]

@@ -112,7 +112,8 @@ impl Op for ToyOp {
                 requested: input.clone(),
                 outcome: Ok(format!("cached #{key}")),
             };
-            (toy, 0)
+            // Fetched at the key's second, so the oldest is the smallest key.
+            (toy, i64::from(*key))
         })
     }
 
@@ -275,6 +276,8 @@ fn inputs_answered_locally_are_not_chunked() {
     assert_eq!(sent[0].1.len(), 100);
     assert_eq!(totals.counts, 900);
     assert_eq!(totals.succeeded, 1000);
+    assert_eq!(totals.from_cache, 900);
+    assert_eq!(totals.cache_oldest, Some(100));
     let got: Vec<&str> = seen
         .items
         .iter()
