@@ -62,12 +62,15 @@ pub enum Kind {
     /// One PMID's ELink list (JSON array of PMIDs, NCBI's order), keyed by
     /// `LINKNAME:PMID`.
     Elink,
-    /// One MeSH answer (the tool's JSON), keyed by the question.
+    /// One MeSH answer (the tool's JSON), keyed by the question; reserved:
+    /// not stored yet.
     Mesh,
-    /// One ESpell answer (the tool's JSON), keyed by the term.
+    /// One ESpell answer (the tool's JSON), keyed by the term; reserved:
+    /// not stored yet.
     Espell,
     /// One ESearch answer (count, IDs, translation as JSON), keyed by the
-    /// request; reused only when asked (docs/cache.md "Searches").
+    /// request; reserved: not stored yet (docs/cache.md "What is kept,
+    /// and for how long").
     Esearch,
 }
 
