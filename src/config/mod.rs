@@ -390,7 +390,7 @@ mod tests {
         let mut envs: Vec<_> = KNOBS.iter().filter_map(|k| k.env).collect();
         envs.sort();
         envs.dedup();
-        assert_eq!(envs.len(), 9);
+        assert_eq!(envs.len(), 10);
         assert_eq!("API_KEY".parse::<ConfigKey>(), Ok(ConfigKey::ApiKey));
         assert_eq!(
             "colour".parse::<ConfigKey>().unwrap_err(),

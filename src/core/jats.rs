@@ -309,12 +309,16 @@ struct Parser<R> {
     reader: Reader<R>,
     buf: Vec<u8>,
     depth: usize,
+    /// Byte offset where the last event returned began (after any
+    /// declaration, DOCTYPE or comment skipped before it).
+    began: usize,
 }
 
 impl<R: BufRead> Parser<R> {
     fn next(&mut self) -> Result<Ev, JatsError> {
         loop {
             self.buf.clear();
+            self.began = self.reader.buffer_position() as usize;
             let ev = self
                 .reader
                 .read_event_into(&mut self.buf)
@@ -964,12 +968,14 @@ pub fn read_set<R: BufRead>(
         reader,
         buf: Vec::new(),
         depth: 0,
+        began: 0,
     };
     let mut seen_root = false;
     loop {
-        let at = p.reader.buffer_position() as usize;
         let end = |p: &Parser<R>| p.reader.buffer_position() as usize;
-        match p.next()? {
+        let ev = p.next()?;
+        let at = p.began;
+        match ev {
             Ev::Eof => break,
             Ev::Text(t) if t.trim().is_empty() => {}
             Ev::Text(_) => return Err(JatsError("text outside the root element".into())),
