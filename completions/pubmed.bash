@@ -173,7 +173,7 @@ _pubmed() {
 
     case "${cmd}" in
         pubmed)
-            opts="-f -q -v -h -V --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --timeout --cache --help --version spell search convert related fetch cite fulltext mesh match config cache mcp completions help"
+            opts="-f -q -v -h -V --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --europepmc-url --timeout --cache --help --version spell search convert related fetch cite fulltext mesh match config cache mcp completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -211,6 +211,10 @@ _pubmed() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --europepmc-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -227,7 +231,7 @@ _pubmed() {
             return 0
             ;;
         pubmed__subcmd__cache)
-            opts="-f -q -v -h -V --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --timeout --cache --help --version path stats clear help"
+            opts="-f -q -v -h -V --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --europepmc-url --timeout --cache --help --version path stats clear help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -265,6 +269,10 @@ _pubmed() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --europepmc-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -281,7 +289,7 @@ _pubmed() {
             return 0
             ;;
         pubmed__subcmd__cache__subcmd__clear)
-            opts="-f -q -v -h -V --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --timeout --cache --help --version"
+            opts="-f -q -v -h -V --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --europepmc-url --timeout --cache --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -316,6 +324,10 @@ _pubmed() {
                     return 0
                     ;;
                 --idconv-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --europepmc-url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -405,7 +417,7 @@ _pubmed() {
             return 0
             ;;
         pubmed__subcmd__cache__subcmd__path)
-            opts="-f -q -v -h -V --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --timeout --cache --help --version"
+            opts="-f -q -v -h -V --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --europepmc-url --timeout --cache --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -440,6 +452,10 @@ _pubmed() {
                     return 0
                     ;;
                 --idconv-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --europepmc-url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -459,7 +475,7 @@ _pubmed() {
             return 0
             ;;
         pubmed__subcmd__cache__subcmd__stats)
-            opts="-f -q -v -h -V --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --timeout --cache --help --version"
+            opts="-f -q -v -h -V --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --europepmc-url --timeout --cache --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -497,6 +513,10 @@ _pubmed() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --europepmc-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -513,7 +533,7 @@ _pubmed() {
             return 0
             ;;
         pubmed__subcmd__cite)
-            opts="-i -s -f -q -v -h -V --input --style --list-styles --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --timeout --cache --help --version"
+            opts="-i -s -f -q -v -h -V --input --style --list-styles --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --europepmc-url --timeout --cache --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -567,6 +587,10 @@ _pubmed() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --europepmc-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -583,7 +607,7 @@ _pubmed() {
             return 0
             ;;
         pubmed__subcmd__completions)
-            opts="-f -q -v -h -V --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --timeout --cache --help --version bash elvish fish powershell zsh"
+            opts="-f -q -v -h -V --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --europepmc-url --timeout --cache --help --version bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -618,6 +642,10 @@ _pubmed() {
                     return 0
                     ;;
                 --idconv-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --europepmc-url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -637,7 +665,7 @@ _pubmed() {
             return 0
             ;;
         pubmed__subcmd__config)
-            opts="-f -q -v -h -V --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --timeout --cache --help --version show path set help"
+            opts="-f -q -v -h -V --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --europepmc-url --timeout --cache --help --version show path set help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -672,6 +700,10 @@ _pubmed() {
                     return 0
                     ;;
                 --idconv-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --europepmc-url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -761,7 +793,7 @@ _pubmed() {
             return 0
             ;;
         pubmed__subcmd__config__subcmd__path)
-            opts="-f -q -v -h -V --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --timeout --cache --help --version"
+            opts="-f -q -v -h -V --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --europepmc-url --timeout --cache --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -796,6 +828,10 @@ _pubmed() {
                     return 0
                     ;;
                 --idconv-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --europepmc-url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -815,7 +851,7 @@ _pubmed() {
             return 0
             ;;
         pubmed__subcmd__config__subcmd__set)
-            opts="-f -q -v -h -V --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --timeout --cache --help --version api_key email tool eutils_url idconv_url request_gap_ms max_retries retry_base_ms deadline_s shared_budget"
+            opts="-f -q -v -h -V --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --europepmc-url --timeout --cache --help --version api_key email tool eutils_url idconv_url request_gap_ms max_retries retry_base_ms deadline_s shared_budget europepmc_url"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -850,6 +886,10 @@ _pubmed() {
                     return 0
                     ;;
                 --idconv-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --europepmc-url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -869,7 +909,7 @@ _pubmed() {
             return 0
             ;;
         pubmed__subcmd__config__subcmd__show)
-            opts="-f -q -v -h -V --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --timeout --cache --help --version"
+            opts="-f -q -v -h -V --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --europepmc-url --timeout --cache --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -907,6 +947,10 @@ _pubmed() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --europepmc-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -923,7 +967,7 @@ _pubmed() {
             return 0
             ;;
         pubmed__subcmd__convert)
-            opts="-i -f -q -v -h -V --from --input --to --fallback --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --timeout --cache --help --version"
+            opts="-i -f -q -v -h -V --from --input --to --fallback --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --europepmc-url --timeout --cache --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -981,6 +1025,10 @@ _pubmed() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --europepmc-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -997,7 +1045,7 @@ _pubmed() {
             return 0
             ;;
         pubmed__subcmd__fetch)
-            opts="-i -f -q -v -h -V --input --bib-key --bib-unicode --output --resume --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --timeout --cache --help --version"
+            opts="-i -f -q -v -h -V --input --bib-key --bib-unicode --output --resume --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --europepmc-url --timeout --cache --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1051,6 +1099,10 @@ _pubmed() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --europepmc-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1067,7 +1119,7 @@ _pubmed() {
             return 0
             ;;
         pubmed__subcmd__fulltext)
-            opts="-i -f -q -v -h -V --input --section --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --timeout --cache --help --version"
+            opts="-i -f -q -v -h -V --input --section --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --europepmc-url --timeout --cache --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1114,6 +1166,10 @@ _pubmed() {
                     return 0
                     ;;
                 --idconv-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --europepmc-url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1427,7 +1483,7 @@ _pubmed() {
             return 0
             ;;
         pubmed__subcmd__match)
-            opts="-f -q -v -h -V --from --bib-out --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --timeout --cache --help --version"
+            opts="-f -q -v -h -V --from --bib-out --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --europepmc-url --timeout --cache --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1473,6 +1529,10 @@ _pubmed() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --europepmc-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1489,7 +1549,7 @@ _pubmed() {
             return 0
             ;;
         pubmed__subcmd__mcp)
-            opts="-f -q -v -h -V --http --token --allow-origin --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --timeout --cache --help --version"
+            opts="-f -q -v -h -V --http --token --allow-origin --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --europepmc-url --timeout --cache --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1539,6 +1599,10 @@ _pubmed() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --europepmc-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1555,7 +1619,7 @@ _pubmed() {
             return 0
             ;;
         pubmed__subcmd__mesh)
-            opts="-f -q -v -h -V --tree --max --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --timeout --cache --help --version"
+            opts="-f -q -v -h -V --tree --max --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --europepmc-url --timeout --cache --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1597,6 +1661,10 @@ _pubmed() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --europepmc-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1613,7 +1681,7 @@ _pubmed() {
             return 0
             ;;
         pubmed__subcmd__related)
-            opts="-i -f -q -v -h -V --input --kind --retmax --detail --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --timeout --cache --help --version"
+            opts="-i -f -q -v -h -V --input --kind --retmax --detail --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --europepmc-url --timeout --cache --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1671,6 +1739,10 @@ _pubmed() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --europepmc-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1687,7 +1759,7 @@ _pubmed() {
             return 0
             ;;
         pubmed__subcmd__search)
-            opts="-f -q -v -h -V --field --spell --mindate --maxdate --datetype --reldate --author --journal --pubtype --mesh --language --has-abstract --free-full-text --species --retmax --retstart --count --sort --all --record --detail --output --resume --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --timeout --cache --help --version"
+            opts="-f -q -v -h -V --field --spell --mindate --maxdate --datetype --reldate --author --journal --pubtype --mesh --language --has-abstract --free-full-text --species --retmax --retstart --count --sort --all --record --detail --output --resume --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --europepmc-url --timeout --cache --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1797,6 +1869,10 @@ _pubmed() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --europepmc-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1813,7 +1889,7 @@ _pubmed() {
             return 0
             ;;
         pubmed__subcmd__spell)
-            opts="-f -q -v -h -V --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --timeout --cache --help --version"
+            opts="-f -q -v -h -V --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --europepmc-url --timeout --cache --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1848,6 +1924,10 @@ _pubmed() {
                     return 0
                     ;;
                 --idconv-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --europepmc-url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_pubmed_global_optspecs
-    string join \n f/format= color= q/quiet v/verbose no-progress api-key= email= tool= eutils-url= idconv-url= timeout= cache= h/help V/version
+    string join \n f/format= color= q/quiet v/verbose no-progress api-key= email= tool= eutils-url= idconv-url= europepmc-url= timeout= cache= h/help V/version
 end
 
 function __fish_pubmed_needs_command
@@ -48,6 +48,7 @@ complete -c pubmed -n "__fish_pubmed_needs_command" -l email -d 'Contact e-mail 
 complete -c pubmed -n "__fish_pubmed_needs_command" -l tool -d 'Tool name sent to NCBI with every request [default: pubmed-cli]' -r
 complete -c pubmed -n "__fish_pubmed_needs_command" -l eutils-url -d 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]' -r
 complete -c pubmed -n "__fish_pubmed_needs_command" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
+complete -c pubmed -n "__fish_pubmed_needs_command" -l europepmc-url -d 'Europe PMC REST base URL, asked by fulltext when PMC has no open text [env: PUBMED_EUROPEPMC_URL; default: https://www.ebi.ac.uk/europepmc/webservices/rest/]' -r
 complete -c pubmed -n "__fish_pubmed_needs_command" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
 complete -c pubmed -n "__fish_pubmed_needs_command" -l cache -d 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
 read\t''
@@ -83,6 +84,7 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -l email -d 'Contac
 complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -l tool -d 'Tool name sent to NCBI with every request [default: pubmed-cli]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -l eutils-url -d 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -l europepmc-url -d 'Europe PMC REST base URL, asked by fulltext when PMC has no open text [env: PUBMED_EUROPEPMC_URL; default: https://www.ebi.ac.uk/europepmc/webservices/rest/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -l cache -d 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
 read\t''
@@ -134,6 +136,7 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l email -d 'Conta
 complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l tool -d 'Tool name sent to NCBI with every request [default: pubmed-cli]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l eutils-url -d 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l europepmc-url -d 'Europe PMC REST base URL, asked by fulltext when PMC has no open text [env: PUBMED_EUROPEPMC_URL; default: https://www.ebi.ac.uk/europepmc/webservices/rest/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l cache -d 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
 read\t''
@@ -171,6 +174,7 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -l email -d 'Cont
 complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -l tool -d 'Tool name sent to NCBI with every request [default: pubmed-cli]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -l eutils-url -d 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -l europepmc-url -d 'Europe PMC REST base URL, asked by fulltext when PMC has no open text [env: PUBMED_EUROPEPMC_URL; default: https://www.ebi.ac.uk/europepmc/webservices/rest/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -l cache -d 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
 read\t''
@@ -203,6 +207,7 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand related" -l email -d 'Cont
 complete -c pubmed -n "__fish_pubmed_using_subcommand related" -l tool -d 'Tool name sent to NCBI with every request [default: pubmed-cli]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand related" -l eutils-url -d 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand related" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand related" -l europepmc-url -d 'Europe PMC REST base URL, asked by fulltext when PMC has no open text [env: PUBMED_EUROPEPMC_URL; default: https://www.ebi.ac.uk/europepmc/webservices/rest/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand related" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand related" -l cache -d 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
 read\t''
@@ -236,6 +241,7 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand fetch" -l email -d 'Contac
 complete -c pubmed -n "__fish_pubmed_using_subcommand fetch" -l tool -d 'Tool name sent to NCBI with every request [default: pubmed-cli]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand fetch" -l eutils-url -d 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand fetch" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand fetch" -l europepmc-url -d 'Europe PMC REST base URL, asked by fulltext when PMC has no open text [env: PUBMED_EUROPEPMC_URL; default: https://www.ebi.ac.uk/europepmc/webservices/rest/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand fetch" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand fetch" -l cache -d 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
 read\t''
@@ -261,6 +267,7 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand cite" -l email -d 'Contact
 complete -c pubmed -n "__fish_pubmed_using_subcommand cite" -l tool -d 'Tool name sent to NCBI with every request [default: pubmed-cli]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand cite" -l eutils-url -d 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand cite" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand cite" -l europepmc-url -d 'Europe PMC REST base URL, asked by fulltext when PMC has no open text [env: PUBMED_EUROPEPMC_URL; default: https://www.ebi.ac.uk/europepmc/webservices/rest/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand cite" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand cite" -l cache -d 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
 read\t''
@@ -287,6 +294,7 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand fulltext" -l email -d 'Con
 complete -c pubmed -n "__fish_pubmed_using_subcommand fulltext" -l tool -d 'Tool name sent to NCBI with every request [default: pubmed-cli]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand fulltext" -l eutils-url -d 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand fulltext" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand fulltext" -l europepmc-url -d 'Europe PMC REST base URL, asked by fulltext when PMC has no open text [env: PUBMED_EUROPEPMC_URL; default: https://www.ebi.ac.uk/europepmc/webservices/rest/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand fulltext" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand fulltext" -l cache -d 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
 read\t''
@@ -311,6 +319,7 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand mesh" -l email -d 'Contact
 complete -c pubmed -n "__fish_pubmed_using_subcommand mesh" -l tool -d 'Tool name sent to NCBI with every request [default: pubmed-cli]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand mesh" -l eutils-url -d 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand mesh" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand mesh" -l europepmc-url -d 'Europe PMC REST base URL, asked by fulltext when PMC has no open text [env: PUBMED_EUROPEPMC_URL; default: https://www.ebi.ac.uk/europepmc/webservices/rest/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand mesh" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand mesh" -l cache -d 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
 read\t''
@@ -340,6 +349,7 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand match" -l email -d 'Contac
 complete -c pubmed -n "__fish_pubmed_using_subcommand match" -l tool -d 'Tool name sent to NCBI with every request [default: pubmed-cli]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand match" -l eutils-url -d 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand match" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand match" -l europepmc-url -d 'Europe PMC REST base URL, asked by fulltext when PMC has no open text [env: PUBMED_EUROPEPMC_URL; default: https://www.ebi.ac.uk/europepmc/webservices/rest/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand match" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand match" -l cache -d 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
 read\t''
@@ -374,6 +384,7 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_see
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from show path set help" -l tool -d 'Tool name sent to NCBI with every request [default: pubmed-cli]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from show path set help" -l eutils-url -d 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from show path set help" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from show path set help" -l europepmc-url -d 'Europe PMC REST base URL, asked by fulltext when PMC has no open text [env: PUBMED_EUROPEPMC_URL; default: https://www.ebi.ac.uk/europepmc/webservices/rest/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from show path set help" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from show path set help" -l cache -d 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
 read\t''
@@ -399,6 +410,7 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_su
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -l tool -d 'Tool name sent to NCBI with every request [default: pubmed-cli]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -l eutils-url -d 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -l europepmc-url -d 'Europe PMC REST base URL, asked by fulltext when PMC has no open text [env: PUBMED_EUROPEPMC_URL; default: https://www.ebi.ac.uk/europepmc/webservices/rest/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -l cache -d 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
 read\t''
@@ -433,6 +445,7 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_su
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -l tool -d 'Tool name sent to NCBI with every request [default: pubmed-cli]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -l eutils-url -d 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -l europepmc-url -d 'Europe PMC REST base URL, asked by fulltext when PMC has no open text [env: PUBMED_EUROPEPMC_URL; default: https://www.ebi.ac.uk/europepmc/webservices/rest/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -l cache -d 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
 read\t''
@@ -467,6 +480,7 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_su
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -l tool -d 'Tool name sent to NCBI with every request [default: pubmed-cli]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -l eutils-url -d 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -l europepmc-url -d 'Europe PMC REST base URL, asked by fulltext when PMC has no open text [env: PUBMED_EUROPEPMC_URL; default: https://www.ebi.ac.uk/europepmc/webservices/rest/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -l cache -d 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
 read\t''
@@ -505,6 +519,7 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and not __fish_seen
 complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and not __fish_seen_subcommand_from path stats clear help" -l tool -d 'Tool name sent to NCBI with every request [default: pubmed-cli]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and not __fish_seen_subcommand_from path stats clear help" -l eutils-url -d 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and not __fish_seen_subcommand_from path stats clear help" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and not __fish_seen_subcommand_from path stats clear help" -l europepmc-url -d 'Europe PMC REST base URL, asked by fulltext when PMC has no open text [env: PUBMED_EUROPEPMC_URL; default: https://www.ebi.ac.uk/europepmc/webservices/rest/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and not __fish_seen_subcommand_from path stats clear help" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and not __fish_seen_subcommand_from path stats clear help" -l cache -d 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
 read\t''
@@ -543,6 +558,7 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_sub
 complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from path" -l tool -d 'Tool name sent to NCBI with every request [default: pubmed-cli]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from path" -l eutils-url -d 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from path" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from path" -l europepmc-url -d 'Europe PMC REST base URL, asked by fulltext when PMC has no open text [env: PUBMED_EUROPEPMC_URL; default: https://www.ebi.ac.uk/europepmc/webservices/rest/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from path" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from path" -l cache -d 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
 read\t''
@@ -563,6 +579,7 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_sub
 complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from stats" -l tool -d 'Tool name sent to NCBI with every request [default: pubmed-cli]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from stats" -l eutils-url -d 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from stats" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from stats" -l europepmc-url -d 'Europe PMC REST base URL, asked by fulltext when PMC has no open text [env: PUBMED_EUROPEPMC_URL; default: https://www.ebi.ac.uk/europepmc/webservices/rest/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from stats" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from stats" -l cache -d 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
 read\t''
@@ -597,6 +614,7 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_sub
 complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from clear" -l tool -d 'Tool name sent to NCBI with every request [default: pubmed-cli]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from clear" -l eutils-url -d 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from clear" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from clear" -l europepmc-url -d 'Europe PMC REST base URL, asked by fulltext when PMC has no open text [env: PUBMED_EUROPEPMC_URL; default: https://www.ebi.ac.uk/europepmc/webservices/rest/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from clear" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from clear" -l cache -d 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
 read\t''
@@ -638,6 +656,7 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l email -d 'Contact 
 complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l tool -d 'Tool name sent to NCBI with every request [default: pubmed-cli]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l eutils-url -d 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l europepmc-url -d 'Europe PMC REST base URL, asked by fulltext when PMC has no open text [env: PUBMED_EUROPEPMC_URL; default: https://www.ebi.ac.uk/europepmc/webservices/rest/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l cache -d 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
 read\t''
@@ -672,6 +691,7 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -l email -d '
 complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -l tool -d 'Tool name sent to NCBI with every request [default: pubmed-cli]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -l eutils-url -d 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -l europepmc-url -d 'Europe PMC REST base URL, asked by fulltext when PMC has no open text [env: PUBMED_EUROPEPMC_URL; default: https://www.ebi.ac.uk/europepmc/webservices/rest/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -l cache -d 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
 read\t''

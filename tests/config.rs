@@ -181,6 +181,8 @@ fn config_show_names_the_shared_budget_and_its_directory() {
             "retry_base_ms = 1000  # default",
             "deadline_s = 60  # default",
             "shared_budget = true  # default",
+            // Europe PMC's documented REST base (europepmc.org/RestfulWebService).
+            "europepmc_url = \"https://www.ebi.ac.uk/europepmc/webservices/rest/\"  # default",
             &format!("# shared budget state in {}", runtime.path().display()),
         ]
     );

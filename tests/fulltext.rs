@@ -292,3 +292,66 @@ async fn mcp_tool_keeps_the_budget_and_names_what_is_unavailable() {
     assert_eq!(v["unavailable"][0]["reason"], "no_open_full_text");
     assert_eq!(v["unavailable"][0]["requested"], "PMC1");
 }
+
+#[test]
+fn cli_falls_back_to_europe_pmc_when_pmc_has_no_text() {
+    let s = server();
+    let run = pubmed(&["fulltext", "-f", "ndjson", "PMC2329613", "PMC1"])
+        .server(&s)
+        .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let lines: Vec<Value> = run
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    let a = &lines[0];
+    assert_eq!(a["source"], "europepmc");
+    assert_eq!(a["pmcid"], "PMC2329613");
+    assert_eq!(a["pmid"], "18405359");
+    // Section titles as Python's ElementTree reads the fixture's <body>.
+    let titles: Vec<&str> = a["sections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["title"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        titles,
+        [
+            "Background",
+            "Methods",
+            "Results",
+            "Discussion",
+            "Conclusion",
+            "Authors' contributions",
+            "Pre-publication history"
+        ]
+    );
+    assert_eq!(
+        a["license"]["url"],
+        "http://creativecommons.org/licenses/by/2.0"
+    );
+    // Europe PMC 404: no open text anywhere, with the PMC link.
+    assert_eq!(lines[1]["error"]["reason"], "no_open_full_text");
+    let msg = lines[1]["error"]["message"].as_str().unwrap();
+    assert!(msg.contains("Europe PMC has no full text"), "{msg}");
+    assert!(
+        msg.contains("https://pmc.ncbi.nlm.nih.gov/articles/PMC1/"),
+        "{msg}"
+    );
+    // One EFetch for both, then one Europe PMC GET each.
+    let reqs = s.requests();
+    assert_eq!(reqs.iter().filter(|r| r.is("efetch.fcgi")).count(), 1);
+    let epmc: Vec<&str> = reqs
+        .iter()
+        .filter(|r| r.path.contains("/europepmc/"))
+        .map(|r| r.path.as_str())
+        .collect();
+    assert_eq!(epmc.len(), 2);
+    assert!(
+        epmc.iter()
+            .any(|p| p.ends_with("/rest/PMC2329613/fullTextXML"))
+    );
+}

@@ -309,6 +309,10 @@ pub struct GlobalArgs {
     #[arg(long, global = true, value_name = "URL", help_heading = "NCBI",
           help = ConfigKey::IdconvUrl.knob().flag_help())]
     pub idconv_url: Option<String>,
+    /// Europe PMC REST base URL (help from the knob table)
+    #[arg(long, global = true, value_name = "URL", help_heading = "NCBI",
+          help = ConfigKey::EuropepmcUrl.knob().flag_help())]
+    pub europepmc_url: Option<String>,
     /// Deadline per NCBI call (help from the knob table)
     #[arg(long, global = true, value_name = "SECS", help_heading = "NCBI",
           help = ConfigKey::DeadlineS.knob().flag_help())]

@@ -54,7 +54,9 @@ fn show(ctx: &Context, out: &mut dyn Write) -> Result<(), Failure> {
     }
     // A URL may carry a password or an api_key: shown as -v logs it.
     let shown = |key: ConfigKey, v: &Option<String>| match key {
-        ConfigKey::EutilsUrl | ConfigKey::IdconvUrl => v.as_deref().map(crate::ncbi::redact_url),
+        ConfigKey::EutilsUrl | ConfigKey::IdconvUrl | ConfigKey::EuropepmcUrl => {
+            v.as_deref().map(crate::ncbi::redact_url)
+        }
         _ => v.clone(),
     };
     if json {

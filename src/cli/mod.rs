@@ -76,6 +76,7 @@ impl Context {
                 tool: g.tool.clone(),
                 eutils_url: g.eutils_url.clone(),
                 idconv_url: g.idconv_url.clone(),
+                europepmc_url: g.europepmc_url.clone(),
                 timeout: g.timeout,
                 verbose: g.verbose,
             },

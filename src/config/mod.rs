@@ -44,11 +44,13 @@ pub enum ConfigKey {
     DeadlineS,
     /// `shared_budget`: one request budget for every `pubmed` of the user.
     SharedBudget,
+    /// `europepmc_url`: Europe PMC REST base URL (`fulltext`'s fallback).
+    EuropepmcUrl,
 }
 
 impl ConfigKey {
     /// Every key, in the table's (and `config show`'s) order.
-    pub const ALL: [ConfigKey; 10] = [
+    pub const ALL: [ConfigKey; 11] = [
         ConfigKey::ApiKey,
         ConfigKey::Email,
         ConfigKey::Tool,
@@ -59,6 +61,7 @@ impl ConfigKey {
         ConfigKey::RetryBaseMs,
         ConfigKey::DeadlineS,
         ConfigKey::SharedBudget,
+        ConfigKey::EuropepmcUrl,
     ];
 
     /// This key's row of [`KNOBS`].
@@ -208,7 +211,7 @@ pub struct Knob {
 /// The knob table, in [`ConfigKey::ALL`] order. Defaults are not written
 /// here: they are the client's own (`ClientSettings::default()`), see
 /// [`Knob::default_text`].
-pub const KNOBS: [Knob; 10] = [
+pub const KNOBS: [Knob; 11] = [
     Knob {
         key: ConfigKey::ApiKey,
         name: "api_key",
@@ -299,6 +302,15 @@ pub const KNOBS: [Knob; 10] = [
         guarded: false,
         doc: "Share NCBI's request budget with every pubmed process of this user",
     },
+    Knob {
+        key: ConfigKey::EuropepmcUrl,
+        name: "europepmc_url",
+        flag: Some("--europepmc-url"),
+        env: Some("PUBMED_EUROPEPMC_URL"),
+        kind: Kind::Url,
+        guarded: true,
+        doc: "Europe PMC REST base URL, asked by fulltext when PMC has no open text",
+    },
 ];
 
 impl Knob {
@@ -378,12 +390,12 @@ mod tests {
         let mut envs: Vec<_> = KNOBS.iter().filter_map(|k| k.env).collect();
         envs.sort();
         envs.dedup();
-        assert_eq!(envs.len(), 9);
+        assert_eq!(envs.len(), 10);
         assert_eq!("API_KEY".parse::<ConfigKey>(), Ok(ConfigKey::ApiKey));
         assert_eq!(
             "colour".parse::<ConfigKey>().unwrap_err(),
             "unknown config key \"colour\"; keys: api_key, email, tool, eutils_url, idconv_url, \
-             request_gap_ms, max_retries, retry_base_ms, deadline_s, shared_budget"
+             request_gap_ms, max_retries, retry_base_ms, deadline_s, shared_budget, europepmc_url"
         );
     }
 

@@ -25,6 +25,8 @@ pub struct Flags {
     pub eutils_url: Option<String>,
     /// `--idconv-url`.
     pub idconv_url: Option<String>,
+    /// `--europepmc-url`.
+    pub europepmc_url: Option<String>,
     /// `--timeout SECS`: the per-call deadline.
     pub timeout: Option<f64>,
     /// `-v`: log each request on stderr.
@@ -116,6 +118,8 @@ pub struct Settings {
     pub deadline: Resolved<Seconds>,
     /// `shared_budget`.
     pub shared_budget: Resolved<bool>,
+    /// `europepmc_url`.
+    pub europepmc_url: Resolved<HttpUrl>,
     /// The config file's path, when there is a config directory.
     pub config_path: Option<PathBuf>,
     /// Whether the config file exists.
@@ -187,6 +191,11 @@ pub fn resolve(layers: &Layers) -> Result<Settings> {
         Seconds::from(d.policy.deadline),
     )?;
     let shared_budget = r.or_default(ConfigKey::SharedBudget, None, d.policy.shared_budget)?;
+    let europepmc_url = r.or_default(
+        ConfigKey::EuropepmcUrl,
+        text(&f.europepmc_url).map(HttpUrl::parse),
+        HttpUrl::parse(&d.europepmc_url).map_err(|_| builtin("europepmc_url"))?,
+    )?;
     debug_assert!(r.entries.iter().map(|e| e.key).eq(ConfigKey::ALL));
     let mut warnings = guard;
     if api_key.source == Source::Flag("--api-key") {
@@ -217,6 +226,7 @@ pub fn resolve(layers: &Layers) -> Result<Settings> {
         retry_base,
         deadline,
         shared_budget,
+        europepmc_url,
         config_path: layers.file.map(|f| f.path().to_path_buf()),
         config_exists: layers.file.is_some_and(ConfigFile::exists),
         budget_dir,
@@ -438,6 +448,7 @@ impl Settings {
         ClientSettings {
             eutils_url: self.eutils_url.value.as_str().to_string(),
             idconv_url: self.idconv_url.value.as_str().to_string(),
+            europepmc_url: self.europepmc_url.value.as_str().to_string(),
             tool: self.tool.value.clone(),
             email: self.email.value.clone(),
             api_key: self.api_key.value.as_ref().map(|k| k.as_str().to_string()),

@@ -13,6 +13,16 @@ use quick_xml::escape::resolve_predefined_entity;
 use quick_xml::events::{BytesStart, Event};
 use serde::Serialize;
 
+/// Elements read as one paragraph each (their inline content folded).
+const PARAGRAPHS: [&str; 6] = [
+    "p",
+    "list",
+    "disp-formula",
+    "def-list",
+    "preformat",
+    "speech",
+];
+
 /// Deepest element nesting read; deeper is [`JatsError`], never a stack
 /// overflow (the same figure as `ncbi::xml`).
 pub const MAX_DEPTH: usize = 256;
@@ -309,12 +319,16 @@ struct Parser<R> {
     reader: Reader<R>,
     buf: Vec<u8>,
     depth: usize,
+    /// Byte offset where the last event returned began (after any
+    /// declaration, DOCTYPE or comment skipped before it).
+    began: usize,
 }
 
 impl<R: BufRead> Parser<R> {
     fn next(&mut self) -> Result<Ev, JatsError> {
         loop {
             self.buf.clear();
+            self.began = self.reader.buffer_position() as usize;
             let ev = self
                 .reader
                 .read_event_into(&mut self.buf)
@@ -628,7 +642,7 @@ impl<R: BufRead> Parser<R> {
                             self.section_body(&mut sub, art)?;
                             sec.sections.push(sub);
                         }
-                        "p" | "list" | "disp-formula" | "def-list" | "preformat" | "speech" => {
+                        name if PARAGRAPHS.contains(&name) => {
                             let mut s = String::new();
                             let mut floats = Vec::new();
                             self.inline(&mut s, art, &mut floats, false)?;
@@ -782,7 +796,7 @@ impl<R: BufRead> Parser<R> {
                 Ev::Eof => return Err(truncated()),
                 Ev::Text(_) | Ev::Empty(_) => {}
                 Ev::Start(t) if t.name == "sec" => {
-                    if !lead.blocks.is_empty() {
+                    if !lead.blocks.is_empty() || !lead.sections.is_empty() {
                         art.sections.push(std::mem::take(&mut lead));
                     }
                     let mut sec = Section {
@@ -797,6 +811,12 @@ impl<R: BufRead> Parser<R> {
                     if self.float(&t, art, &mut lead.blocks)? {
                         continue;
                     }
+                    if !PARAGRAPHS.contains(&t.name.as_str()) {
+                        // A container (`<boxed-text>`, `<disp-quote>`, …)
+                        // keeps its paragraphs and sections apart.
+                        self.section_body(&mut lead, art)?;
+                        continue;
+                    }
                     let mut s = String::new();
                     let mut floats = Vec::new();
                     self.inline(&mut s, art, &mut floats, false)?;
@@ -808,7 +828,7 @@ impl<R: BufRead> Parser<R> {
                 }
             }
         }
-        if !lead.blocks.is_empty() {
+        if !lead.blocks.is_empty() || !lead.sections.is_empty() {
             art.sections.push(lead);
         }
         Ok(())
@@ -964,12 +984,14 @@ pub fn read_set<R: BufRead>(
         reader,
         buf: Vec::new(),
         depth: 0,
+        began: 0,
     };
     let mut seen_root = false;
     loop {
-        let at = p.reader.buffer_position() as usize;
         let end = |p: &Parser<R>| p.reader.buffer_position() as usize;
-        match p.next()? {
+        let ev = p.next()?;
+        let at = p.began;
+        match ev {
             Ev::Eof => break,
             Ev::Text(t) if t.trim().is_empty() => {}
             Ev::Text(_) => return Err(JatsError("text outside the root element".into())),

@@ -25,6 +25,8 @@ use crate::error::{Error, Reason, Result};
 pub const DEFAULT_EUTILS_URL: &str = "https://eutils.ncbi.nlm.nih.gov/entrez/eutils/";
 /// The PMC ID Converter API.
 pub const DEFAULT_IDCONV_URL: &str = "https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/";
+/// Europe PMC's REST API (`{base}{PMCID}/fullTextXML`).
+pub const DEFAULT_EUROPEPMC_URL: &str = "https://www.ebi.ac.uk/europepmc/webservices/rest/";
 /// The `tool` parameter sent when none is configured.
 pub const DEFAULT_TOOL: &str = "pubmed-cli";
 
@@ -40,6 +42,8 @@ pub struct ClientSettings {
     pub eutils_url: String,
     /// ID Converter URL.
     pub idconv_url: String,
+    /// Europe PMC REST base URL (`…/rest/`).
+    pub europepmc_url: String,
     /// `tool` parameter.
     pub tool: String,
     /// `email` parameter, when configured.
@@ -66,6 +70,7 @@ impl Default for ClientSettings {
         ClientSettings {
             eutils_url: DEFAULT_EUTILS_URL.into(),
             idconv_url: DEFAULT_IDCONV_URL.into(),
+            europepmc_url: DEFAULT_EUROPEPMC_URL.into(),
             tool: DEFAULT_TOOL.into(),
             email: None,
             api_key: None,

@@ -11,6 +11,7 @@ pub mod elink;
 pub mod esearch;
 pub mod espell;
 pub mod esummary;
+pub mod europepmc;
 pub mod halving;
 pub mod idconv;
 pub mod limits;
@@ -22,7 +23,8 @@ pub mod transport;
 pub mod xml;
 
 pub use client::{
-    Client, ClientSettings, DEFAULT_EUTILS_URL, DEFAULT_IDCONV_URL, DEFAULT_TOOL, redact_url,
+    Client, ClientSettings, DEFAULT_EUROPEPMC_URL, DEFAULT_EUTILS_URL, DEFAULT_IDCONV_URL,
+    DEFAULT_TOOL, redact_url,
 };
 pub use db::Db;
 pub use policy::{Backoff, Policy};

@@ -18,6 +18,7 @@ use crate::core::ids::{self, IdType};
 use crate::core::jats::Article;
 use crate::error::{Error, Failure, Reason, Result};
 use crate::ncbi::Client;
+use crate::ncbi::europepmc::EuropePmcEntry;
 use crate::ncbi::idconv::IdconvAnswer;
 use crate::ncbi::pmc::{PMC_EFETCH_CHUNK, PmcEntry};
 
@@ -38,6 +39,18 @@ pub const PER_RECORD_REASONS: [RecordReason; 3] = [
 pub enum Source {
     /// PMC, EFetch `db=pmc`.
     Pmc,
+    /// Europe PMC `fullTextXML`, asked when PMC served no open text.
+    Europepmc,
+}
+
+impl Source {
+    /// The name records carry (`pmc`, `europepmc`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Source::Pmc => "pmc",
+            Source::Europepmc => "europepmc",
+        }
+    }
 }
 
 /// One input's full text.
@@ -75,10 +88,59 @@ pub struct FulltextOptions {
     pub keep_raw: bool,
 }
 
-/// A chunk's answer: per key, the PMCID and PMC's entry (or the record
+/// A chunk's answer: per key, the PMCID and its text (or the record
 /// error in its place).
 pub struct ChunkAnswer {
-    by_key: HashMap<String, (Option<String>, std::result::Result<PmcEntry, RecordError>)>,
+    by_key: HashMap<String, (Option<String>, std::result::Result<Fulltext, RecordError>)>,
+}
+
+/// PMC's entry for one PMCID, Europe PMC's when PMC had no open text.
+fn decide(
+    pmcid: &str,
+    doi: Option<&str>,
+    pmc: PmcEntry,
+    epmc: Option<&Result<EuropePmcEntry>>,
+) -> std::result::Result<Fulltext, RecordError> {
+    let why = match pmc {
+        PmcEntry::Article { article, raw } if article.has_body => {
+            return Ok(Fulltext {
+                article,
+                raw,
+                source: Source::Pmc,
+            });
+        }
+        PmcEntry::Article { article, .. } => {
+            let doi = article.doi.clone().or(doi.map(str::to_string));
+            (
+                "PMC's XML has the front matter only: the publisher does not allow the full text in XML".to_string(),
+                doi,
+            )
+        }
+        PmcEntry::Unavailable(why) => (format!("PMC answered: {why}"), doi.map(str::to_string)),
+    };
+    match epmc {
+        Some(Ok(EuropePmcEntry::Article { article, raw })) => Ok(Fulltext {
+            article: article.clone(),
+            raw: raw.clone(),
+            source: Source::Europepmc,
+        }),
+        // Europe PMC failing is this record's trouble, not the chunk's:
+        // PMC's articles beside it stand.
+        Some(Err(e)) => Err(RecordError::request(e)),
+        _ => Err(no_open(
+            pmcid,
+            why.1.as_deref(),
+            &format!("{}; Europe PMC has no full text of it either", why.0),
+        )),
+    }
+}
+
+/// Whether PMC's entry leaves the text to Europe PMC.
+fn wants_fallback(e: &PmcEntry) -> bool {
+    match e {
+        PmcEntry::Article { article, .. } => !article.has_body,
+        PmcEntry::Unavailable(_) => true,
+    }
 }
 
 /// The link a reader follows to the article's PMC page.
@@ -111,70 +173,98 @@ pub(crate) struct FulltextOp<'c> {
     pub(crate) options: FulltextOptions,
 }
 
+/// Key → (PMCID, DOI the ID Converter gave), plus the records already
+/// decided (no PMCID, rejected request).
+type Resolved = (
+    Vec<(String, String, Option<String>)>,
+    HashMap<String, (Option<String>, std::result::Result<Fulltext, RecordError>)>,
+);
+
 impl FulltextOp<'_> {
-    async fn answer(&self, group: IdType, keys: Vec<String>) -> Result<ChunkAnswer> {
+    /// The PMCID of each key: itself for PMCIDs, else the ID Converter's.
+    async fn resolve(&self, group: IdType, keys: Vec<String>) -> Result<Resolved> {
         let mut by_key = HashMap::new();
-        // Key → PMCID (sent form); inputs already PMCIDs map to themselves.
-        let mut pmcid_of: Vec<(String, String)> = Vec::new();
         if group == IdType::Pmcid {
-            pmcid_of = keys.iter().map(|k| (k.clone(), k.clone())).collect();
-        } else {
-            match self.client.idconv(group, &keys).await? {
-                IdconvAnswer::Records(records) => {
-                    let mut found: HashMap<String, String> = HashMap::new();
-                    for r in records {
-                        let reported = match group {
-                            IdType::Pmid => r.pmid.clone(),
-                            IdType::Doi => r.doi.clone(),
-                            IdType::Pmcid => r.pmcid.clone(),
-                        };
-                        let key = r
-                            .requested_id
-                            .as_deref()
-                            .or(reported.as_deref())
-                            .map(|k| ids::answer_key(group, k));
-                        if let (Some(k), Some(p)) = (key, r.pmcid) {
-                            found.insert(k, ids::answer_key(IdType::Pmcid, &p));
-                        }
+            let same = keys.into_iter().map(|k| (k.clone(), k, None)).collect();
+            return Ok((same, by_key));
+        }
+        let mut pmcid_of = Vec::new();
+        match self.client.idconv(group, &keys).await? {
+            IdconvAnswer::Records(records) => {
+                let mut found: HashMap<String, (String, Option<String>)> = HashMap::new();
+                for r in records {
+                    let reported = match group {
+                        IdType::Pmid => r.pmid.clone(),
+                        IdType::Doi => r.doi.clone(),
+                        IdType::Pmcid => r.pmcid.clone(),
+                    };
+                    let key = r
+                        .requested_id
+                        .as_deref()
+                        .or(reported.as_deref())
+                        .map(|k| ids::answer_key(group, k));
+                    if let (Some(k), Some(p)) = (key, r.pmcid) {
+                        found.insert(k, (ids::answer_key(IdType::Pmcid, &p), r.doi));
                     }
-                    for k in &keys {
-                        match found.get(k) {
-                            Some(p) => pmcid_of.push((k.clone(), p.clone())),
-                            None => {
-                                by_key.insert(k.clone(), (None, Err(not_in_pmc(k))));
-                            }
+                }
+                for k in keys {
+                    match found.remove(&k) {
+                        Some((p, doi)) => pmcid_of.push((k, p, doi)),
+                        None => {
+                            let e = not_in_pmc(&k);
+                            by_key.insert(k, (None, Err(e)));
                         }
                     }
                 }
-                IdconvAnswer::Rejected(msg) => {
-                    for k in &keys {
-                        by_key.insert(
-                            k.clone(),
-                            (
-                                None,
-                                Err(RecordError::new(RecordReason::MalformedId, msg.clone())),
-                            ),
-                        );
-                    }
+            }
+            IdconvAnswer::Rejected(msg) => {
+                for k in keys {
+                    let e = RecordError::new(RecordReason::MalformedId, msg.clone());
+                    by_key.insert(k, (None, Err(e)));
                 }
             }
         }
-        if !pmcid_of.is_empty() {
-            let mut wanted: Vec<String> = pmcid_of.iter().map(|(_, p)| p.clone()).collect();
-            wanted.dedup();
-            let mut answer = self
-                .client
-                .efetch_pmc(&wanted, self.options.keep_raw)
-                .await?;
-            for (k, p) in pmcid_of {
-                let entry = match answer.get(&p) {
-                    Some(e) => Ok(e.clone()),
-                    None => Err(not_in_pmc(&p)),
-                };
-                by_key.insert(k, (Some(p), entry));
-            }
-            answer.clear();
+        Ok((pmcid_of, by_key))
+    }
+
+    /// Europe PMC's answer for each PMCID PMC had no open text of, one
+    /// GET each (paced by the client); a failed GET is that PMCID's error.
+    async fn fallback(&self, pmcids: Vec<String>) -> HashMap<String, Result<EuropePmcEntry>> {
+        let keep = self.options.keep_raw;
+        let asks = pmcids
+            .iter()
+            .map(|p| self.client.europepmc_fulltext(p, keep));
+        let answers = futures::future::join_all(asks).await;
+        pmcids.into_iter().zip(answers).collect()
+    }
+
+    async fn answer(&self, group: IdType, keys: Vec<String>) -> Result<ChunkAnswer> {
+        let (pmcid_of, mut by_key) = self.resolve(group, keys).await?;
+        if pmcid_of.is_empty() {
+            return Ok(ChunkAnswer { by_key });
         }
+        let mut wanted: Vec<String> = pmcid_of.iter().map(|(_, p, _)| p.clone()).collect();
+        wanted.sort();
+        wanted.dedup();
+        let mut answer = self
+            .client
+            .efetch_pmc(&wanted, self.options.keep_raw)
+            .await?;
+        let mut elsewhere: Vec<String> = answer
+            .iter()
+            .filter(|(_, e)| wants_fallback(e))
+            .map(|(p, _)| p.clone())
+            .collect();
+        elsewhere.sort();
+        let epmc = self.fallback(elsewhere).await;
+        for (k, p, doi) in pmcid_of {
+            let entry = match answer.get(&p) {
+                Some(e) => decide(&p, doi.as_deref(), e.clone(), epmc.get(&p)),
+                None => Err(not_in_pmc(&p)),
+            };
+            by_key.insert(k, (Some(p), entry));
+        }
+        answer.clear();
         Ok(ChunkAnswer { by_key })
     }
 }
@@ -261,26 +351,7 @@ impl Op for FulltextOp<'_> {
             );
             return failed(requested, RecordError::request(&e));
         };
-        let outcome = entry.and_then(|e| match e {
-            PmcEntry::Article { article, .. } if !article.has_body => {
-                let p = pmcid.as_deref().unwrap_or(key);
-                Err(no_open(
-                    p,
-                    article.doi.as_deref(),
-                    "PMC's XML has the front matter only: the publisher does not allow the full text in XML",
-                ))
-            }
-            PmcEntry::Article { article, raw } => Ok(Fulltext {
-                article,
-                raw,
-                source: Source::Pmc,
-            }),
-            PmcEntry::Unavailable(why) => Err(no_open(
-                pmcid.as_deref().unwrap_or(key),
-                None,
-                &format!("PMC answered: {why}"),
-            )),
-        });
+        let outcome = entry;
         FulltextRecord {
             requested,
             pmcid,

@@ -82,7 +82,7 @@ pub fn article_text(f: &Fulltext, wanted: &[String], markdown: bool) -> String {
     if !a.authors.is_empty() {
         out.push_str(&format!("{}\n\n", a.authors.join(", ")));
     }
-    let mut ids = vec![format!("source: {}", "pmc")];
+    let mut ids = vec![format!("source: {}", f.source.as_str())];
     if let Some(p) = &a.pmcid {
         ids.push(p.clone());
     }

@@ -92,7 +92,8 @@ impl Pubmed {
     pub fn server(mut self, s: &super::server::TestServer) -> Self {
         self.cmd
             .env("PUBMED_EUTILS_URL", s.eutils_url())
-            .env("PUBMED_IDCONV_URL", s.idconv_url());
+            .env("PUBMED_IDCONV_URL", s.idconv_url())
+            .env("PUBMED_EUROPEPMC_URL", s.europepmc_url());
         self
     }
 

@@ -425,6 +425,9 @@ impl FakeNcbi {
             self.counters.esearch.fetch_add(1, Ordering::SeqCst);
             return self.esearch(req);
         }
+        if let Some(r) = super::pmc::europepmc(req) {
+            return r;
+        }
         if req.path.contains("/idconv/") {
             self.counters.idconv.fetch_add(1, Ordering::SeqCst);
             return self.idconv(req);

@@ -50,7 +50,8 @@ pub fn command(server: &TestServer, home: &std::path::Path) -> tokio::process::C
         .env("PUBMED_MAX_RETRIES", "2")
         .env("PUBMED_DEADLINE_S", "5")
         .env("PUBMED_EUTILS_URL", server.eutils_url())
-        .env("PUBMED_IDCONV_URL", server.idconv_url());
+        .env("PUBMED_IDCONV_URL", server.idconv_url())
+        .env("PUBMED_EUROPEPMC_URL", server.europepmc_url());
     cmd
 }
 

@@ -30,6 +30,24 @@ pub const ARTICLES: [(&str, &str, &str, &str); 3] = [
     ),
 ];
 
+/// Articles PMC answers `not available` for and only the fake Europe PMC
+/// serves (`{base}PMC…/fullTextXML`, the `.nxml` file as the body):
+/// (PMCID digits, file).
+pub const EUROPE_ONLY: [(&str, &str); 1] = [("2329613", "pmc_oa_1472_6831_8_11.nxml")];
+
+/// The fake Europe PMC: the file of an [`EUROPE_ONLY`] article, HTTP 404
+/// (Europe PMC's answer when it has no full text) for any other PMCID;
+/// `None` for a path that is not Europe PMC's.
+pub fn europepmc(req: &Request) -> Option<Reply> {
+    let rest = req.path.split("/europepmc/webservices/rest/").nth(1)?;
+    let pmcid = rest.strip_suffix("/fullTextXML")?;
+    let digits = pmcid.trim_start_matches("PMC");
+    Some(match EUROPE_ONLY.iter().find(|a| a.0 == digits) {
+        Some(a) => Reply::xml(String::from_utf8(fixture(a.1)).unwrap()),
+        None => Reply::status(404, "text/plain", ""),
+    })
+}
+
 /// The head of an EFetch `db=pmc` answer, as PMC sends it.
 pub const HEAD: &str = "<?xml version=\"1.0\"  ?><!DOCTYPE pmc-articleset PUBLIC \"-//NLM//DTD ARTICLE SET 2.0//EN\" \"https://dtd.nlm.nih.gov/ncbi/pmc/articleset/nlm-articleset-2.0.dtd\"><pmc-articleset>";
 
@@ -58,6 +76,9 @@ pub fn efetch_pmc(ids: &[&str]) -> String {
 
 /// The handler: EFetch `db=pmc` and the ID Converter.
 pub fn handler(req: &Request) -> Reply {
+    if let Some(r) = europepmc(req) {
+        return r;
+    }
     if req.path.contains("/idconv/") {
         let idtype = req.param("idtype").unwrap_or("pmid");
         let records: Vec<String> = req

@@ -179,6 +179,11 @@ impl TestServer {
         format!("http://{}/tools/idconv/api/v1/articles/", self.addr)
     }
 
+    /// The Europe PMC REST base URL of this server.
+    pub fn europepmc_url(&self) -> String {
+        format!("http://{}/europepmc/webservices/rest/", self.addr)
+    }
+
     /// Every request so far, in arrival order.
     pub fn requests(&self) -> Vec<Request> {
         self.log.lock().unwrap().clone()

@@ -72,7 +72,7 @@ Output: `articles` (requested, pmcid, pmid, doi, title, license, source, text, t
                     "doi": {"type": "string", "description": "Its DOI, when the XML has one."},
                     "title": {"type": "string", "description": "The article title."},
                     "license": {"type": "object", "description": "The article's <license>: url, type and text."},
-                    "source": {"type": "string", "description": "Who answered: pmc."},
+                    "source": {"type": "string", "description": "Who answered: pmc, or europepmc when PMC had no open text."},
                     "text": {"type": "string", "description": "The article as Markdown, within its share of maxCharacters."},
                     "truncated": {"type": "boolean", "description": "True when text was cut to the budget."},
                     "characters": {"type": "integer", "description": "The full Markdown's length in characters."}
