@@ -24,6 +24,7 @@ mod fulltext;
 mod hardening;
 mod mcp;
 mod mcp_http;
+mod mcp_progress;
 mod mesh_match;
 mod outfile;
 mod recorded;

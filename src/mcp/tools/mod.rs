@@ -196,7 +196,8 @@ pub fn tools() -> Vec<Tool> {
 /// Arguments are checked against the spec first: a wrong one is an
 /// `isError` result naming it, and nothing is sent to NCBI.
 ///
-/// `report` receives the progress of tools that run in chunks (fetch),
+/// `report` receives the progress of tools that run in steps or chunks
+/// (search, fetch, related, cite),
 /// for MCP `notifications/progress`.
 pub async fn call(
     client: &Client,
@@ -217,12 +218,12 @@ pub type Reporter = dyn Fn(crate::ops::batch::Progress) + Send + Sync;
 
 async fn run(spec: &ToolSpec, client: &Client, v: &Values, report: &Reporter) -> CallToolResult {
     match spec.name {
-        search::NAME => search::run(spec, client, v).await,
+        search::NAME => search::run(spec, client, v, report).await,
         spell::NAME => spell::run(spec, client, v).await,
         convert::NAME => convert::run(spec, client, v).await,
         fetch::NAME => fetch::run(spec, client, v, report).await,
-        cite::NAME => cite::run(spec, client, v).await,
-        related::NAME => related::run(spec, client, v).await,
+        cite::NAME => cite::run(spec, client, v, report).await,
+        related::NAME => related::run(spec, client, v, report).await,
         fulltext::NAME => fulltext::run(spec, client, v).await,
         mesh::NAME => mesh::run(spec, client, v).await,
         citmatch::NAME => citmatch::run(spec, client, v).await,
