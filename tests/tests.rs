@@ -25,6 +25,7 @@ mod hardening;
 mod mcp;
 mod mcp_http;
 mod mcp_progress;
+mod mcp_resources;
 mod mesh_match;
 mod outfile;
 mod recorded;
