@@ -26,6 +26,8 @@ mod hardening;
 mod mcp;
 mod mcp_budget;
 mod mcp_http;
+mod mcp_progress;
+mod mcp_resources;
 mod mesh_match;
 mod outfile;
 mod recorded;

@@ -94,60 +94,338 @@ pub const FIELDS: &[Field] = &[
     f(&["doi"], None),
 ];
 
-/// EInfo's PubMed search fields, `(Name, FullName)` as listed in
-/// `einfo.fcgi?db=pubmed` (`einfo_pubmed.xml`, build 2025.11.27); a test
-/// checks this list against the capture.
-pub const EINFO_FIELDS: &[(&str, &str)] = &[
-    ("ALL", "All Fields"),
-    ("UID", "UID"),
-    ("FILT", "Filter"),
-    ("TITL", "Title"),
-    ("MESH", "MeSH Terms"),
-    ("MAJR", "MeSH Major Topic"),
-    ("JOUR", "Journal"),
-    ("AFFL", "Affiliation"),
-    ("ECNO", "EC/RN Number"),
-    ("SUBS", "Supplementary Concept"),
-    ("PDAT", "Date - Publication"),
-    ("EDAT", "Date - Entry"),
-    ("VOL", "Volume"),
-    ("PAGE", "Pagination"),
-    ("PTYP", "Publication Type"),
-    ("LANG", "Language"),
-    ("ISS", "Issue"),
-    ("SUBH", "MeSH Subheading"),
-    ("SI", "Secondary Source ID"),
-    ("MHDA", "Date - MeSH"),
-    ("TIAB", "Title/Abstract"),
-    ("OTRM", "Other Term"),
-    ("COLN", "Author - Corporate"),
-    ("CNTY", "Place of Publication"),
-    ("PAPX", "Pharmacological Action"),
-    ("GRNT", "Grants and Funding"),
-    ("MDAT", "Date - Modification"),
-    ("CDAT", "Date - Completion"),
-    ("PID", "Publisher ID"),
-    ("FAUT", "Author - First"),
-    ("FULL", "Author"),
-    ("FINV", "Investigator"),
-    ("TT", "Transliterated Title"),
-    ("LAUT", "Author - Last"),
-    ("PPDT", "Print Publication Date"),
-    ("EPDT", "Electronic Publication Date"),
-    ("LID", "Location ID"),
-    ("CRDT", "Date - Create"),
-    ("BOOK", "Book"),
-    ("ED", "Editor"),
-    ("ISBN", "ISBN"),
-    ("PUBN", "Publisher"),
-    ("AUCL", "Author Cluster ID"),
-    ("EID", "Extended PMID"),
-    ("DSO", "DSO"),
-    ("AUID", "Author - Identifier"),
-    ("PS", "Subject - Personal Name"),
-    ("COIS", "Conflict of Interest Statements"),
-    ("WORD", "Text Word"),
-    ("P1DAT", "P1DAT"),
+/// One EInfo `<Field>` of PubMed: `Name`, `FullName`, `Description`,
+/// `IsDate` and `IsHidden` as EInfo lists them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EinfoField {
+    /// `Name`, what ESearch's `field` parameter takes (`TITL`).
+    pub name: &'static str,
+    /// `FullName`, the long tag form (`Title`).
+    pub full_name: &'static str,
+    /// `Description`, NCBI's one-line meaning.
+    pub description: &'static str,
+    /// `IsDate`: a date field (ranges such as `2020:2024[dp]`).
+    pub is_date: bool,
+    /// `IsHidden`: EInfo marks it hidden from PubMed's field menu.
+    pub hidden: bool,
+}
+
+const fn e(
+    name: &'static str,
+    full_name: &'static str,
+    description: &'static str,
+    is_date: bool,
+    hidden: bool,
+) -> EinfoField {
+    EinfoField {
+        name,
+        full_name,
+        description,
+        is_date,
+        hidden,
+    }
+}
+
+/// EInfo's PubMed search fields as listed in `einfo.fcgi?db=pubmed`
+/// (`einfo_pubmed.xml`, build 2025.11.27); a test checks this list
+/// against the capture.
+pub const EINFO_FIELDS: &[EinfoField] = &[
+    e(
+        "ALL",
+        "All Fields",
+        "All terms from all searchable fields",
+        false,
+        false,
+    ),
+    e(
+        "UID",
+        "UID",
+        "Unique number assigned to publication",
+        false,
+        true,
+    ),
+    e("FILT", "Filter", "Limits the records", false, false),
+    e(
+        "TITL",
+        "Title",
+        "Words in title of publication",
+        false,
+        false,
+    ),
+    e(
+        "MESH",
+        "MeSH Terms",
+        "Medical Subject Headings assigned to publication",
+        false,
+        false,
+    ),
+    e(
+        "MAJR",
+        "MeSH Major Topic",
+        "MeSH terms of major importance to publication",
+        false,
+        false,
+    ),
+    e(
+        "JOUR",
+        "Journal",
+        "Journal abbreviation of publication",
+        false,
+        false,
+    ),
+    e(
+        "AFFL",
+        "Affiliation",
+        "Author's institutional affiliation and address",
+        false,
+        false,
+    ),
+    e(
+        "ECNO",
+        "EC/RN Number",
+        "EC number for enzyme or CAS registry number",
+        false,
+        false,
+    ),
+    e(
+        "SUBS",
+        "Supplementary Concept",
+        "CAS chemical name or MEDLINE Substance Name",
+        false,
+        false,
+    ),
+    e(
+        "PDAT",
+        "Date - Publication",
+        "Date of publication",
+        true,
+        false,
+    ),
+    e(
+        "EDAT",
+        "Date - Entry",
+        "Date publication first accessible through Entrez",
+        true,
+        false,
+    ),
+    e(
+        "VOL",
+        "Volume",
+        "Volume number of publication",
+        false,
+        false,
+    ),
+    e(
+        "PAGE",
+        "Pagination",
+        "Page number(s) of publication",
+        false,
+        false,
+    ),
+    e(
+        "PTYP",
+        "Publication Type",
+        "Type of publication (e.g., review)",
+        false,
+        false,
+    ),
+    e("LANG", "Language", "Language of publication", false, false),
+    e("ISS", "Issue", "Issue number of publication", false, false),
+    e(
+        "SUBH",
+        "MeSH Subheading",
+        "Additional specificity for MeSH term",
+        false,
+        false,
+    ),
+    e(
+        "SI",
+        "Secondary Source ID",
+        "Cross-reference from publication to other databases",
+        false,
+        false,
+    ),
+    e(
+        "MHDA",
+        "Date - MeSH",
+        "Date publication was indexed with MeSH terms",
+        true,
+        false,
+    ),
+    e(
+        "TIAB",
+        "Title/Abstract",
+        "Free text associated with Abstract/Title",
+        false,
+        false,
+    ),
+    e(
+        "OTRM",
+        "Other Term",
+        "Other terms associated with publication",
+        false,
+        false,
+    ),
+    e(
+        "COLN",
+        "Author - Corporate",
+        "Corporate Author of publication",
+        false,
+        false,
+    ),
+    e(
+        "CNTY",
+        "Place of Publication",
+        "Country of publication",
+        false,
+        true,
+    ),
+    e(
+        "PAPX",
+        "Pharmacological Action",
+        "MeSH pharmacological action pre-explosions",
+        false,
+        false,
+    ),
+    e(
+        "GRNT",
+        "Grants and Funding",
+        "NIH Grant Numbers",
+        false,
+        false,
+    ),
+    e(
+        "MDAT",
+        "Date - Modification",
+        "Date of last modification",
+        true,
+        false,
+    ),
+    e(
+        "CDAT",
+        "Date - Completion",
+        "Date of completion",
+        true,
+        false,
+    ),
+    e("PID", "Publisher ID", "Publisher ID", false, true),
+    e(
+        "FAUT",
+        "Author - First",
+        "First Author of publication",
+        false,
+        false,
+    ),
+    e(
+        "FULL",
+        "Author",
+        "Full Author Name(s) of publication",
+        false,
+        false,
+    ),
+    e(
+        "FINV",
+        "Investigator",
+        "Full name of investigator",
+        false,
+        false,
+    ),
+    e(
+        "TT",
+        "Transliterated Title",
+        "Words in transliterated title of publication",
+        false,
+        false,
+    ),
+    e(
+        "LAUT",
+        "Author - Last",
+        "Last Author of publication",
+        false,
+        false,
+    ),
+    e(
+        "PPDT",
+        "Print Publication Date",
+        "Date of print publication",
+        true,
+        true,
+    ),
+    e(
+        "EPDT",
+        "Electronic Publication Date",
+        "Date of Electronic publication",
+        true,
+        true,
+    ),
+    e("LID", "Location ID", "ELocation ID", false, false),
+    e(
+        "CRDT",
+        "Date - Create",
+        "Date publication first accessible through Entrez",
+        true,
+        false,
+    ),
+    e(
+        "BOOK",
+        "Book",
+        "ID of the book that contains the document",
+        false,
+        false,
+    ),
+    e("ED", "Editor", "Section's Editor", false, false),
+    e("ISBN", "ISBN", "ISBN", false, false),
+    e("PUBN", "Publisher", "Publisher's name", false, false),
+    e(
+        "AUCL",
+        "Author Cluster ID",
+        "Author Cluster ID",
+        false,
+        true,
+    ),
+    e("EID", "Extended PMID", "Extended PMID", false, true),
+    e(
+        "DSO",
+        "DSO",
+        "Additional text from the summary",
+        false,
+        true,
+    ),
+    e(
+        "AUID",
+        "Author - Identifier",
+        "Author Identifier",
+        false,
+        false,
+    ),
+    e(
+        "PS",
+        "Subject - Personal Name",
+        "Personal Name as Subject",
+        false,
+        false,
+    ),
+    e(
+        "COIS",
+        "Conflict of Interest Statements",
+        "Conflict of Interest Statements",
+        false,
+        false,
+    ),
+    e(
+        "WORD",
+        "Text Word",
+        "Free text associated with publication",
+        false,
+        false,
+    ),
+    e(
+        "P1DAT",
+        "P1DAT",
+        "Date publication first accessible through Solr",
+        true,
+        true,
+    ),
 ];
 
 /// Tags whose values spell correction may touch: the free-text ones.
@@ -204,8 +482,8 @@ pub fn resolve_search_field(value: &str) -> Option<String> {
     }
     EINFO_FIELDS
         .iter()
-        .find(|(name, full)| name.to_lowercase() == v || full.to_lowercase() == v)
-        .map(|(name, _)| name.to_string())
+        .find(|f| f.name.to_lowercase() == v || f.full_name.to_lowercase() == v)
+        .map(|f| f.name.to_string())
 }
 
 /// Names people give a field that are neither its tag, its long form nor
@@ -215,7 +493,7 @@ const FIELD_ALIASES: &[(&str, &str)] = &[("grant", "GRNT"), ("grant number", "GR
 /// The accepted `--field` values, for the `invalid_argument` message.
 pub fn accepted_search_fields() -> String {
     let mut names: Vec<&str> = FIELDS.iter().map(|f| f.tags[0]).collect();
-    names.extend(EINFO_FIELDS.iter().map(|(n, _)| *n));
+    names.extend(EINFO_FIELDS.iter().map(|f| f.name));
     names.join(", ")
 }
 
@@ -282,18 +560,37 @@ mod tests {
     fn einfo_list_matches_the_capture() {
         let xml = include_str!("../../tests/fixtures/einfo_pubmed.xml");
         let fieldlist = &xml[xml.find("<FieldList>").unwrap()..xml.find("</FieldList>").unwrap()];
-        let names: Vec<&str> = fieldlist
-            .split("<Name>")
+        // Each <Field> of the capture, element by element.
+        let tag = |block: &'static str, t: &str| -> &'static str {
+            let open = format!("<{t}>");
+            let start = block.find(&open).unwrap() + open.len();
+            &block[start..start + block[start..].find(&format!("</{t}>")).unwrap()]
+        };
+        let fields: Vec<(&str, &str, String, bool, bool)> = fieldlist
+            .split("<Field>")
             .skip(1)
-            .map(|s| &s[..s.find("</Name>").unwrap()])
+            .map(|b| {
+                let description = quick_xml::escape::unescape(tag(b, "Description"))
+                    .unwrap()
+                    .into_owned();
+                (
+                    tag(b, "Name"),
+                    tag(b, "FullName"),
+                    description,
+                    tag(b, "IsDate") == "Y",
+                    tag(b, "IsHidden") == "Y",
+                )
+            })
             .collect();
-        let fulls: Vec<&str> = fieldlist
-            .split("<FullName>")
-            .skip(1)
-            .map(|s| &s[..s.find("</FullName>").unwrap()])
+        let ours: Vec<(&str, &str, String, bool, bool)> = EINFO_FIELDS
+            .iter()
+            .map(|f| {
+                let d = f.description.to_string();
+                (f.name, f.full_name, d, f.is_date, f.hidden)
+            })
             .collect();
-        let from_capture: Vec<(&str, &str)> = names.into_iter().zip(fulls).collect();
-        assert_eq!(from_capture, EINFO_FIELDS.to_vec());
+        assert_eq!(fields, ours);
+        let from_capture: Vec<(&str, &str)> = fields.iter().map(|f| (f.0, f.1)).collect();
         // Every field's Name and FullName, any case, is a --field value
         // that goes out as that field's Name.
         for (name, full) in from_capture {

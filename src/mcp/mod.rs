@@ -19,6 +19,7 @@ use crate::error::{Error, Reason};
 use crate::ncbi::Client;
 
 pub mod http;
+pub mod info;
 pub mod reply;
 pub mod schema;
 pub mod tools;
@@ -74,8 +75,13 @@ impl ServerHandler for PubmedServer {
     ) -> Result<ReadResourceResponse, ErrorData> {
         match tools::resource(&request.uri) {
             Some(text) => Ok(ReadResourceResult::new(vec![
-                ResourceContents::text(text, request.uri.clone())
-                    .with_mime_type("application/schema+json"),
+                ResourceContents::text(text, request.uri.clone()).with_mime_type(
+                    if request.uri == info::URI {
+                        "application/json"
+                    } else {
+                        "application/schema+json"
+                    },
+                ),
             ])
             .into()),
             None => Err(ErrorData::resource_not_found(

@@ -1494,6 +1494,19 @@ pub async fn cite_pmids(
     batch::collect(&cite_op(client, style), pmids).await
 }
 
+/// [`cite_pmids`], calling `progress` as each chunk is answered (MCP
+/// progress notifications).
+///
+/// Errors: as [`cite_pmids`].
+pub async fn cite_pmids_reporting(
+    client: &Client,
+    pmids: &[String],
+    style: &CiteStyle,
+    progress: impl FnMut(batch::Progress) + Send,
+) -> Result<(Vec<Cited>, Totals)> {
+    batch::collect_reporting(&cite_op(client, style), pmids, progress).await
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

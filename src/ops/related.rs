@@ -528,6 +528,19 @@ pub async fn related_ids(
     batch::collect(&Related { client, req: *req }, pmids).await
 }
 
+/// [`related_ids`], calling `progress` as each chunk is answered (MCP
+/// progress notifications).
+///
+/// Errors: as [`related_ids`].
+pub async fn related_ids_reporting(
+    client: &Client,
+    pmids: &[String],
+    req: &RelatedRequest,
+    progress: impl FnMut(batch::Progress) + Send,
+) -> Result<(Vec<RelatedRecord>, Totals)> {
+    batch::collect_reporting(&Related { client, req: *req }, pmids, progress).await
+}
+
 /// The note for a record without links (stderr, MCP notice).
 pub fn no_links_note(r: &RelatedRecord) -> String {
     let what = match r.kind {

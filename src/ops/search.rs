@@ -705,9 +705,39 @@ pub async fn search_prepared(
     prepared: &Prepared,
     today: DateBound,
 ) -> Result<SearchOutcome> {
+    search_reporting(client, req, prepared, today, &|_| {}).await
+}
+
+/// [`search_prepared`], calling `progress` as each step is answered (MCP
+/// progress notifications): once ESearch has answered (`done` 0 of the
+/// summaries to come) and once the summaries are in (`done` = `total`).
+/// `requests` counts this call's HTTP requests. A search without
+/// summaries reports once, 0 of 0.
+///
+/// Errors: as [`search_prepared`].
+pub async fn search_reporting(
+    client: &Client,
+    req: &SearchRequest,
+    prepared: &Prepared,
+    today: DateBound,
+    progress: &(dyn Fn(super::batch::Progress) + Send + Sync),
+) -> Result<SearchOutcome> {
+    let before = client.requests_sent();
     let answer = client.esearch(Db::Pubmed, &prepared.params).await?;
     let mut out = outcome_from(req, prepared, answer);
+    let step = |done: usize, total: usize| {
+        progress(super::batch::Progress {
+            done: done as u64,
+            total: Some(total as u64),
+            requests: client.requests_sent() - before,
+        })
+    };
+    let n = summary_count(req, &out);
+    step(0, n);
     fill_summaries(client, req, &mut out).await?;
+    if n > 0 {
+        step(n, n);
+    }
     if out.count == 0 && req.spell != SpellMode::Off && !prepared.normalized_query.is_empty() {
         // The search succeeded; a failing spell check only costs the hint.
         let s = match super::spell::spell(client, &prepared.normalized_query).await {
@@ -760,15 +790,20 @@ pub async fn search_prepared(
     Ok(out)
 }
 
+/// How many summaries [`fill_summaries`] asks ESummary for.
+fn summary_count(req: &SearchRequest, out: &SearchOutcome) -> usize {
+    if req.detail == Detail::Ids {
+        return 0;
+    }
+    req.summary_limit.unwrap_or(usize::MAX).min(out.pmids.len())
+}
+
 async fn fill_summaries(
     client: &Client,
     req: &SearchRequest,
     out: &mut SearchOutcome,
 ) -> Result<()> {
-    if req.detail == Detail::Ids || out.pmids.is_empty() {
-        return Ok(());
-    }
-    let n = req.summary_limit.unwrap_or(usize::MAX).min(out.pmids.len());
+    let n = summary_count(req, out);
     if n == 0 {
         return Ok(());
     }

@@ -143,12 +143,13 @@ async fn references(
     client: &Client,
     pmids: &[String],
     style: &str,
+    report: &super::Reporter,
 ) -> CallToolResult {
     let style = match CiteStyle::bundled(style) {
         Ok(s) => s,
         Err(e) => return spec.failure(&e),
     };
-    let (cited, totals) = match cite::cite_pmids(client, pmids, &style).await {
+    let (cited, totals) = match cite::cite_pmids_reporting(client, pmids, &style, report).await {
         Ok(r) => r,
         Err(e) => return spec.failure(&e),
     };
@@ -183,8 +184,10 @@ async fn export(
     pmids: &[String],
     format: ToolCiteFormat,
     export: Export,
+    report: &super::Reporter,
 ) -> CallToolResult {
-    let (records, totals) = match fetch::fetch_pmids(client, pmids, FetchOptions::default()).await {
+    let fetched = fetch::fetch_pmids_reporting(client, pmids, FetchOptions::default(), report);
+    let (records, totals) = match fetched.await {
         Ok(r) => r,
         Err(e) => return spec.failure(&e),
     };
@@ -233,7 +236,12 @@ fn export_entry(f: &Fetched, entry: &str, nf: &mut Vec<String>) -> Value {
 }
 
 /// Runs the tool.
-pub async fn run(spec: &ToolSpec, client: &Client, v: &Values) -> CallToolResult {
+pub async fn run(
+    spec: &ToolSpec,
+    client: &Client,
+    v: &Values,
+    report: &super::Reporter,
+) -> CallToolResult {
     let pmids = v.strings("pmids");
     match v
         .choice::<ToolCiteFormat>("format")
@@ -243,10 +251,12 @@ pub async fn run(spec: &ToolSpec, client: &Client, v: &Values) -> CallToolResult
             let style = v
                 .text("style")
                 .unwrap_or_else(|| cite::DEFAULT_STYLE.to_string());
-            references(spec, client, &pmids, &style).await
+            references(spec, client, &pmids, &style, report).await
         }
-        f @ ToolCiteFormat::Ris => export(spec, client, &pmids, f, Export::Ris).await,
-        f @ ToolCiteFormat::Bibtex => export(spec, client, &pmids, f, Export::Bibtex).await,
-        f @ ToolCiteFormat::CslJson => export(spec, client, &pmids, f, Export::CslJson).await,
+        f @ ToolCiteFormat::Ris => export(spec, client, &pmids, f, Export::Ris, report).await,
+        f @ ToolCiteFormat::Bibtex => export(spec, client, &pmids, f, Export::Bibtex, report).await,
+        f @ ToolCiteFormat::CslJson => {
+            export(spec, client, &pmids, f, Export::CslJson, report).await
+        }
     }
 }

@@ -158,7 +158,7 @@ pub fn instructions() -> String {
         .collect::<Vec<_>>()
         .join("; ");
     format!(
-        "PubMed literature tools on NCBI E-utilities: {}.\n\n{ERROR_RULES} Besides the reasons each tool's description lists, every tool can return: {upstream}.\n\nWhat each output field means: the resource pubmed://tools/<tool name>/output-schema (resources/read).",
+        "PubMed literature tools on NCBI E-utilities: {}.\n\n{ERROR_RULES} Besides the reasons each tool's description lists, every tool can return: {upstream}.\n\nWhat each output field means: the resource pubmed://tools/<tool name>/output-schema (resources/read); PubMed's field tags and this server's limits: pubmed://database/info.",
         clauses.join("; ")
     )
 }
@@ -166,7 +166,8 @@ pub fn instructions() -> String {
 /// How every tool reports a failure: stated once, in the instructions.
 pub const ERROR_RULES: &str = "Errors come back as results with isError true and structuredContent.error = {code, message, data: {reason, retryable, field, retryAfter, recovery.hint}}: code is JSON-RPC-style (-32007 input, -32602 invalid argument, -32003 rate or queue, -32000 NCBI unreachable, -32004 deadline, -32070 invalid NCBI answer, -32001 not found, -32005 API key rejected), message names the argument concerned, field is its path (e.g. dateRange.minDate). When retryable is false, change the arguments; when true, call again later (after retryAfter seconds when given).";
 
-/// The resources: each tool's described output schema.
+/// The resources: each tool's described output schema, then
+/// [`crate::mcp::info`]'s database info.
 pub fn resources() -> Vec<rmcp::model::Resource> {
     specs()
         .iter()
@@ -178,11 +179,15 @@ pub fn resources() -> Vec<rmcp::model::Resource> {
                 ))
                 .with_mime_type("application/schema+json")
         })
+        .chain(std::iter::once(crate::mcp::info::resource()))
         .collect()
 }
 
 /// The text of the resource at `uri`, if there is one.
 pub fn resource(uri: &str) -> Option<String> {
+    if uri == crate::mcp::info::URI {
+        return Some(crate::mcp::info::text());
+    }
     let spec = specs().iter().find(|s| output_uri(s.name) == uri)?;
     serde_json::to_string_pretty(&or_error(spec.output.clone())).ok()
 }
@@ -196,7 +201,8 @@ pub fn tools() -> Vec<Tool> {
 /// Arguments are checked against the spec first: a wrong one is an
 /// `isError` result naming it, and nothing is sent to NCBI.
 ///
-/// `report` receives the progress of tools that run in chunks (fetch),
+/// `report` receives the progress of tools that run in steps or chunks
+/// (search, fetch, related, cite),
 /// for MCP `notifications/progress`.
 pub async fn call(
     client: &Client,
@@ -217,12 +223,12 @@ pub type Reporter = dyn Fn(crate::ops::batch::Progress) + Send + Sync;
 
 async fn run(spec: &ToolSpec, client: &Client, v: &Values, report: &Reporter) -> CallToolResult {
     match spec.name {
-        search::NAME => search::run(spec, client, v).await,
+        search::NAME => search::run(spec, client, v, report).await,
         spell::NAME => spell::run(spec, client, v).await,
         convert::NAME => convert::run(spec, client, v).await,
         fetch::NAME => fetch::run(spec, client, v, report).await,
-        cite::NAME => cite::run(spec, client, v).await,
-        related::NAME => related::run(spec, client, v).await,
+        cite::NAME => cite::run(spec, client, v, report).await,
+        related::NAME => related::run(spec, client, v, report).await,
         fulltext::NAME => fulltext::run(spec, client, v).await,
         mesh::NAME => mesh::run(spec, client, v).await,
         citmatch::NAME => citmatch::run(spec, client, v).await,

@@ -168,14 +168,19 @@ fn text(r: &RelatedRecord) -> String {
 }
 
 /// Runs the tool.
-pub async fn run(spec: &ToolSpec, client: &Client, v: &Values) -> CallToolResult {
+pub async fn run(
+    spec: &ToolSpec,
+    client: &Client,
+    v: &Values,
+    report: &super::Reporter,
+) -> CallToolResult {
     let pmid = v.text("pmid").unwrap_or_default();
     let req = RelatedRequest {
         kind: v.choice("kind").unwrap_or_default(),
         retmax: Some(v.integer("maxResults").unwrap_or(DEFAULT_RELATED) as usize),
         detail: Detail::Full,
     };
-    let outcome = related::related_ids(client, std::slice::from_ref(&pmid), &req)
+    let outcome = related::related_ids_reporting(client, std::slice::from_ref(&pmid), &req, report)
         .await
         .and_then(|(mut records, totals)| {
             let r = records

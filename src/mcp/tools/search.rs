@@ -434,10 +434,19 @@ fn budgeted(o: &SearchOutcome, req: &SearchRequest, k: usize, budget: u64) -> (V
 }
 
 /// Runs the tool.
-pub async fn run(spec: &ToolSpec, client: &Client, v: &Values) -> CallToolResult {
+pub async fn run(
+    spec: &ToolSpec,
+    client: &Client,
+    v: &Values,
+    report: &super::Reporter,
+) -> CallToolResult {
     let req = request(v);
     let today = search::today_utc();
-    match search::search(client, &req, today).await {
+    let prepared = match search::prepare(&req, today) {
+        Ok(p) => p,
+        Err(e) => return spec.failure(&e),
+    };
+    match search::search_reporting(client, &req, &prepared, today, report).await {
         Err(e) => spec.failure(&e),
         Ok(o) => {
             let budget = v.integer(BUDGET_ARG).unwrap_or(DEFAULT_BUDGET);
