@@ -21,6 +21,7 @@ mod docs;
 mod faults;
 mod fetch;
 mod fulltext;
+mod fulltext_kinds;
 mod fulltext_props;
 mod hardening;
 mod mcp;

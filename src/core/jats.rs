@@ -884,20 +884,7 @@ impl<R: BufRead> Parser<R> {
                             }
                         }
                     }
-                    "license" => {
-                        let mut text = String::new();
-                        let mut floats = Vec::new();
-                        let (url, kind) = (
-                            t.attr("xlink:href").map(str::to_string),
-                            t.attr("license-type").map(str::to_string),
-                        );
-                        self.inline(&mut text, art, &mut floats, true)?;
-                        art.license = Some(License {
-                            url,
-                            kind,
-                            text: finish(text),
-                        });
-                    }
+                    "license" => art.license = Some(self.license(&t, art)?),
                     "ref-list" => self.references(art)?,
                     "contrib-group"
                     | "article-meta"
@@ -909,6 +896,41 @@ impl<R: BufRead> Parser<R> {
                 },
             }
         }
+    }
+
+    /// A `<license>` just started: its URL is `@xlink:href` or, when that is
+    /// absent (PMC's XML since 2024, Europe PMC's), the
+    /// `<ali:license_ref>` text, which is then not part of the text.
+    fn license(&mut self, t: &Tag, art: &mut Article) -> Result<License, JatsError> {
+        let mut url = t.attr("xlink:href").map(str::to_string);
+        let mut text = String::new();
+        loop {
+            match self.next()? {
+                Ev::End => break,
+                Ev::Eof => return Err(truncated()),
+                Ev::Text(s) => push_folded(&mut text, &s),
+                Ev::Empty(_) => space(&mut text),
+                Ev::Start(c) if c.name.ends_with("license_ref") => {
+                    let r = self.text_of(art)?;
+                    if url.is_none() && !r.is_empty() {
+                        url = Some(r);
+                    }
+                }
+                Ev::Start(_) => {
+                    // `<license-p>`: a paragraph (no spaces around its
+                    // inline elements, one between paragraphs).
+                    space(&mut text);
+                    let mut floats = Vec::new();
+                    self.inline(&mut text, art, &mut floats, false)?;
+                    space(&mut text);
+                }
+            }
+        }
+        Ok(License {
+            url,
+            kind: t.attr("license-type").map(str::to_string),
+            text: finish(text),
+        })
     }
 
     /// A `<contrib>`'s name: `given-names surname`, or the `<collab>` text.

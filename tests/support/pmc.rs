@@ -31,9 +31,15 @@ pub const ARTICLES: [(&str, &str, &str, &str); 3] = [
 ];
 
 /// Articles PMC answers `not available` for and only the fake Europe PMC
-/// serves (`{base}PMC…/fullTextXML`, the `.nxml` file as the body):
-/// (PMCID digits, file).
-pub const EUROPE_ONLY: [(&str, &str); 1] = [("2329613", "pmc_oa_1472_6831_8_11.nxml")];
+/// serves (`{base}PMC…/fullTextXML`, the file as the body): the OA
+/// package's `.nxml`, and three answers Europe PMC itself sent
+/// (tests/fixtures/PROVENANCE.md): (PMCID digits, file).
+pub const EUROPE_ONLY: [(&str, &str); 4] = [
+    ("2329613", "pmc_oa_1472_6831_8_11.nxml"),
+    ("13249512", "europepmc_review_pmc13249512.xml"),
+    ("13133655", "europepmc_mathml_tables_pmc13133655.xml"),
+    ("6095483", "europepmc_supplementary_pmc6095483.xml"),
+];
 
 /// The fake Europe PMC: the file of an [`EUROPE_ONLY`] article, HTTP 404
 /// (Europe PMC's answer when it has no full text) for any other PMCID;
