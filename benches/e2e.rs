@@ -343,8 +343,8 @@ fn fetch_100k() -> Row {
 }
 
 /// `fulltext` of 1,000 PMCIDs (copies of a real 117 kB PLoS ONE article),
-/// default pacing, NDJSON out: requests, time against the 3 req/s floor,
-/// peak RSS.
+/// default pacing, NDJSON out: requests, time against the floor
+/// ((requests − 1) × the client's 400 ms keyless gap), peak RSS.
 fn fulltext_1k() -> Row {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("pmcids.txt");
@@ -382,16 +382,20 @@ fn fulltext_1k() -> Row {
         .filter(|l| !l.contains("\"error\":"))
         .count();
     let requests = server.count();
-    let floor = (requests.saturating_sub(1)) as f64 / 3.0;
+    // The client's own keyless gap (400 ms between request starts, not
+    // NCBI's 3/s): the first request starts at once, each later one a gap on.
+    let gap = pubmed::ncbi::Policy::default().gap(false);
+    let floor = gap.as_secs_f64() * requests.saturating_sub(1) as f64;
+    let ratio = wall.as_secs_f64() / floor.max(f64::EPSILON);
     let mb = run.peak_rss_kb.unwrap_or(0) as f64 / 1024.0;
     Row {
         what: "fulltext 1,000 PMCIDs (117 kB JATS each)".into(),
         figures: format!(
-            "{written} articles, {requests} requests, {:.2} s wall, floor {floor:.2} s, peak RSS {mb:.1} MB",
+            "{written} articles, {requests} requests, {:.2} s wall, floor {floor:.2} s, {ratio:.3}× floor, peak RSS {mb:.1} MB",
             wall.as_secs_f64()
         ),
-        target: "peak RSS < 64 MB".into(),
-        met: Some(run.code == 0 && written == 1_000 && mb > 0.0 && mb < 64.0),
+        target: "≤ 1.1× floor, peak RSS < 64 MB".into(),
+        met: Some(run.code == 0 && written == 1_000 && ratio <= 1.1 && mb > 0.0 && mb < 64.0),
     }
 }
 

@@ -9,7 +9,7 @@ use super::client::Client;
 use super::pacer::Lane;
 use super::transport::{HttpRequest, HttpResponse, Method};
 use crate::core::jats::{self, Article, SetItem};
-use crate::error::{Error, Reason, Result};
+use crate::error::Result;
 
 const ENDPOINT: &str = "Europe PMC fullTextXML";
 
@@ -73,23 +73,10 @@ fn classify_answer(resp: &HttpResponse, pmcid: &str, keep_raw: bool) -> Verdict<
     if resp.status == 404 {
         return Verdict::Done(EuropePmcEntry::NoText);
     }
-    if resp.status != 200 {
-        return classify::other_status(resp, ENDPOINT);
+    if let Some(v) = super::pmc::unusable_body(resp, ENDPOINT) {
+        return v;
     }
-    if resp.body.is_empty() {
-        return Verdict::Transient {
-            text: format!("{ENDPOINT} answered with an empty body"),
-            retry_after: None,
-            bad_answer: false,
-        };
-    }
-    match parse_answer(&resp.body, pmcid, keep_raw) {
-        Ok(e) => Verdict::Done(e),
-        Err(why) => Verdict::Fatal(Error::new(
-            Reason::NcbiInvalidResponse,
-            format!("{ENDPOINT} sent a body that cannot be read as JATS: {why}"),
-        )),
-    }
+    super::pmc::parsed(parse_answer(&resp.body, pmcid, keep_raw), ENDPOINT)
 }
 
 impl Client {

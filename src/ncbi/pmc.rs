@@ -71,26 +71,42 @@ fn classify_pmc(resp: &HttpResponse, keep_raw: bool) -> Verdict<PmcAnswer> {
     if let Some(v) = classify::classify_http(resp, ENDPOINT) {
         return v;
     }
-    if resp.status != 200 {
-        return classify::other_status(resp, ENDPOINT);
-    }
-    if resp.body.is_empty() {
-        return Verdict::Transient {
-            text: format!("{ENDPOINT} answered with an empty body"),
-            retry_after: None,
-            bad_answer: false,
-        };
+    if let Some(v) = unusable_body(resp, ENDPOINT) {
+        return v;
     }
     let head = String::from_utf8_lossy(&resp.body[..resp.body.len().min(512)]).into_owned();
     if head.contains("<eFetchResult") || head.contains("<ERROR>") {
         let text = crate::core::text::strip_markup(&String::from_utf8_lossy(&resp.body));
         return classify::verdict_for_error_texts(&[text.trim().to_string()], ENDPOINT);
     }
-    match parse_answer(&resp.body, keep_raw) {
+    parsed(parse_answer(&resp.body, keep_raw), ENDPOINT)
+}
+
+/// The checks a JATS answer's body passes before it is read, shared by
+/// PMC and Europe PMC: a status other than 200 is the status's verdict,
+/// an empty body is transient (retried). `None`: the body is to be read.
+pub(super) fn unusable_body<T>(resp: &HttpResponse, endpoint: &str) -> Option<Verdict<T>> {
+    if resp.status != 200 {
+        return Some(classify::other_status(resp, endpoint));
+    }
+    if resp.body.is_empty() {
+        return Some(Verdict::Transient {
+            text: format!("{endpoint} answered with an empty body"),
+            retry_after: None,
+            bad_answer: false,
+        });
+    }
+    None
+}
+
+/// The verdict on a JATS body read: done, or `ncbi_invalid_response`
+/// naming `endpoint` and why it could not be read.
+pub(super) fn parsed<T>(read: std::result::Result<T, String>, endpoint: &str) -> Verdict<T> {
+    match read {
         Ok(a) => Verdict::Done(a),
         Err(why) => Verdict::Fatal(Error::new(
             Reason::NcbiInvalidResponse,
-            format!("{ENDPOINT} sent a body that cannot be read as JATS: {why}"),
+            format!("{endpoint} sent a body that cannot be read as JATS: {why}"),
         )),
     }
 }
