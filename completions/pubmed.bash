@@ -1119,7 +1119,7 @@ _pubmed() {
             return 0
             ;;
         pubmed__subcmd__fulltext)
-            opts="-i -f -q -v -h -V --input --section --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --europepmc-url --timeout --cache --help --version"
+            opts="-i -f -q -v -h -V --input --section --output --resume --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --europepmc-url --timeout --cache --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1134,6 +1134,10 @@ _pubmed() {
                     return 0
                     ;;
                 --section)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -281,6 +281,7 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand cite" -s h -l help -d 'Pri
 complete -c pubmed -n "__fish_pubmed_using_subcommand cite" -s V -l version -d 'Print version'
 complete -c pubmed -n "__fish_pubmed_using_subcommand fulltext" -s i -l input -d 'Read IDs from FILE, one per line (`-` = stdin; blank and # lines skipped)' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand fulltext" -l section -d 'Only these sections: a sec-type (methods, results, …) or words of a title, comma-separated' -r
+complete -c pubmed -n "__fish_pubmed_using_subcommand fulltext" -l output -d 'Write to FILE instead of stdout; with -f ndjson, resumable with --resume' -r -F
 complete -c pubmed -n "__fish_pubmed_using_subcommand fulltext" -s f -l format -d 'Output format [default: markdown]' -r -f -a "markdown\t''
 text\t''
 json\t''
@@ -300,6 +301,7 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand fulltext" -l cache -d 'Loc
 read\t''
 refresh\t''
 off\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand fulltext" -l resume -d 'Continue the run FILE holds: IDs it has are not asked again (needs --output, -f ndjson)'
 complete -c pubmed -n "__fish_pubmed_using_subcommand fulltext" -s q -l quiet -d 'No warnings or notes on stderr'
 complete -c pubmed -n "__fish_pubmed_using_subcommand fulltext" -s v -l verbose -d 'Log each request on stderr (API key redacted)'
 complete -c pubmed -n "__fish_pubmed_using_subcommand fulltext" -l no-progress -d 'No progress bar'

@@ -480,3 +480,123 @@ fn cli_markdown_holds_a_simple_table_and_names_a_spanned_one() {
     assert!(md.contains("[TABLE 2: see -f json]"), "{md}");
     assert!(!md.contains("[TABLE 1: see -f json]"));
 }
+
+/// The records of the ndjson FILE `path`, parsed.
+fn file_records(path: &std::path::Path) -> Vec<Value> {
+    ndjson(&std::fs::read_to_string(path).unwrap())
+}
+
+#[test]
+fn cli_output_file_resumes_after_the_records_it_holds() {
+    let s = TestServer::start(pmc::handler);
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("ids.txt");
+    std::fs::write(&input, "PMC3460867\nPMC13249512\nPMC1\n").unwrap();
+    let out = dir.path().join("full.ndjson");
+    let argv = |extra: &[&str]| {
+        let mut v = vec![
+            "fulltext",
+            "-f",
+            "ndjson",
+            "--input",
+            input.to_str().unwrap(),
+            "--output",
+            out.to_str().unwrap(),
+        ];
+        v.extend_from_slice(extra);
+        v.into_iter().map(str::to_string).collect::<Vec<_>>()
+    };
+    let run = pubmed(&argv(&[]).iter().map(String::as_str).collect::<Vec<_>>())
+        .server(&s)
+        .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout, "", "the records go to FILE");
+    let recs = file_records(&out);
+    let requested: Vec<&str> = recs
+        .iter()
+        .map(|r| r["requested"].as_str().unwrap())
+        .collect();
+    assert_eq!(requested, ["PMC3460867", "PMC13249512", "PMC1"]);
+    assert_eq!(recs[1]["source"], "europepmc");
+    assert_eq!(recs[2]["error"]["reason"], "no_open_full_text");
+
+    // Cut FILE after its first record and mark the run unfinished, as an
+    // interrupted run leaves it.
+    let whole = std::fs::read_to_string(&out).unwrap();
+    let first_line = format!("{}\n", whole.lines().next().unwrap());
+    std::fs::write(&out, &first_line).unwrap();
+    let sidecar = dir.path().join("full.ndjson.pubmed-resume");
+    let mut side: Value = serde_json::from_slice(&std::fs::read(&sidecar).unwrap()).unwrap();
+    assert_eq!(side["command"], "fulltext");
+    side["complete"] = Value::Bool(false);
+    std::fs::write(&sidecar, serde_json::to_vec(&side).unwrap()).unwrap();
+
+    // Without --resume: refused, FILE untouched.
+    let refused = pubmed(&argv(&[]).iter().map(String::as_str).collect::<Vec<_>>())
+        .server(&s)
+        .run();
+    assert_eq!(refused.code, 2, "{}", refused.stderr);
+    assert!(refused.stderr.contains("--resume"), "{}", refused.stderr);
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), first_line);
+
+    // --resume with another format is refused before anything is sent.
+    let md = pubmed(&[
+        "fulltext",
+        "-f",
+        "markdown",
+        "--input",
+        input.to_str().unwrap(),
+        "--output",
+        out.to_str().unwrap(),
+        "--resume",
+    ])
+    .server(&s)
+    .run();
+    assert_eq!(md.code, 2, "{}", md.stderr);
+    assert!(md.stderr.contains("-f ndjson"), "{}", md.stderr);
+
+    // --resume: the article FILE holds is not asked for again.
+    let before = s.requests().len();
+    let resumed = pubmed(
+        &argv(&["--resume"])
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+    )
+    .server(&s)
+    .run();
+    assert_eq!(resumed.code, 0, "{}", resumed.stderr);
+    let reqs = s.requests();
+    let efetch: Vec<_> = reqs[before..]
+        .iter()
+        .filter(|r| r.is("efetch.fcgi"))
+        .collect();
+    assert_eq!(efetch.len(), 1);
+    let ids = efetch[0].param("id").unwrap_or_default().to_string();
+    assert!(!ids.contains("3460867"), "{ids}");
+    assert!(ids.contains("13249512") && ids.contains('1'), "{ids}");
+    let recs = file_records(&out);
+    let requested: Vec<&str> = recs
+        .iter()
+        .map(|r| r["requested"].as_str().unwrap())
+        .collect();
+    assert_eq!(requested, ["PMC3460867", "PMC13249512", "PMC1"]);
+    let side: Value = serde_json::from_slice(&std::fs::read(&sidecar).unwrap()).unwrap();
+    assert_eq!(side["complete"], true);
+}
+
+#[test]
+fn cli_output_is_never_the_input() {
+    let s = TestServer::start(pmc::handler);
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("ids.txt");
+    std::fs::write(&input, "PMC3460867\n").unwrap();
+    let p = input.to_str().unwrap();
+    let run = pubmed(&["fulltext", "--input", p, "--output", p])
+        .server(&s)
+        .run();
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("is the input"), "{}", run.stderr);
+    assert_eq!(std::fs::read_to_string(&input).unwrap(), "PMC3460867\n");
+    assert!(s.requests().is_empty());
+}

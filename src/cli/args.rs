@@ -474,6 +474,12 @@ pub struct FulltextArgs {
     /// Only these sections: a sec-type (methods, results, …) or words of a title, comma-separated
     #[arg(long, value_name = "S,…", value_delimiter = ',')]
     pub section: Vec<String>,
+    /// Write to FILE instead of stdout; with -f ndjson, resumable with --resume
+    #[arg(long, value_name = "FILE")]
+    pub output: Option<std::path::PathBuf>,
+    /// Continue the run FILE holds: IDs it has are not asked again (needs --output, -f ndjson)
+    #[arg(long, requires = "output")]
+    pub resume: bool,
 }
 
 /// `pubmed fetch [PMID…] [--input FILE|-]`

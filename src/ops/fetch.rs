@@ -168,6 +168,22 @@ pub async fn skip_written<S>(input: &mut S, written: &[String], file: &str) -> R
 where
     S: Stream<Item = io::Result<InputLine>> + Unpin,
 {
+    skip_written_by(input, written, file, "PMID", record_key).await
+}
+
+/// [`skip_written`] with the key of an input line given by `key` (`None`:
+/// a line that makes no record) and named `noun` in the error, for a
+/// command whose records are keyed otherwise (`fulltext`: the ID as given).
+pub async fn skip_written_by<S>(
+    input: &mut S,
+    written: &[String],
+    file: &str,
+    noun: &str,
+    key: impl Fn(&InputLine) -> Option<String>,
+) -> Result<u64>
+where
+    S: Stream<Item = io::Result<InputLine>> + Unpin,
+{
     let changed = |why: String| {
         Error::new(
             Reason::InvalidArgument,
@@ -190,12 +206,12 @@ where
                 Some(Ok(l)) => l,
             };
             lines += 1;
-            match record_key(&line) {
+            match key(&line) {
                 None => continue,
                 Some(k) if k == *want => break,
                 Some(k) => {
                     return Err(changed(format!(
-                        "record {} is PMID {k}, in {file} it is {want}",
+                        "record {} is {noun} {k}, in {file} it is {want}",
                         n + 1
                     )));
                 }

@@ -110,6 +110,9 @@ pub enum Lines {
     Ids,
     /// One JSON object per line, with `pmid` and maybe `error.reason`.
     Ndjson,
+    /// One JSON object per line, its key in this field (`fulltext`:
+    /// `requested`, the input as given) and maybe `error.reason`.
+    NdjsonKeyed(&'static str),
     /// CSV or TSV with this header line; the key is the first column, the
     /// error the last, ending with `[reason]` for a failed request.
     Delimited {
@@ -155,17 +158,8 @@ pub fn read_line(lines: &Lines, line: &str) -> std::result::Result<Line, String>
                 retry: false,
             })
         }
-        Lines::Ndjson => {
-            let v: serde_json::Value =
-                serde_json::from_str(line).map_err(|e| format!("not JSON ({e})"))?;
-            let key = match &v["pmid"] {
-                serde_json::Value::String(s) => s.clone(),
-                serde_json::Value::Number(n) => n.to_string(),
-                _ => return Err("no \"pmid\"".into()),
-            };
-            let retry = v["error"]["reason"].as_str().is_some_and(retryable);
-            Ok(Line::Record { key, retry })
-        }
+        Lines::Ndjson => ndjson_line(line, "pmid"),
+        Lines::NdjsonKeyed(field) => ndjson_line(line, field),
         Lines::Delimited { header, delimiter } => {
             if line == header {
                 return Ok(Line::Header);
@@ -192,6 +186,18 @@ pub fn read_line(lines: &Lines, line: &str) -> std::result::Result<Line, String>
             Ok(Line::Record { key, retry })
         }
     }
+}
+
+/// One NDJSON record line, its key in `field`.
+fn ndjson_line(line: &str, field: &str) -> std::result::Result<Line, String> {
+    let v: serde_json::Value = serde_json::from_str(line).map_err(|e| format!("not JSON ({e})"))?;
+    let key = match &v[field] {
+        serde_json::Value::String(s) => s.clone(),
+        serde_json::Value::Number(n) => n.to_string(),
+        _ => return Err(format!("no \"{field}\"")),
+    };
+    let retry = v["error"]["reason"].as_str().is_some_and(retryable);
+    Ok(Line::Record { key, retry })
 }
 
 /// What to do with a record that failed for a retryable reason.
