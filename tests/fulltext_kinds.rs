@@ -2,7 +2,8 @@
 //! JATS document from public test data (tests/fixtures/PROVENANCE.md,
 //! "JATS of each kind"): a case report with figures, a review, an article
 //! with MathML and tables, one with supplementary material, a Spanish
-//! article, and three answers Europe PMC's `fullTextXML` sent. Expected
+//! article, three answers Europe PMC's `fullTextXML` sent and one EFetch
+//! `db=pmc` answer (Biopython's capture). Expected
 //! values are read by hand from the XML (checked with Python's
 //! ElementTree: `itertext()` with whitespace folded), never from our output.
 
@@ -599,4 +600,34 @@ fn cli_output_is_never_the_input() {
     assert!(run.stderr.contains("is the input"), "{}", run.stderr);
     assert_eq!(std::fs::read_to_string(&input).unwrap(), "PMC3460867\n");
     assert!(s.requests().is_empty());
+}
+
+#[test]
+fn a_real_efetch_pmc_answer_of_a_correction() {
+    // Biopython's capture of EFetch db=pmc: the `<pmc-articleset>` frame
+    // as PMC sends it, around one article without sections.
+    let a = article("efetch_pmc_correction_8435807.xml");
+    assert_eq!(a.article_type.as_deref(), Some("correction"));
+    assert_eq!(a.pmcid.as_deref(), Some("PMC8435807"));
+    assert_eq!(a.pmid.as_deref(), Some("34527728"));
+    assert_eq!(a.doi.as_deref(), Some("10.1183/23120541.50193-2021"));
+    assert_eq!(a.journal.as_deref(), Some("ERJ Open Research"));
+    assert!(a.has_body);
+    assert_eq!(a.sections.len(), 1);
+    assert_eq!(a.sections[0].title, "");
+    assert_eq!(
+        a.sections[0].paragraphs().collect::<Vec<_>>(),
+        [
+            "This article was originally published with an error in table 2. The upper 95% confidence limit of the per cent difference in the primary end-point (diffusing capacity of the lung for nitric oxide) was incorrectly given as 15.1% and has now been corrected to −15.1% in the published article."
+        ]
+    );
+    let lic = a.license.unwrap();
+    assert_eq!(
+        lic.url.as_deref(),
+        Some("https://creativecommons.org/licenses/by-nc/4.0/")
+    );
+    assert_eq!(
+        lic.text,
+        "This version is distributed under the terms of the Creative Commons Attribution Non-Commercial Licence 4.0. For commercial reproduction rights and permissions contact permissions@ersnet.org"
+    );
 }
