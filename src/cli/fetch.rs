@@ -5,19 +5,17 @@
 
 use std::io::{self, Write};
 
-use std::path::Path;
-
 use super::args::FetchArgs;
 use super::input::Input;
-use super::outfile::{OutputFile, Spec};
+use super::outfile::{IdsOutput, pass_held};
 use super::progress::Counting;
 use super::{Context, end_of_stream, interruptible};
 use crate::core::text::printable;
-use crate::error::{Error, Exit, Failure, Reason};
+use crate::error::{Error, Exit, Failure};
 use crate::ncbi::efetch::Mode;
 use crate::ops::batch::Output;
 use crate::ops::fetch::{self, FetchOptions, Fetched};
-use crate::ops::resume::{Lines, OnRetry};
+use crate::ops::resume::Lines;
 use crate::output::citation::BibOptions;
 use crate::output::{self, FetchFormat};
 
@@ -36,47 +34,6 @@ pub(super) fn choose_input(
     )
 }
 
-/// FILE of `fetch --output`, opened (checked and locked) before anything
-/// is sent; only `-f ndjson` can be resumed (one record per line is what
-/// can be read back), but every format keeps a sidecar, so an unfinished
-/// run of any format is never overwritten without `--resume`.
-fn open_output(a: &FetchArgs, format: FetchFormat) -> Result<Option<OutputFile<()>>, Failure> {
-    let Some(path) = &a.output else {
-        return Ok(None);
-    };
-    let ndjson = format == FetchFormat::Ndjson;
-    if !ndjson && a.resume {
-        return Err(Error::new(
-            Reason::InvalidArgument,
-            format!(
-                "--resume needs -f ndjson (one record per line, which a resumed run can read back), not -f {}",
-                format.as_str()
-            ),
-        )
-        .into());
-    }
-    let fingerprint = [
-        ("format", format.as_str().to_string()),
-        (
-            "input",
-            a.input.clone().unwrap_or_else(|| "arguments".into()),
-        ),
-    ];
-    let input = match (&a.input, a.pmids.is_empty()) {
-        (Some(i), _) if i != "-" => Some(Some(Path::new(i.as_str()))),
-        (Some(_), _) | (None, true) => Some(None),
-        (None, false) => None,
-    };
-    let spec = Spec {
-        command: "fetch",
-        fingerprint: &fingerprint,
-        lines: ndjson.then_some(Lines::Ndjson),
-        on_retry: OnRetry::Truncate,
-        input,
-    };
-    OutputFile::open(path, a.resume, spec).map(Some)
-}
-
 pub(super) async fn run(a: FetchArgs, ctx: &Context) -> Result<Exit, Failure> {
     let format = ctx.format_of::<FetchFormat>()?;
     let bib = BibOptions {
@@ -85,7 +42,15 @@ pub(super) async fn run(a: FetchArgs, ctx: &Context) -> Result<Exit, Failure> {
     };
     let input = choose_input("fetch", a.input.as_deref(), &a.pmids)?;
     // FILE is checked, locked and read back before anything is sent.
-    let mut output = open_output(&a, format)?;
+    let mut output = IdsOutput {
+        command: "fetch",
+        format: format.as_str(),
+        lines: (format == FetchFormat::Ndjson).then_some(Lines::Ndjson),
+        extra: Vec::new(),
+        input: a.input.as_deref(),
+        no_ids: a.pmids.is_empty(),
+    }
+    .open(a.output.as_deref(), a.resume)?;
     let client = ctx.client()?;
     let options = FetchOptions {
         mode: match format {
@@ -101,22 +66,10 @@ pub(super) async fn run(a: FetchArgs, ctx: &Context) -> Result<Exit, Failure> {
         None => ctx.progress(Counting::Ids(input.total(ctx))),
     };
     let mut lines = input.lines();
-    let mut already = 0;
-    if let Some(o) = &mut output {
-        note_held(ctx, o);
-        let held = o.take_keys();
-        if !held.is_empty() {
-            let file = o.path().display().to_string();
-            let passed = fetch::skip_written(&mut lines, &held, &file)
-                .await
-                .map_err(|e| {
-                    e.with_hint("use another --output, or run without --resume to start over")
-                })?;
-            (0..passed).for_each(|_| progress.inc());
-            already = passed;
-            ctx.note(&format!("{file}: {} already there", held.len()));
-        }
-    }
+    let already = match &mut output {
+        Some(o) => pass_held(ctx, o, &mut lines, &progress, "PMID", fetch::record_key).await?,
+        None => 0,
+    };
 
     let stdout = io::stdout();
     // NCBI's own bytes are made terminal-safe only on a terminal
@@ -157,19 +110,4 @@ pub(super) async fn run(a: FetchArgs, ctx: &Context) -> Result<Exit, Failure> {
     // a resumed run over a finished FILE had its input, all of it in FILE
     super::require_input(totals.submitted + already, "PMIDs")?;
     Ok(totals.exit())
-}
-
-/// Says what a resumed FILE held that is fetched again.
-fn note_held(ctx: &Context, o: &OutputFile<()>) {
-    let held = o.held();
-    if held.cut {
-        ctx.note(&format!("{}: dropped a cut last line", o.path().display()));
-    }
-    if held.dropped > 0 {
-        ctx.note(&format!(
-            "{}: {} failed or followed a failure; fetching again",
-            o.path().display(),
-            held.dropped
-        ));
-    }
 }

@@ -26,6 +26,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::error::{Error, Failure, Reason};
+use crate::ops::batch::InputLine;
 use crate::ops::resume::{self, Kept, Lines, Mismatch, OnRetry, Reopened, ScanError, Sidecar};
 
 /// Appended to FILE's name for its sidecar.
@@ -468,6 +469,111 @@ impl Write for FileWriter {
     fn flush(&mut self) -> io::Result<()> {
         self.file.flush().map_err(|e| naming(&self.path, e))
     }
+}
+
+/// `--output FILE` of a batch command over a list of IDs (`fetch`,
+/// `fulltext`): how FILE is named and fingerprinted in its sidecar.
+pub(super) struct IdsOutput<'a> {
+    /// The command, e.g. `fetch`.
+    pub command: &'a str,
+    /// `-f`, as the user spells it.
+    pub format: &'a str,
+    /// How FILE's lines read back; `None`: this format cannot be resumed.
+    pub lines: Option<Lines>,
+    /// Other parameters that decide the output (after `format`, `input`).
+    pub extra: Vec<(&'a str, String)>,
+    /// `--input` as given.
+    pub input: Option<&'a str>,
+    /// No IDs on the command line (so stdin is read without `--input`).
+    pub no_ids: bool,
+}
+
+impl IdsOutput<'_> {
+    /// FILE opened (checked and locked) before anything is sent; `None`
+    /// without `--output`. Only a format with [`IdsOutput::lines`] can be
+    /// resumed, but every format keeps a sidecar, so an unfinished run of
+    /// any format is never overwritten without `--resume`.
+    ///
+    /// Errors: `--resume` with a format that cannot be read back
+    /// (`invalid_argument`), and those of [`OutputFile::open`].
+    pub(super) fn open(
+        self,
+        path: Option<&Path>,
+        resume: bool,
+    ) -> Result<Option<OutputFile<()>>, Failure> {
+        let Some(path) = path else {
+            return Ok(None);
+        };
+        if self.lines.is_none() && resume {
+            return Err(Error::new(
+                Reason::InvalidArgument,
+                format!(
+                    "--resume needs -f ndjson (one record per line, which a resumed run can read back), not -f {}",
+                    self.format
+                ),
+            )
+            .into());
+        }
+        let mut fingerprint = vec![
+            ("format", self.format.to_string()),
+            ("input", self.input.unwrap_or("arguments").to_string()),
+        ];
+        fingerprint.extend(self.extra);
+        let input = match (self.input, self.no_ids) {
+            (Some(i), _) if i != "-" => Some(Some(Path::new(i))),
+            (Some(_), _) | (None, true) => Some(None),
+            (None, false) => None,
+        };
+        let spec = Spec {
+            command: self.command,
+            fingerprint: &fingerprint,
+            lines: self.lines,
+            on_retry: OnRetry::Truncate,
+            input,
+        };
+        OutputFile::open(path, resume, spec).map(Some)
+    }
+}
+
+/// A resumed run of an ID-list command: notes what FILE held that is
+/// asked again, then passes the input lines whose records FILE holds
+/// (matched by `key`, `noun` naming the ID in the error), counting them on
+/// `progress`. Returns how many lines were passed.
+///
+/// Errors: the input is not the one FILE was written from
+/// (`invalid_argument`, with a hint).
+pub(super) async fn pass_held<S>(
+    ctx: &super::Context,
+    o: &mut OutputFile<()>,
+    lines: &mut S,
+    progress: &super::progress::Progress,
+    noun: &str,
+    key: impl Fn(&InputLine) -> Option<String>,
+) -> Result<u64, Failure>
+where
+    S: futures::Stream<Item = io::Result<InputLine>> + Unpin,
+{
+    let file = o.path().display().to_string();
+    let held = o.held();
+    if held.cut {
+        ctx.note(&format!("{file}: dropped a cut last line"));
+    }
+    if held.dropped > 0 {
+        ctx.note(&format!(
+            "{file}: {} failed or followed a failure; fetching again",
+            held.dropped
+        ));
+    }
+    let held = o.take_keys();
+    if held.is_empty() {
+        return Ok(0);
+    }
+    let passed = crate::ops::fetch::skip_written_by(lines, &held, &file, noun, key)
+        .await
+        .map_err(|e| e.with_hint("use another --output, or run without --resume to start over"))?;
+    (0..passed).for_each(|_| progress.inc());
+    ctx.note(&format!("{file}: {} already there", held.len()));
+    Ok(passed)
 }
 
 #[cfg(test)]
