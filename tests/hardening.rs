@@ -560,3 +560,30 @@ fn an_esearch_body_ending_inside_an_element_is_retried_then_invalid() {
     // the same answer twice: one retry only
     assert_eq!(server.count(), 2);
 }
+
+/// A run without `.server()` asks NCBI's real host: the test environment
+/// sends that request to a loopback proxy (`support::cli::NO_HOST`), so it
+/// never leaves the machine. Here the proxy is a listener that records
+/// what it is asked: a CONNECT for eutils.ncbi.nlm.nih.gov:443, and the run
+/// fails as unreachable, never as a success.
+#[test]
+fn a_run_without_a_test_server_never_leaves_loopback() {
+    use std::io::{BufRead, BufReader};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let proxy = format!("http://{}", listener.local_addr().unwrap());
+    let asked = std::thread::spawn(move || {
+        let (conn, _) = listener.accept().unwrap();
+        let mut first = String::new();
+        BufReader::new(conn).read_line(&mut first).unwrap();
+        first
+    });
+    let run = pubmed(&["search", "asthma", "--count", "-f", "json"])
+        .env("HTTPS_PROXY", &proxy)
+        .env("PUBMED_MAX_RETRIES", "0")
+        .run();
+    assert_eq!(
+        asked.join().unwrap().trim_end(),
+        "CONNECT eutils.ncbi.nlm.nih.gov:443 HTTP/1.1"
+    );
+    run.failed_with(69, "ncbi_unreachable", "");
+}

@@ -57,6 +57,10 @@ impl Run {
     }
 }
 
+/// Where requests for hosts other than 127.0.0.1 go in tests: port 9
+/// (discard) on loopback, which nothing serves.
+pub const NO_HOST: &str = "http://127.0.0.1:9";
+
 /// `pubmed ARGS…` with a clean environment, fast knobs (no pacing gap,
 /// 1 ms backoff, 2 retries, 5 s deadline) and, when given, a server's URLs.
 pub fn pubmed(args: &[&str]) -> Pubmed {
@@ -70,6 +74,11 @@ pub fn pubmed(args: &[&str]) -> Pubmed {
         .env("RUST_BACKTRACE", "0")
         .env("NO_PROXY", "127.0.0.1,localhost")
         .env("no_proxy", "127.0.0.1,localhost")
+        // A request for any other host (a test without `.server()`, a
+        // default URL) goes to a closed loopback port, never to NCBI.
+        .env("HTTPS_PROXY", NO_HOST)
+        .env("HTTP_PROXY", NO_HOST)
+        .env("ALL_PROXY", NO_HOST)
         .env("PUBMED_REQUEST_GAP_MS", "0")
         .env("PUBMED_RETRY_BASE_MS", "1")
         .env("PUBMED_MAX_RETRIES", "2")
