@@ -29,6 +29,7 @@ mod mcp_budget;
 mod mcp_http;
 mod mcp_progress;
 mod mcp_resources;
+mod mcp_text;
 mod mesh_match;
 mod outfile;
 mod recorded;

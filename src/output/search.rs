@@ -315,8 +315,8 @@ pub fn short_pipe_warning(o: &SearchOutcome) -> Option<String> {
     let shown = o.pmids.len() as u64;
     (o.retmax != 0 && shown < o.count).then(|| {
         format!(
-            "warning: wrote {shown} of {} PMIDs; pass --all for every PMID, or --retmax N for a larger page",
-            o.count
+            "warning: wrote {shown} of {}; pass --all for every PMID, or --retmax N for a larger page",
+            count(o.count, "PMID")
         )
     })
 }

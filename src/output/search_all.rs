@@ -181,8 +181,8 @@ pub fn notes(event: &Event<'_>) -> Vec<Note> {
             .map(|m| Note::Warning(missing_note(m)))
             .collect(),
         Event::SummariesFailed(ids, e) => vec![Note::Error(format!(
-            "summaries of {} PMIDs failed: {} [{}]",
-            ids.len(),
+            "summaries of {} failed: {} [{}]",
+            crate::core::text::count(ids.len() as u64, "PMID"),
             e.message,
             e.reason
         ))],

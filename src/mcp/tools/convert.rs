@@ -114,8 +114,9 @@ pub async fn run(spec: &ToolSpec, client: &Client, v: &Values) -> CallToolResult
         return Failure::from_error(e, &spec.args).result(Some(out));
     }
     let mut text = format!(
-        "Converted {} of {} IDs:",
-        totals.succeeded, totals.submitted
+        "Converted {} of {}:",
+        totals.succeeded,
+        crate::core::text::count(totals.submitted as u64, "ID")
     );
     for (r, rec) in records
         .iter()

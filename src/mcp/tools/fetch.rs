@@ -415,7 +415,10 @@ fn record_text(t: &mut String, r: &Record, parts: Parts) {
 /// The text block: every record in full and every PMID without one with
 /// its reason, so a model that reads only the text loses nothing.
 fn text(records: &[Fetched], succeeded: usize, asked: usize, parts: Parts) -> String {
-    let mut t = format!("Fetched {succeeded} of {asked} PMIDs.");
+    let mut t = format!(
+        "Fetched {succeeded} of {}.",
+        crate::core::text::count(asked as u64, "PMID")
+    );
     for (i, f) in records.iter().enumerate() {
         match f.parsed() {
             Ok(r) => {

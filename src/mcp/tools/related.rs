@@ -5,6 +5,7 @@ use rmcp::model::CallToolResult;
 use serde_json::{Value, json};
 
 use super::{ToolSpec, errors_paragraph, summary_schema};
+use crate::core::text::count;
 use crate::error::{Error, Field, Reason};
 use crate::mcp::reply::{SEARCH_TOOL, success};
 use crate::mcp::schema::{Arg, Values};
@@ -12,7 +13,7 @@ use crate::ncbi::Client;
 use crate::ncbi::elink::LinkKind;
 use crate::ops::record::RecordReason;
 use crate::ops::related::{self, RelatedRecord, RelatedRequest};
-use crate::ops::search::Detail;
+use crate::ops::search::{Detail, Summary};
 
 /// The tool name.
 pub const NAME: &str = "pubmed_find_related";
@@ -99,7 +100,7 @@ fn output(r: &RelatedRecord) -> Value {
             v
         })
         .collect();
-    let summaries: Vec<&crate::ops::search::Summary> = r
+    let summaries: Vec<&Summary> = r
         .linked()
         .iter()
         .filter_map(|l| l.summary.as_ref())
@@ -127,44 +128,69 @@ fn output(r: &RelatedRecord) -> Value {
     v
 }
 
-/// Every linked PMID with its title, DOI and retraction mark.
+/// Every linked PMID with its summary line ([`summary_line`]).
 fn text(r: &RelatedRecord) -> String {
     let pmid = r.pmid.as_deref().unwrap_or(&r.requested);
     if r.total() == 0 {
         return format!("{}.", related::no_links_note(r));
     }
     let mut t = format!(
-        "**{} {}** for PMID {pmid} (showing {}):",
-        r.total(),
-        match r.kind {
-            LinkKind::Similar => "similar articles",
-            LinkKind::CitedBy => "citing articles",
-            LinkKind::References => "references",
-        },
+        "**{}** for PMID {pmid} (showing {}):",
+        count(
+            r.total() as u64,
+            match r.kind {
+                LinkKind::Similar => "similar article",
+                LinkKind::CitedBy => "citing article",
+                LinkKind::References => "reference",
+            }
+        ),
         r.linked().len()
     );
     for l in r.linked() {
         match &l.summary {
-            Some(s) => {
-                let mark = if s.retracted { " **RETRACTED**" } else { "" };
-                let doi = s
-                    .doi
-                    .as_deref()
-                    .map(|d| format!(" doi:{d}"))
-                    .unwrap_or_default();
-                t.push_str(&format!(
-                    "\n{}. PMID {} — {}{mark} ({}, {}){doi}",
-                    l.rank,
-                    l.pmid,
-                    s.title,
-                    s.journal,
-                    s.pub_date.as_deref().unwrap_or(&s.pub_date_text)
-                ));
-            }
+            Some(s) => t.push_str(&format!("\n{}. {}", l.rank, summary_line(s))),
             None => t.push_str(&format!("\n{}. PMID {} (no summary)", l.rank, l.pmid)),
         }
     }
     t
+}
+
+/// Authors shown in a line before "et al.".
+const AUTHORS_SHOWN: usize = 3;
+
+/// One linked article as the description promises: `PMID — title —
+/// authors (journal, date) doi:… PMCID`, retraction marks last; the first
+/// [`AUTHORS_SHOWN`] authors, then "et al." (docs/mcp.md "Text").
+fn summary_line(s: &Summary) -> String {
+    let mut line = format!("PMID {} — {}", s.pmid, s.title);
+    if !s.authors.is_empty() {
+        let shown = s.authors.len().min(AUTHORS_SHOWN);
+        line.push_str(&format!(" — {}", s.authors[..shown].join(", ")));
+        if s.authors.len() > shown {
+            line.push_str(", et al.");
+        }
+    }
+    let date = s.pub_date.as_deref().unwrap_or(&s.pub_date_text);
+    let parts: Vec<&str> = [s.journal.as_str(), date]
+        .into_iter()
+        .filter(|p| !p.is_empty())
+        .collect();
+    if !parts.is_empty() {
+        line.push_str(&format!(" ({})", parts.join(", ")));
+    }
+    if let Some(d) = &s.doi {
+        line.push_str(&format!(" doi:{d}"));
+    }
+    if let Some(p) = &s.pmcid {
+        line.push_str(&format!(" {p}"));
+    }
+    if s.retracted {
+        line.push_str(" **RETRACTED**");
+    }
+    if s.retraction_notice {
+        line.push_str(" **RETRACTION NOTICE**");
+    }
+    line
 }
 
 /// Runs the tool.

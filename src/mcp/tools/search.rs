@@ -9,7 +9,7 @@ use super::{ToolSpec, errors_paragraph, summary_schema};
 use crate::core::choice::Choice;
 use crate::core::dates::{DateRequest, DateType};
 use crate::core::query::{Filters, Species};
-use crate::core::text::thousands;
+use crate::core::text::{count, thousands};
 use crate::error::{Field, Reason};
 use crate::mcp::reply::{
     BUDGET_ARG, DEFAULT_BUDGET, SPELL_TOOL, budget_arg, deferral, fit, success,
@@ -251,14 +251,15 @@ fn warning_message(w: &Warning, o: &SearchOutcome, req: &SearchRequest) -> Strin
             "no records found; zero hits do not prove there is no literature: check the spelling with {SPELL_TOOL}, the field tags and the filters, then search again"
         ),
         WarningKind::RetstartPastCount => format!(
-            "`offset` {} is at or past the {} hits: this page is empty",
-            o.retstart, o.count
+            "`offset` {} is at or past the {}: this page is empty",
+            o.retstart,
+            count(o.count, "hit")
         ),
         WarningKind::WindowTruncated => format!(
-            "PubMed serves only the first {} records of a query: the page was cut to records {}–{ESEARCH_WINDOW} ({} PMIDs); narrow the query (e.g. with dateRange or reldate) to reach the others",
+            "PubMed serves only the first {} records of a query: the page was cut to records {}–{ESEARCH_WINDOW} ({}); narrow the query (e.g. with dateRange or reldate) to reach the others",
             thousands(ESEARCH_WINDOW),
             o.retstart + 1,
-            o.retmax
+            count(o.retmax, "PMID")
         ),
         WarningKind::DateBoundFilled => {
             let range = o
@@ -331,9 +332,15 @@ fn output(o: &SearchOutcome, req: &SearchRequest) -> Value {
 /// client passes only `content` on — every PMID returned, the query
 /// translation, every warning, DOIs and retraction flags.
 fn text(o: &SearchOutcome, out: &Value) -> String {
-    let mut t = format!("**{} results** for `{}`", o.count, o.effective_query);
+    let mut t = format!(
+        "**{}** for `{}`",
+        count(o.count, "result"),
+        o.effective_query
+    );
     let n = o.pmids.len();
-    if n > 0 {
+    if n == 1 {
+        t.push_str(&format!("; 1 PMID returned (record {})", o.retstart + 1));
+    } else if n > 1 {
         t.push_str(&format!(
             "; PMIDs {}–{} returned ({n})",
             o.retstart + 1,
