@@ -535,7 +535,10 @@ fn entry_50(i: u64) -> (String, Vec<(&'static str, String)>, &'static str) {
             // 1001, 1008 and 1015 are multiples of 7: outside PMC, no PMCID.
             [("pmid", (1000 + i).to_string())]
                 .into_iter()
-                .chain(((1000 + i) % 7 != 0).then(|| ("pmcid", format!("PMC{}", 5_001_000 + i))))
+                .chain(
+                    (!(1000 + i).is_multiple_of(7))
+                        .then(|| ("pmcid", format!("PMC{}", 5_001_000 + i))),
+                )
                 .collect(),
             "doi",
         ),
