@@ -421,3 +421,239 @@ fn match_bib_out_adds_only_pmid_fields_and_never_overwrites() {
     assert_ne!(again.code, 0);
     assert_eq!(std::fs::read_to_string(&out).unwrap(), want);
 }
+
+/// DOI first: the rcrossref ID Converter capture's DOI (10.1038/ng.590 →
+/// PMID 20495566, PMC2883744) matches by `doi` with no ECitMatch line; a
+/// DOI outside PMC (metapub#23's 10.7164/antibiotics.37.454) is searched
+/// as `"…"[doi]`, found nowhere, and its entry goes to ECitMatch with the
+/// others — whose request is then exactly the ECitMatch capture's.
+#[test]
+fn match_doi_first_then_ecitmatch_with_exact_requests() {
+    let server = support::mesh::match_server(Vec::new());
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("refs.bib");
+    std::fs::write(
+        &path,
+        "@article{ng, author = {Plagnol, V}, journal = {Nat Genet}, year = {2010}, doi = {10.1038/ng.590}}\n@article{Art1, author = {Mann, B J}, journal = {proc natl acad sci u s a}, year = 1991, volume = {88}, pages = {3248--3252}}\n@article{ref2, author = {Nobody}, journal = {fake journal}, year = {2000}, volume = {1}, pages = {1}, doi = {10.7164/antibiotics.37.454}}\n@article{Art4, author = {Zhu, Na}, journal = {n engl j med}, year = {2020}, volume = {382}, pages = {727--733}}\n",
+    )
+    .unwrap();
+    let run = pubmed(&["match", "-f", "ndjson", path.to_str().unwrap()])
+        .server(&server)
+        .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let recs: Vec<serde_json::Value> = run
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let got: Vec<(&str, &str, &str, &str)> = recs
+        .iter()
+        .map(|r| {
+            (
+                r["key"].as_str().unwrap(),
+                r["status"].as_str().unwrap(),
+                r["pmid"].as_str().unwrap_or(""),
+                r["method"].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("ng", "matched", "20495566", "doi"),
+            ("Art1", "matched", "2014248", "citmatch"),
+            ("ref2", "not_found", "", ""),
+            ("Art4", "matched", "31978945", "citmatch"),
+        ]
+    );
+    assert_eq!(recs[0]["pmcid"], "PMC2883744");
+    assert_eq!(recs[0]["doi"], "10.1038/ng.590");
+    assert_eq!(recs[2]["detail"], "INVALID_JOURNAL");
+    let reqs = server.requests();
+    let paths: Vec<&str> = reqs
+        .iter()
+        .map(|r| r.path.rsplit('/').find(|p| !p.is_empty()).unwrap())
+        .collect();
+    assert_eq!(
+        paths,
+        ["articles", "esearch.fcgi", "ecitmatch.cgi"],
+        "{reqs:?}"
+    );
+    assert_eq!(
+        reqs[0].param("ids"),
+        Some("10.1038/ng.590,10.7164/antibiotics.37.454")
+    );
+    assert_eq!(reqs[0].param("idtype"), Some("doi"));
+    assert_eq!(
+        reqs[1].param("term"),
+        Some("\"10.7164/antibiotics.37.454\"[doi]")
+    );
+    assert_eq!(reqs[2].param("bdata"), Some(CAPTURE_BDATA));
+}
+
+/// `--bib-out` adds `pmid`, and the `pmcid` and `doi` found, only where
+/// the entry lacks them; every other byte is kept (the ID Converter
+/// capture's IDs for 10.1038/ng.590, written as the entry spells its DOI).
+#[test]
+fn match_bib_out_adds_pmcid_and_doi_found_by_doi() {
+    let server = support::mesh::match_server(Vec::new());
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("refs.bib");
+    let bib = "@article{ng,\n  author = {Plagnol, V},\n  doi = {10.1038/NG.590}\n}\n% kept\n@article{Art1, author = {Mann, B J}, journal = {proc natl acad sci u s a}, year = 1991, volume = {88}, pages = {3248--3252}}\n@article{ref2, author = {Nobody}, journal = {fake journal}, year = {2000}, volume = {1}, pages = {1}}\n@article{Art4, author = {Zhu, Na}, journal = {n engl j med}, year = {2020}, volume = {382}, pages = {727--733}, pmcid = {PMC0}}\n";
+    std::fs::write(&path, bib).unwrap();
+    let out = dir.path().join("out.bib");
+    let run = pubmed(&[
+        "match",
+        "-f",
+        "ids",
+        path.to_str().unwrap(),
+        "--bib-out",
+        out.to_str().unwrap(),
+    ])
+    .server(&server)
+    .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout, "20495566\n2014248\n\n31978945\n");
+    let want = "@article{ng,\n  author = {Plagnol, V},\n  doi = {10.1038/NG.590},\n  pmid = {20495566},\n  pmcid = {PMC2883744}\n}\n% kept\n@article{Art1, author = {Mann, B J}, journal = {proc natl acad sci u s a}, year = 1991, volume = {88}, pages = {3248--3252},\n  pmid = {2014248}}\n@article{ref2, author = {Nobody}, journal = {fake journal}, year = {2000}, volume = {1}, pages = {1}}\n@article{Art4, author = {Zhu, Na}, journal = {n engl j med}, year = {2020}, volume = {382}, pages = {727--733}, pmcid = {PMC0},\n  pmid = {31978945}}\n";
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), want);
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), bib);
+}
+
+/// The kind of entry `i` of the 50-entry list, and what it should gain.
+fn entry_50(i: u64) -> (String, Vec<(&'static str, String)>, &'static str) {
+    let head = format!("@article{{k{i},\n  title = {{Entry {i}}},\n  author = {{Doe, J}}");
+    match i {
+        // The ID Converter capture's DOI (rcrossref): PMID and PMCID.
+        0 => (
+            format!("{head},\n  doi = {{10.1038/ng.590}}\n}}\n"),
+            vec![("pmid", "20495566".into()), ("pmcid", "PMC2883744".into())],
+            "doi",
+        ),
+        // In PMC (the fake's synthetic DOIs): PMID and PMCID.
+        1..=19 => (
+            format!("{head},\n  doi = {{10.5555/pmid.{}}}\n}}\n", 1000 + i),
+            // 1001, 1008 and 1015 are multiples of 7: outside PMC, no PMCID.
+            [("pmid", (1000 + i).to_string())]
+                .into_iter()
+                .chain(
+                    (!(1000 + i).is_multiple_of(7))
+                        .then(|| ("pmcid", format!("PMC{}", 5_001_000 + i))),
+                )
+                .collect(),
+            "doi",
+        ),
+        // Outside PMC (PMIDs divisible by 7): ESearch `[doi]` finds the PMID.
+        20..=24 => (
+            format!("{head},\n  doi = {{10.5555/pmid.{}}}\n}}\n", 7 * i),
+            vec![("pmid", (7 * i).to_string())],
+            "doi",
+        ),
+        25 => (
+            format!(
+                "{head},\n  journal = {{j test}},\n  year = {{2000}},\n  volume = {{1}},\n  pages = {{999}}\n}}\n"
+            ),
+            Vec::new(),
+            "ambiguous",
+        ),
+        26 => (
+            format!(
+                "{head},\n  journal = {{j test}},\n  year = {{2000}},\n  volume = {{2}},\n  pages = {{999}}\n}}\n"
+            ),
+            Vec::new(),
+            "not_found",
+        ),
+        _ => (
+            format!(
+                "{head},\n  journal = {{j test}},\n  year = {{2000}},\n  volume = {{{i}}},\n  pages = {{{i}}}\n}}\n"
+            ),
+            vec![("pmid", (3_000_000 + i).to_string())],
+            "citmatch",
+        ),
+    }
+}
+
+/// 50 BibTeX entries (DOIs in and outside PMC, ECitMatch lines, one
+/// ambiguous, one unknown) round-trip: one record per entry in order,
+/// only `pmid`/`pmcid` added (the entries have their DOI), in 4 requests.
+#[test]
+fn match_fifty_bibtex_entries_round_trip() {
+    let known: Vec<(String, String)> = (27..50)
+        .map(|i| (format!("j test|2000|{i}|{i}"), (3_000_000 + i).to_string()))
+        .chain([(
+            "j test|2000|1|999".to_string(),
+            "AMBIGUOUS 11111111,22222222".to_string(),
+        )])
+        .collect();
+    let server = support::mesh::match_server(known);
+    let entries: Vec<_> = (0..50).map(entry_50).collect();
+    let bib: String = entries.iter().map(|(e, _, _)| e.as_str()).collect();
+    let want: String = entries
+        .iter()
+        .map(|(e, add, _)| {
+            if add.is_empty() {
+                return e.clone();
+            }
+            let fields: Vec<String> = add
+                .iter()
+                .map(|(n, v)| format!("  {n} = {{{v}}}"))
+                .collect();
+            e.replace("\n}\n", &format!(",\n{}\n}}\n", fields.join(",\n")))
+        })
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("refs.bib");
+    std::fs::write(&path, &bib).unwrap();
+    let out = dir.path().join("out.bib");
+    let run = pubmed(&[
+        "match",
+        "-f",
+        "ndjson",
+        path.to_str().unwrap(),
+        "--bib-out",
+        out.to_str().unwrap(),
+    ])
+    .server(&server)
+    .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let recs: Vec<serde_json::Value> = run
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(recs.len(), 50);
+    for (i, (r, (_, add, how))) in recs.iter().zip(&entries).enumerate() {
+        assert_eq!(r["key"], format!("k{i}"));
+        let got = r["method"]
+            .as_str()
+            .unwrap_or(r["status"].as_str().unwrap());
+        assert_eq!(got, *how, "entry {i}: {r}");
+        assert_eq!(
+            r["pmid"].as_str(),
+            add.first().map(|(_, p)| p.as_str()),
+            "{i}"
+        );
+    }
+    assert_eq!(recs[25]["candidates"], json!(["11111111", "22222222"]));
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), want);
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), bib);
+    let paths: Vec<String> = server
+        .requests()
+        .iter()
+        .map(|r| {
+            r.path
+                .rsplit('/')
+                .find(|p| !p.is_empty())
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    assert_eq!(
+        paths,
+        ["articles", "esearch.fcgi", "esummary.fcgi", "ecitmatch.cgi"]
+    );
+    assert!(
+        run.stderr.contains("matched 48 of 50 references"),
+        "{}",
+        run.stderr
+    );
+}

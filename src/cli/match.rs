@@ -62,19 +62,22 @@ pub(super) async fn run(a: MatchArgs, ctx: &Context) -> Result<Exit, Failure> {
     let stdout = io::stdout();
     let mut lock = io::BufWriter::new(stdout.lock());
     let mut writer = output::citmatch::Writer::begin(&mut lock, format, ctx.style)?;
-    let mut matched: Vec<Option<String>> = Vec::new();
+    let mut matched: Vec<Found> = Vec::new();
     let mut sink = |item: Output<'_, citmatch::MatchRecord>| -> io::Result<()> {
         match item {
             Output::Record(r) => {
-                matched.push(r.pmid.clone());
+                matched.push([
+                    ("pmid", r.pmid.clone()),
+                    ("pmcid", r.pmcid.clone()),
+                    ("doi", r.doi.clone()),
+                ]);
                 writer.record(r)
             }
             Output::Flush => Ok(()),
             Output::Skipped | Output::Progress(_) => Ok(()),
         }
     };
-    let lines = futures::stream::iter(refs.into_iter().map(Ok));
-    let run = citmatch::match_stream(&client, lines, &mut sink);
+    let run = citmatch::match_stream(&client, refs, &mut sink);
     let progress = ctx.progress(super::progress::Counting::Ids(None));
     let totals = end_of_stream(interruptible(run).await, &progress, || Ok(()))?;
     writer.finish(&totals)?;
@@ -100,17 +103,30 @@ pub(super) async fn run(a: MatchArgs, ctx: &Context) -> Result<Exit, Failure> {
     Ok(totals.exit())
 }
 
-/// Writes `src` with each matched entry's PMID added to the new file `out`
-/// (a temporary file beside it, linked without replacing: an existing
-/// `out` is refused, the user's file never touched). `pmids` are the
-/// records in order, one per entry without a `pmid`.
-fn write_bib(out: &std::path::Path, src: &str, pmids: &[Option<String>]) -> Result<(), Failure> {
+/// What a record found, by BibTeX/RIS field name.
+type Found = [(&'static str, Option<String>); 3];
+
+/// Writes `src` with each matched entry's PMID, and the PMCID and DOI
+/// found, added where the entry lacks them, to the new file `out` (a
+/// temporary file beside it, linked without replacing: an existing `out`
+/// is refused, the user's file never touched). `found` are the records in
+/// order, one per entry without a `pmid`.
+fn write_bib(out: &std::path::Path, src: &str, found: &[Found]) -> Result<(), Failure> {
     let entries = reflist::bibtex::read(src).map_err(|m| Error::new(Reason::InvalidArgument, m))?;
-    let found: Vec<(usize, String)> = entries
+    let found: Vec<(usize, Vec<(String, String)>)> = entries
         .iter()
         .filter(|e| e.reference.is_some())
-        .zip(pmids)
-        .filter_map(|(e, p)| p.clone().map(|p| (e.close, p)))
+        .zip(found)
+        .map(|(e, f)| {
+            (
+                e.close,
+                if f[0].1.is_some() {
+                    e.missing(f)
+                } else {
+                    Vec::new()
+                },
+            )
+        })
         .collect();
     let body = reflist::bibtex::write_back(src, &found);
     let dir = match out.parent() {

@@ -1,19 +1,23 @@
-//! `match` / `pubmed_lookup_citation`: references → PMIDs with ECitMatch,
-//! on the batch engine ([`batch::Op`]): chunks of
+//! `match` / `pubmed_lookup_citation`: references → PMIDs. A reference
+//! with a DOI is looked up first through the ID Converter, then PubMed's
+//! ESearch `"DOI"[doi]` for DOIs outside PMC (the `convert --fallback
+//! pubmed` stages, [`fallback::convert_with_fallback`]); the rest go to
+//! ECitMatch on the batch engine ([`batch::Op`]): chunks of
 //! [`ECITMATCH_MAX_CITATIONS`] in order, every input line one record in
-//! input order, each `matched` (with how), `not_found`, `ambiguous` (with
-//! ECitMatch's candidates) or failed — never a guess shown as a match
-//! (docs/match.md).
+//! input order, each `matched` (with how: `doi` or `citmatch`),
+//! `not_found`, `ambiguous` (with ECitMatch's candidates) or failed —
+//! never a guess shown as a match (docs/match.md).
 
 use std::collections::HashMap;
 use std::io;
 
-use futures::Stream;
 use futures::future::BoxFuture;
 use serde::Serialize;
 
-use super::batch::{self, Admit, ChunkPolicy, Failed, Op, Outcome, Output, Totals};
+use super::batch::{self, Admit, ChunkPolicy, Failed, InputLine, Op, Outcome, Output, Totals};
+use super::fallback;
 use crate::core::citmatch::{self, Answer, Citation};
+use crate::core::ids::IdType;
 use crate::error::{Error, Failure, Reason, Result};
 use crate::ncbi::Client;
 use crate::ncbi::limits::ECITMATCH_MAX_CITATIONS;
@@ -67,9 +71,16 @@ pub struct MatchRecord {
     /// The PMID, when matched.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pmid: Option<String>,
-    /// How it was matched: `citmatch` (ECitMatch).
+    /// How it was matched: `doi` (ID Converter or ESearch `[doi]`) or
+    /// `citmatch` (ECitMatch).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub method: Option<&'static str>,
+    /// The PMCID the ID Converter gave for the DOI or PMID, when matched.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pmcid: Option<String>,
+    /// The article's DOI as NCBI writes it, when matched and known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub doi: Option<String>,
     /// ECitMatch's candidates of an ambiguous citation (may be empty).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub candidates: Vec<String>,
@@ -92,6 +103,8 @@ impl MatchRecord {
             status,
             pmid: None,
             method: None,
+            pmcid: None,
+            doi: None,
             candidates: Vec::new(),
             detail: None,
             reason: None,
@@ -123,10 +136,31 @@ impl Outcome for MatchRecord {
     }
 }
 
+/// What the DOI lookup made of one DOI.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DoiHit {
+    /// The article: PMID, and the PMCID and DOI NCBI gave with it.
+    Found {
+        /// PMID.
+        pmid: String,
+        /// PMCID (ID Converter only).
+        pmcid: Option<String>,
+        /// DOI as NCBI writes it.
+        doi: Option<String>,
+    },
+    /// Neither the ID Converter nor PubMed knows it (or it is no DOI):
+    /// the reference goes to ECitMatch; the words say why.
+    Missing(String),
+    /// The lookup's request failed after retries.
+    Failed(Reason, String),
+}
+
 /// The operation on a client.
 pub struct CitMatch<'a> {
     /// The client whose requests are sent and counted.
     pub client: &'a Client,
+    /// The DOI lookup's answers, by lower-cased DOI as written.
+    pub by_doi: HashMap<String, DoiHit>,
 }
 
 /// The keys sent for a chunk's citations: the caller's key when it is
@@ -184,6 +218,32 @@ impl Op for CitMatch<'_> {
         if t.is_empty() || t.starts_with('#') {
             return Admit::Skip;
         }
+        let hit = line
+            .doi
+            .as_ref()
+            .and_then(|d| self.by_doi.get(&d.to_lowercase()));
+        let key = line
+            .citation
+            .as_ref()
+            .map(|c| c.key.clone())
+            .unwrap_or_default();
+        match hit {
+            Some(DoiHit::Found { pmid, pmcid, doi }) => {
+                let mut r = MatchRecord::new(line.raw, key, Status::Matched);
+                r.pmid = Some(pmid.clone());
+                r.method = Some("doi");
+                r.pmcid = pmcid.clone();
+                r.doi = doi.clone();
+                return Admit::Done(r);
+            }
+            Some(DoiHit::Failed(reason, message)) => {
+                let mut r = MatchRecord::new(line.raw, key, Status::Failed);
+                r.reason = Some(*reason);
+                r.message = Some(format!("looking up the DOI failed: {message}"));
+                return Admit::Done(r);
+            }
+            Some(DoiHit::Missing(_)) | None => {}
+        }
         match line.citation {
             Some(c) if !c.journal.is_empty() && !c.year.is_empty() => Admit::Ask {
                 group: (),
@@ -191,12 +251,15 @@ impl Op for CitMatch<'_> {
                 cost: 1,
                 input: (line.raw, c.key),
             },
-            other => {
-                let mut r = MatchRecord::new(
-                    line.raw,
-                    other.map(|c| c.key).unwrap_or_default(),
-                    Status::InvalidCitation,
-                );
+            _ if let Some(DoiHit::Missing(why)) = hit => {
+                let mut r = MatchRecord::new(line.raw, key, Status::NotFound);
+                r.message = Some(format!(
+                    "no article with its DOI ({why}), and no journal and year to ask ECitMatch"
+                ));
+                Admit::Done(r)
+            }
+            _ => {
+                let mut r = MatchRecord::new(line.raw, key, Status::InvalidCitation);
                 r.message = Some(
                     "not a citation: give journal|year|volume|first_page|author|key| (a journal and a year at least)"
                         .into(),
@@ -283,20 +346,83 @@ impl Op for CitMatch<'_> {
     }
 }
 
-/// Matches a stream of inputs, handing each record to `sink` in input order.
+/// Looks the DOIs up (the ID Converter, then ESearch `"DOI"[doi]` for
+/// those outside PMC), each distinct DOI once: the answers by lower-cased
+/// DOI and the requests sent.
+///
+/// Errors: as [`fallback::convert_with_fallback`] (a failed request is in
+/// its DOIs' answers).
+pub async fn lookup_dois(
+    client: &Client,
+    dois: &[String],
+) -> std::result::Result<(HashMap<String, DoiHit>, u64), Failure> {
+    let mut asked: Vec<String> = Vec::new();
+    for d in dois {
+        if !asked.iter().any(|a| a.eq_ignore_ascii_case(d)) {
+            asked.push(d.clone());
+        }
+    }
+    let mut by_doi = HashMap::new();
+    if asked.is_empty() {
+        return Ok((by_doi, 0));
+    }
+    let mut hits = Vec::new();
+    let lines = futures::stream::iter(
+        asked
+            .iter()
+            .map(|d| Ok(InputLine::Id(d.trim().to_string()))),
+    );
+    let totals = fallback::convert_with_fallback(client, lines, Some(IdType::Doi), &mut |o| {
+        if let Output::Record(r) = o {
+            hits.push(doi_hit(r));
+        }
+        Ok(())
+    })
+    .await?;
+    for (d, h) in asked.iter().zip(hits) {
+        by_doi.insert(d.to_lowercase(), h);
+    }
+    Ok((by_doi, totals.requests))
+}
+
+/// What a convert record says of its DOI.
+fn doi_hit(r: &super::convert::ConvertRecord) -> DoiHit {
+    match &r.outcome {
+        Ok(c) => match &c.pmid {
+            Some(pmid) => DoiHit::Found {
+                pmid: pmid.clone(),
+                pmcid: c.pmcid.clone(),
+                doi: c.doi.clone(),
+            },
+            None => DoiHit::Missing("the article has no PMID".into()),
+        },
+        Err(e) => match e.reason.request_failure() {
+            Some(reason) => DoiHit::Failed(reason, e.message.clone()),
+            None => DoiHit::Missing(e.message.clone()),
+        },
+    }
+}
+
+/// Matches `refs`, handing each record to `sink` in input order: the DOIs
+/// first ([`lookup_dois`]), then ECitMatch for every reference the DOI did
+/// not match.
 ///
 /// Errors: as [`batch::run`] (a failed request is in its records and the
 /// totals, not an error here).
-pub async fn match_stream<S, F>(
+pub async fn match_stream<F>(
     client: &Client,
-    input: S,
+    refs: Vec<MatchLine>,
     sink: &mut F,
 ) -> std::result::Result<Totals, Failure>
 where
-    S: Stream<Item = io::Result<MatchLine>> + Unpin,
     F: FnMut(Output<'_, MatchRecord>) -> io::Result<()>,
 {
-    batch::run(&CitMatch { client }, input, sink).await
+    let dois: Vec<String> = refs.iter().filter_map(|r| r.doi.clone()).collect();
+    let (by_doi, doi_requests) = lookup_dois(client, &dois).await?;
+    let input = futures::stream::iter(refs.into_iter().map(Ok));
+    let mut totals = batch::run(&CitMatch { client, by_doi }, input, sink).await?;
+    totals.requests += doi_requests;
+    Ok(totals)
 }
 
 /// Matches inputs given at once (MCP): the records in order and the totals.
@@ -307,8 +433,7 @@ pub async fn match_all(
     lines: Vec<MatchLine>,
 ) -> std::result::Result<(Vec<MatchRecord>, Totals), Failure> {
     let mut records = Vec::new();
-    let stream = futures::stream::iter(lines.into_iter().map(Ok));
-    let totals = match_stream(client, stream, &mut |o| {
+    let totals = match_stream(client, lines, &mut |o| {
         if let Output::Record(r) = o {
             records.push(r.clone());
         }

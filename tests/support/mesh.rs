@@ -264,3 +264,20 @@ pub fn ecitmatch_answer(bdata: &str, known: &[(&str, &str)]) -> Reply {
     }
     Reply::status(200, "text/plain", body)
 }
+
+/// A server answering ECitMatch by [`ecitmatch_answer`] with `known`, and
+/// everything else (the ID Converter, ESearch `[doi]`, ESummary) as
+/// [`super::fake_ncbi::FakeNcbi`] does.
+pub fn match_server(known: Vec<(String, String)>) -> TestServer {
+    let fake = super::fake_ncbi::FakeNcbi::new(super::fake_ncbi::Corpus::default());
+    TestServer::start(move |req| {
+        if req.is("ecitmatch.cgi") {
+            let k: Vec<(&str, &str)> = known
+                .iter()
+                .map(|(a, b)| (a.as_str(), b.as_str()))
+                .collect();
+            return ecitmatch_answer(req.param("bdata").unwrap_or_default(), &k);
+        }
+        fake.reply(req)
+    })
+}

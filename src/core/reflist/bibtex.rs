@@ -1,7 +1,8 @@
 //! BibTeX/BibLaTeX lists, parsed with the `biblatex` crate (its raw form,
 //! which keeps every entry's place in the file), and the write-back of
-//! matched PMIDs: a `pmid = {…}` field added before the entry's closing
-//! brace, every other byte of the file kept (docs/match.md "Not yet").
+//! what was found: `pmid`, `pmcid` and `doi` fields the entry lacks added
+//! before its closing brace, every other byte of the file kept
+//! (docs/match.md "Output").
 
 use biblatex::{RawBibliography, RawChunk};
 
@@ -18,6 +19,19 @@ pub struct BibEntry {
     pub reference: Option<Reference>,
     /// The byte offset of the entry's closing delimiter.
     pub close: usize,
+    /// The entry's field names, lower-cased, in file order.
+    pub fields: Vec<String>,
+}
+
+impl BibEntry {
+    /// The `(name, value)` fields of `found` this entry lacks, in order.
+    pub fn missing(&self, found: &[(&str, Option<String>)]) -> Vec<(String, String)> {
+        found
+            .iter()
+            .filter(|(n, _)| !self.fields.iter().any(|f| f == n))
+            .filter_map(|(n, v)| Some((n.to_string(), v.clone()?)))
+            .collect()
+    }
 }
 
 fn text(chunks: &[biblatex::Spanned<RawChunk<'_>>]) -> String {
@@ -35,6 +49,25 @@ fn text(chunks: &[biblatex::Spanned<RawChunk<'_>>]) -> String {
         .join(" ")
 }
 
+/// The byte offset of the delimiter closing the entry whose `@` is at or
+/// after `start`: the `}` matching its opening `{` (braces counted), or the
+/// first `)` outside braces for `@type(…)`.
+fn closing(src: &str, start: usize) -> Option<usize> {
+    let open = start + src[start..].find(['{', '('])?;
+    let paren = src.as_bytes()[open] == b'(';
+    let mut depth = 0usize;
+    for (i, b) in src.as_bytes()[open + 1..].iter().enumerate() {
+        match b {
+            b'{' => depth += 1,
+            b'}' if depth == 0 && !paren => return Some(open + 1 + i),
+            b'}' => depth -= 1,
+            b')' if depth == 0 && paren => return Some(open + 1 + i),
+            _ => {}
+        }
+    }
+    None
+}
+
 /// Reads the entries of `src`, in file order.
 ///
 /// Errors: the file does not parse as BibTeX (the parser's message).
@@ -49,14 +82,7 @@ pub fn read(src: &str) -> Result<Vec<BibEntry>, String> {
                 .map(|p| text(&p.value.v))
                 .unwrap_or_default()
         };
-        // The entry's span may end before or after its closing delimiter.
-        let close = if src[..e.span.end].ends_with(['}', ')']) {
-            e.span.end - 1
-        } else {
-            src[e.span.end..]
-                .find(['}', ')'])
-                .map_or(e.span.end, |i| e.span.end + i)
-        };
+        let close = closing(src, e.span.start).unwrap_or(e.span.end);
         let key = e.v.key.v.to_string();
         let has_pmid = !field(&["pmid"]).is_empty();
         let year = match field(&["year"]) {
@@ -77,29 +103,39 @@ pub fn read(src: &str) -> Result<Vec<BibEntry>, String> {
             reference: (!has_pmid).then(|| Reference {
                 raw: format!("@{}{{{key}}}", e.v.kind.v),
                 citation: Some(citation),
+                doi: Some(field(&["doi"])).filter(|d| !d.is_empty()),
             }),
             key,
             close,
+            fields: e.v.fields.iter().map(|p| p.key.v.to_lowercase()).collect(),
         });
     }
     Ok(out)
 }
 
-/// `src` with `pmid = {P}` added to each entry of `found` (entry's closing
-/// offset, PMID), every other byte unchanged.
-pub fn write_back(src: &str, found: &[(usize, String)]) -> String {
-    let mut found: Vec<&(usize, String)> = found.iter().collect();
+/// `src` with the fields of `found` (entry's closing offset, `(name,
+/// value)` pairs) added before each entry's closing delimiter, one per
+/// line, every other byte unchanged.
+pub fn write_back(src: &str, found: &[(usize, Vec<(String, String)>)]) -> String {
+    let mut found: Vec<&(usize, Vec<(String, String)>)> =
+        found.iter().filter(|(_, f)| !f.is_empty()).collect();
     found.sort_by_key(|(c, _)| *c);
-    let mut out = String::with_capacity(src.len() + found.len() * 24);
+    let mut out = String::with_capacity(src.len() + found.len() * 64);
     let mut at = 0;
-    for (close, pmid) in found {
+    for (close, fields) in found {
         let before = src[at..*close].trim_end();
         let end = at + before.len();
         out.push_str(&src[at..end]);
+        let lines: Vec<String> = fields
+            .iter()
+            .map(|(n, v)| format!("\n  {n} = {{{v}}}"))
+            .collect();
         if before.ends_with(',') {
-            out.push_str(&format!("\n  pmid = {{{pmid}}},"));
+            out.push_str(&lines.join(","));
+            out.push(',');
         } else {
-            out.push_str(&format!(",\n  pmid = {{{pmid}}}"));
+            out.push(',');
+            out.push_str(&lines.join(","));
         }
         at = end;
     }
@@ -129,13 +165,29 @@ mod tests {
     #[test]
     fn write_back_adds_only_the_field() {
         let e = read(BIB).unwrap();
-        let out = write_back(BIB, &[(e[0].close, "2014248".into())]);
+        let add = e[0].missing(&[("pmid", Some("2014248".into())), ("pmcid", None)]);
+        let out = write_back(BIB, &[(e[0].close, add)]);
         assert_eq!(
             out,
             BIB.replace(
                 "pages = {3248--3252}\n}",
                 "pages = {3248--3252},\n  pmid = {2014248}\n}"
             )
+        );
+    }
+
+    #[test]
+    fn write_back_adds_only_fields_the_entry_lacks() {
+        let bib = "@article{a, doi = {10.1038/NG.590},\n  year = 2010}\n";
+        let e = read(bib).unwrap();
+        let add = e[0].missing(&[
+            ("pmid", Some("20495566".into())),
+            ("pmcid", Some("PMC2883744".into())),
+            ("doi", Some("10.1038/ng.590".into())),
+        ]);
+        assert_eq!(
+            write_back(bib, &[(e[0].close, add)]),
+            "@article{a, doi = {10.1038/NG.590},\n  year = 2010,\n  pmid = {20495566},\n  pmcid = {PMC2883744}}\n"
         );
     }
 }

@@ -30,6 +30,7 @@ pub fn read(text: &str, delimiter: u8) -> Result<Vec<Reference>, String> {
     let page = col(&["first_page", "page", "pages"]);
     let author = col(&["author", "first_author", "authors"]);
     let key = col(&["key", "id"]);
+    let doi = col(&["doi"]);
     let mut out = Vec::new();
     for (i, rec) in rdr.records().enumerate() {
         let raw = format!("row {}", i + 2);
@@ -37,6 +38,7 @@ pub fn read(text: &str, delimiter: u8) -> Result<Vec<Reference>, String> {
             out.push(Reference {
                 raw,
                 citation: None,
+                doi: None,
             });
             continue;
         };
@@ -55,6 +57,7 @@ pub fn read(text: &str, delimiter: u8) -> Result<Vec<Reference>, String> {
                 author: ecitmatch_author(first_author),
                 key: get(key).to_string(),
             }),
+            doi: Some(get(doi).to_string()).filter(|d| !d.is_empty()),
         });
     }
     Ok(out)

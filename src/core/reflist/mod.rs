@@ -62,6 +62,7 @@ pub fn from_line(line: &str) -> Reference {
     Reference {
         raw: line.to_string(),
         citation: citmatch::parse_line(line),
+        doi: None,
     }
 }
 
@@ -73,6 +74,9 @@ pub struct Reference {
     pub raw: String,
     /// The citation, when the reference reads as one.
     pub citation: Option<Citation>,
+    /// The reference's DOI as written (BibTeX/RIS `doi`, a CSV `doi`
+    /// column), looked up before ECitMatch; `None` when it has none.
+    pub doi: Option<String>,
 }
 
 /// The surname and initials ECitMatch wants from an author as lists write

@@ -11,6 +11,7 @@ pub fn read(text: &str) -> Vec<Reference> {
         .map(|l| Reference {
             raw: l.trim_end_matches('\r').to_string(),
             citation: citmatch::parse_line(l),
+            doi: None,
         })
         .collect()
 }
