@@ -500,3 +500,89 @@ fn tables_use_the_whole_terminal_width() {
         assert!(lines.len() > 6);
     }
 }
+
+/// Issue 25 "first hour": at 80 columns titles were squeezed to ~10
+/// characters, identifiers split and an empty Note column took as much
+/// width as the title. efetch_pubmed_two_articles.xml (11748933,
+/// 11700088): PMID 8, date 7, first author 12 (its header), journal 12
+/// ("J Magn Reson"), no note (neither is retracted, so the column is
+/// dropped); 5 columns take 16 for borders and padding, the short columns
+/// share half of the 49 left (12 each, what they need), the title gets 25
+/// and wraps at spaces ("postthawed spermatozoa of" is exactly 25).
+#[test]
+fn fetch_table_at_80_columns_gives_the_title_the_rest() {
+    let server = TestServer::start(|r| {
+        assert!(r.is("efetch.fcgi"));
+        Reply::xml(fixture("efetch_pubmed_two_articles.xml"))
+    });
+    let run = pubmed(&["fetch", "-f", "table", "11748933", "11700088"])
+        .server(&server)
+        .env("COLUMNS", "80")
+        .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let want = "\
+┌──────────┬─────────┬──────────────┬───────────────────────────┬──────────────┐
+│ PMID     ┆ Date    ┆ First author ┆ Title                     ┆ Journal      │
+╞══════════╪═════════╪══════════════╪═══════════════════════════╪══════════════╡
+│ 11748933 ┆ 2001-06 ┆ Taddei AR    ┆ Is cryopreservation a     ┆ Cryobiology  │
+│          ┆         ┆              ┆ homogeneous process?      ┆              │
+│          ┆         ┆              ┆ Ultrastructure and        ┆              │
+│          ┆         ┆              ┆ motility of untreated,    ┆              │
+│          ┆         ┆              ┆ prefreezing, and          ┆              │
+│          ┆         ┆              ┆ postthawed spermatozoa of ┆              │
+│          ┆         ┆              ┆ Diplodus puntazzo         ┆              │
+│          ┆         ┆              ┆ (Cetti).                  ┆              │
+│ 11700088 ┆ 2001-11 ┆ Casieri C    ┆ Proton MRI of (13)C       ┆ J Magn Reson │
+│          ┆         ┆              ┆ distribution by J and     ┆              │
+│          ┆         ┆              ┆ chemical shift editing.   ┆              │
+└──────────┴─────────┴──────────────┴───────────────────────────┴──────────────┘
+";
+    assert_eq!(run.stdout, want, "\n{}", run.stdout);
+    assert!(run.stdout.lines().all(|l| l.chars().count() == 80));
+}
+
+/// esummary_v2_pubmed_2012.xml (5683731, 22144687) as `search --detail
+/// full` at 80 columns: PMID 8, date 7, first author and journal 12 each
+/// ("Goldberg MJ et al." 18 and "Nucleic Acids Res" 17 wrap at a space),
+/// the title 25 of its 32; at 120 columns the whole table fits in 98.
+#[test]
+fn search_table_at_80_columns_wraps_words_not_identifiers() {
+    let server = TestServer::start(|r| {
+        if r.is("esearch.fcgi") {
+            let ids = ["5683731".to_string(), "22144687".to_string()];
+            Reply::xml(support::ncbi::esearch(2, 0, &ids, "genbank", &[], &[]))
+        } else {
+            Reply::xml(fixture("esummary_v2_pubmed_2012.xml"))
+        }
+    });
+    let table = |columns: &str| {
+        let run = pubmed(&["search", "-f", "table", "--detail", "full", "genbank"])
+            .server(&server)
+            .env("COLUMNS", columns)
+            .run();
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        run.stdout
+    };
+    let want = "\
+┌──────────┬─────────┬──────────────┬───────────────────────────┬──────────────┐
+│ PMID     ┆ Date    ┆ First author ┆ Title                     ┆ Journal      │
+╞══════════╪═════════╪══════════════╪═══════════════════════════╪══════════════╡
+│ 5683731  ┆ 1968-08 ┆ Goldberg MJ  ┆ An assistive device for   ┆ Paraplegia   │
+│          ┆         ┆ et al.       ┆ smoking.                  ┆              │
+│ 22144687 ┆ 2012-01 ┆ Benson DA et ┆ GenBank.                  ┆ Nucleic      │
+│          ┆         ┆ al.          ┆                           ┆ Acids Res    │
+└──────────┴─────────┴──────────────┴───────────────────────────┴──────────────┘
+";
+    let got = table("80");
+    assert_eq!(got, want, "\n{got}");
+    let want = "\
+┌──────────┬─────────┬────────────────────┬──────────────────────────────────┬───────────────────┐
+│ PMID     ┆ Date    ┆ First author       ┆ Title                            ┆ Journal           │
+╞══════════╪═════════╪════════════════════╪══════════════════════════════════╪═══════════════════╡
+│ 5683731  ┆ 1968-08 ┆ Goldberg MJ et al. ┆ An assistive device for smoking. ┆ Paraplegia        │
+│ 22144687 ┆ 2012-01 ┆ Benson DA et al.   ┆ GenBank.                         ┆ Nucleic Acids Res │
+└──────────┴─────────┴────────────────────┴──────────────────────────────────┴───────────────────┘
+";
+    let got = table("120");
+    assert_eq!(got, want, "\n{got}");
+}

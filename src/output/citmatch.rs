@@ -8,7 +8,8 @@ use std::io::{self, Write};
 use serde_json::json;
 
 use super::delimited::{write_header, write_rows};
-use super::{Format, MatchFormat, Style, cell, write_json, write_json_line, write_table};
+use super::table::{Col, write_columns};
+use super::{Format, MatchFormat, Style, cell, write_json, write_json_line};
 use crate::ops::batch::Totals;
 use crate::ops::citmatch::MatchRecord;
 
@@ -99,7 +100,8 @@ impl<'w> Writer<'w> {
                         cell(&note),
                     ]);
                 }
-                write_table(self.out, t)
+                let cols = [Col::Wide, Col::Id, Col::Id, Col::Text];
+                write_columns(self.out, t, &cols)
             }
             MatchFormat::Tsv | MatchFormat::Ndjson | MatchFormat::Ids => Ok(()),
         }

@@ -6,7 +6,8 @@ use std::io::{self, Write};
 
 use super::delimited::{write_header, write_rows};
 use super::stream::{self, TableBlock, json_record};
-use super::{ConvertFormat, Style, cell, write_json_line, write_table};
+use super::table::{Col, write_columns};
+use super::{ConvertFormat, Style, cell, write_json_line};
 use crate::core::ids::IdType;
 use crate::core::text::{count, printable};
 use crate::ops::batch::Output;
@@ -189,7 +190,8 @@ impl<'a> Writer<'a> {
             }
             t.add_row(row);
         }
-        write_table(self.out, t)
+        let cols = [Col::Id, Col::Id, Col::Id, Col::Id, Col::Wide, Col::Id];
+        write_columns(self.out, t, &cols[..if self.source { 6 } else { 5 }])
     }
 
     /// The counts of the records written so far against `totals`.

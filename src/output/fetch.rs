@@ -9,7 +9,8 @@ use std::io::{self, Write};
 use super::citation::{BibOptions, CitationWriter, Export};
 use super::delimited::{write_header, write_rows};
 use super::stream::{self, TableBlock, json_record};
-use super::{FetchFormat, Style, cell, write_json_line, write_table};
+use super::table::{Col, write_columns};
+use super::{FetchFormat, Style, cell, write_json_line};
 use crate::core::record::{DateParts, Record, RecordKind};
 use crate::core::text::{count, printable, terminal_safe};
 use crate::ops::batch::Output;
@@ -536,18 +537,20 @@ impl<'a> Writer<'a> {
                         String::new()
                     },
                 ],
+                // the error where the title goes, as `search` does
                 Err(e) => vec![
                     f.pmid.clone(),
                     String::new(),
                     String::new(),
+                    format!("({}: {})", e.reason, e.message),
                     String::new(),
                     String::new(),
-                    format!("{}: {}", e.reason, e.message),
                 ],
             };
             t.add_row(row.iter().map(|c| cell(c)).collect::<Vec<_>>());
         }
-        write_table(self.out, t)
+        let cols = [Col::Id, Col::Id, Col::Text, Col::Wide, Col::Text, Col::Text];
+        write_columns(self.out, t, &cols)
     }
 
     /// Ends the output (the JSON totals, the XML end tag, the last table

@@ -22,6 +22,7 @@ pub mod search;
 pub mod search_all;
 pub mod spell;
 pub mod stream;
+pub mod table;
 
 choice! {
     /// An output format (`--format`).

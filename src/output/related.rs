@@ -12,7 +12,8 @@ use serde_json::{Value, json};
 use super::delimited::{write_header, write_rows};
 use super::search::{first_author, header, marked_title, row};
 use super::stream::{self, TableBlock, json_record};
-use super::{RelatedFormat, Style, cell, write_json_line, write_table};
+use super::table::{Col, write_columns};
+use super::{RelatedFormat, Style, cell, write_json_line};
 use crate::core::text::count;
 use crate::ops::batch::Output;
 use crate::ops::related::{LinkKind, Linked, RelatedRecord, Totals};
@@ -278,10 +279,24 @@ impl<'a> Writer<'a> {
                 "Journal",
             ],
         });
-        let width = match self.detail {
-            Detail::Ids => 4,
-            Detail::Brief => 6,
-            Detail::Full => 7,
+        let cols: &[Col] = match self.detail {
+            Detail::Ids => &[Col::Id, Col::Id, Col::Id, Col::Text],
+            Detail::Brief => &[Col::Id, Col::Id, Col::Id, Col::Id, Col::Wide, Col::Text],
+            Detail::Full => &[
+                Col::Id,
+                Col::Id,
+                Col::Id,
+                Col::Id,
+                Col::Text,
+                Col::Wide,
+                Col::Text,
+            ],
+        };
+        let width = cols.len();
+        let note = match self.detail {
+            Detail::Ids => 3,
+            Detail::Brief => 4,
+            Detail::Full => 5,
         };
         for r in records {
             let src = source(&r).to_string();
@@ -290,8 +305,10 @@ impl<'a> Writer<'a> {
                     Err(e) => format!("error: {} [{}]", e.message, e.reason),
                     Ok(_) => format!("({})", crate::ops::related::no_links_note(&r)),
                 };
-                let mut cells = vec![src, String::new(), what];
+                // the note goes where the title (or the score) goes
+                let mut cells = vec![src];
                 cells.resize(width, String::new());
+                cells[note] = what;
                 t.add_row(cells.iter().map(|c| cell(c)).collect::<Vec<_>>());
                 continue;
             }
@@ -325,7 +342,7 @@ impl<'a> Writer<'a> {
                 t.add_row(cells.iter().map(|c| cell(c)).collect::<Vec<_>>());
             }
         }
-        write_table(self.out, t)
+        write_columns(self.out, t, cols)
     }
 
     /// Ends the output (the JSON totals, the last table block) and flushes.

@@ -6,11 +6,12 @@ use std::collections::HashMap;
 use std::io::{self, Write};
 
 use super::delimited::write_delimited;
+use super::table::{Col, write_columns};
 use super::{SearchFormat, Style, cell, write_json, write_json_line};
 use crate::core::text::{count, printable};
 use crate::error::Reason;
 use crate::ops::search::{Detail, Missing, SearchOutcome, Summary};
-use comfy_table::{Cell, Color, ColumnConstraint, Width};
+use comfy_table::{Cell, Color};
 
 /// Writes the outcome's data to `out`. Count-only searches (`retmax` 0)
 /// print the count alone, except in JSON.
@@ -244,22 +245,6 @@ fn write_table(
             } else {
                 t.set_header(vec!["PMID", "Date", "Title", "Types"]);
             }
-            // IDs and dates never wrap; the title keeps at least 40% of
-            // the width and the other columns wrap around it.
-            let title = if detail == Detail::Full { 3 } else { 2 };
-            let constraints = [
-                (0, ColumnConstraint::ContentWidth),
-                (1, ColumnConstraint::ContentWidth),
-                (
-                    title,
-                    ColumnConstraint::LowerBoundary(Width::Percentage(40)),
-                ),
-            ];
-            for (i, c) in &constraints {
-                if let Some(col) = t.column_mut(*i) {
-                    col.set_constraint(*c);
-                }
-            }
             for item in in_order(o) {
                 let s = match item {
                     Item::Summary(s) => s,
@@ -304,7 +289,12 @@ fn write_table(
     if t.row_count() == 0 {
         return Ok(());
     }
-    super::write_table(out, t)
+    let cols: &[Col] = match detail {
+        Detail::Ids => &[Col::Id],
+        Detail::Brief => &[Col::Id, Col::Id, Col::Wide, Col::Text],
+        Detail::Full => &[Col::Id, Col::Id, Col::Text, Col::Wide, Col::Text],
+    };
+    write_columns(out, t, cols)
 }
 
 /// The warning when a page written to a pipe holds fewer PMIDs than the
