@@ -47,6 +47,7 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand fulltext 'Open-access full text from PMC (JATS via EFetch db=pmc) as Markdown, text, JSON or JATS, one per input PMID, PMCID or DOI'
             cand mesh 'Look up MeSH headings (ESearch + ESummary db=mesh): UI, scope note, entry terms, tree numbers, the clause to search'
             cand match 'Find the PMIDs of references with ECitMatch (journal, year, volume, first page, first author), one record per input'
+            cand rerun 'Run recorded searches (search --record) again: PMIDs added and removed, counts then and now, translation changes; --report writes a PRISMA-S summary'
             cand config 'Show or change the configuration file (API key, e-mail, URLs, policy knobs)'
             cand cache 'The local cache of NCBI records: where it is, what it holds, clear it'
             cand mcp 'Serve the PubMed tools (pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles, pubmed_format_citations, pubmed_find_related, pubmed_fetch_fulltext, pubmed_lookup_mesh, pubmed_lookup_citation) over MCP: stdio, or streamable HTTP with --http'
@@ -294,6 +295,30 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand --europepmc-url 'Europe PMC REST base URL, asked by fulltext when PMC has no open text [env: PUBMED_EUROPEPMC_URL; default: https://www.ebi.ac.uk/europepmc/webservices/rest/]'
             cand --timeout 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]'
             cand --cache 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]'
+            cand -q 'No warnings or notes on stderr'
+            cand --quiet 'No warnings or notes on stderr'
+            cand -v 'Log each request on stderr (API key redacted)'
+            cand --verbose 'Log each request on stderr (API key redacted)'
+            cand --no-progress 'No progress bar'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'pubmed;rerun'= {
+            cand --id 'Only the record on line N of FILE [default: every record, in file order]'
+            cand -f 'Output format [default: table; markdown with --report]'
+            cand --format 'Output format [default: table; markdown with --report]'
+            cand --color 'Colour: auto (terminal and no NO_COLOR), always, never'
+            cand --api-key 'NCBI API key: 10 requests per second instead of 3 (visible in the process list; prefer the environment or the config file) [env: NCBI_API_KEY]'
+            cand --email 'Contact e-mail sent to NCBI with every request [env: NCBI_EMAIL]'
+            cand --tool 'Tool name sent to NCBI with every request [default: pubmed-cli]'
+            cand --eutils-url 'E-utilities base URL, e.g. a mirror, a proxy or a test server [env: PUBMED_EUTILS_URL; default: https://eutils.ncbi.nlm.nih.gov/entrez/eutils/]'
+            cand --idconv-url 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]'
+            cand --europepmc-url 'Europe PMC REST base URL, asked by fulltext when PMC has no open text [env: PUBMED_EUROPEPMC_URL; default: https://www.ebi.ac.uk/europepmc/webservices/rest/]'
+            cand --timeout 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]'
+            cand --cache 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]'
+            cand --report 'Write a PRISMA-S search summary in Markdown (the same as -f markdown)'
             cand -q 'No warnings or notes on stderr'
             cand --quiet 'No warnings or notes on stderr'
             cand -v 'Log each request on stderr (API key redacted)'
@@ -573,6 +598,7 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand fulltext 'Open-access full text from PMC (JATS via EFetch db=pmc) as Markdown, text, JSON or JATS, one per input PMID, PMCID or DOI'
             cand mesh 'Look up MeSH headings (ESearch + ESummary db=mesh): UI, scope note, entry terms, tree numbers, the clause to search'
             cand match 'Find the PMIDs of references with ECitMatch (journal, year, volume, first page, first author), one record per input'
+            cand rerun 'Run recorded searches (search --record) again: PMIDs added and removed, counts then and now, translation changes; --report writes a PRISMA-S summary'
             cand config 'Show or change the configuration file (API key, e-mail, URLs, policy knobs)'
             cand cache 'The local cache of NCBI records: where it is, what it holds, clear it'
             cand mcp 'Serve the PubMed tools (pubmed_search_articles, pubmed_spell_check, pubmed_convert_ids, pubmed_fetch_articles, pubmed_format_citations, pubmed_find_related, pubmed_fetch_fulltext, pubmed_lookup_mesh, pubmed_lookup_citation) over MCP: stdio, or streamable HTTP with --http'
@@ -596,6 +622,8 @@ set edit:completion:arg-completer[pubmed] = {|@words|
         &'pubmed;help;mesh'= {
         }
         &'pubmed;help;match'= {
+        }
+        &'pubmed;help;rerun'= {
         }
         &'pubmed;help;config'= {
             cand show 'Print every setting, its value (API key masked) and where it comes from'

@@ -538,6 +538,7 @@ fn each_command_offers_exactly_its_formats() {
     offers_exactly::<pubmed::output::FulltextFormat>(&["fulltext"]);
     offers_exactly::<MeshFormat>(&["mesh"]);
     offers_exactly::<MatchFormat>(&["match"]);
+    offers_exactly::<pubmed::output::RerunFormat>(&["rerun"]);
     offers_exactly::<ConfigFormat>(&["config", "show"]);
     // `search --all` names its own subset in its help.
     let mut cmd = pubmed::cli::args::command();

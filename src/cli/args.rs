@@ -14,8 +14,8 @@ use crate::ops::search::{Detail, Sort, SpellMode};
 use crate::output::citation::KeyStyle;
 use crate::output::{
     CacheFormat, CiteFormat, ColorWhen, CommandFormat, ConfigFormat, ConvertFormat, FetchFormat,
-    Format, FulltextFormat, MatchFormat, MeshFormat, RelatedFormat, SearchAllFormat, SearchFormat,
-    SpellFormat,
+    Format, FulltextFormat, MatchFormat, MeshFormat, RelatedFormat, RerunFormat, SearchAllFormat,
+    SearchFormat, SpellFormat,
 };
 
 use crate::cache::CacheMode;
@@ -103,6 +103,15 @@ Examples:
   pubmed match refs.csv -f json          # CSV with journal, year, volume, first_page, author, key columns
   echo 'proc natl acad sci u s a|1991|88|3248|mann bj|Art1|' | pubmed match -
   pubmed match refs.tsv -f ids | pubmed fetch -f ris";
+
+const RERUN_EXAMPLES: &str = "\
+Examples:
+  pubmed search 'asthma[mh] AND children[tiab]' --all --record review.jsonl -f ids > set.txt
+  pubmed rerun review.jsonl                 # every recorded search again: added, removed, counts
+  pubmed rerun review.jsonl --id 3 -f json  # only the record on line 3
+  pubmed rerun review.jsonl --report > search-appendix.md   # PRISMA-S summary in Markdown
+
+Exit status 0: every search identical; 1: a set or count changed (docs/recorded.md).";
 
 const MCP_EXAMPLES: &str = "\
 Examples:
@@ -217,6 +226,7 @@ pub fn command() -> clap::Command {
         .mut_subcommand("fulltext", formats::<FulltextFormat>)
         .mut_subcommand("mesh", formats::<MeshFormat>)
         .mut_subcommand("match", formats::<MatchFormat>)
+        .mut_subcommand("rerun", formats::<RerunFormat>)
         .mut_subcommand("config", config)
         .mut_subcommand("cache", cache)
         .mut_subcommand("mcp", no_formats)
@@ -354,6 +364,9 @@ pub enum Command {
     /// Find the PMIDs of references with ECitMatch (journal, year, volume, first page, first author), one record per input
     #[command(after_help = MATCH_EXAMPLES)]
     Match(MatchArgs),
+    /// Run recorded searches (search --record) again: PMIDs added and removed, counts then and now, translation changes; --report writes a PRISMA-S summary
+    #[command(after_help = RERUN_EXAMPLES)]
+    Rerun(RerunArgs),
     /// Serve the PubMed tools over MCP (the tool list comes from `mcp::tools::specs`)
     #[command(about = mcp_about(), after_help = MCP_EXAMPLES)]
     Mcp(McpArgs),
@@ -662,4 +675,18 @@ pub struct MatchArgs {
     /// BibTeX only: write the file, with `pmid = {…}` added to each matched entry, to this new FILE (never overwritten)
     #[arg(long, value_name = "FILE")]
     pub bib_out: Option<std::path::PathBuf>,
+}
+
+/// `pubmed rerun FILE [--id N] [--report]`
+#[derive(Debug, Args)]
+pub struct RerunArgs {
+    /// The record file written by `search --record`
+    #[arg(value_name = "FILE")]
+    pub file: std::path::PathBuf,
+    /// Only the record on line N of FILE [default: every record, in file order]
+    #[arg(long, value_name = "N")]
+    pub id: Option<usize>,
+    /// Write a PRISMA-S search summary in Markdown (the same as -f markdown)
+    #[arg(long)]
+    pub report: bool,
 }

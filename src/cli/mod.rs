@@ -21,6 +21,7 @@ mod mesh;
 mod outfile;
 mod progress;
 mod related;
+mod rerun;
 mod search;
 mod usage;
 
@@ -320,6 +321,7 @@ async fn run(cli: Cli, ctx: Context) -> Result<Exit, Failure> {
         Command::Cite(a) => cite::run(a, &ctx).await,
         Command::Mesh(a) => mesh::run(a, &ctx).await,
         Command::Match(a) => r#match::run(a, &ctx).await,
+        Command::Rerun(a) => rerun::run(a, &ctx).await,
         Command::Config { action } => config_cmd::run(action, &ctx),
         Command::Cache { action } => cache_cmd::run(action, &ctx),
         Command::Completions { shell } => config_cmd::completions(shell),

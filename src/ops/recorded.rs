@@ -323,6 +323,9 @@ pub struct StoredRecord {
     /// `page` or `all`.
     #[serde(default)]
     pub scope: Option<String>,
+    /// How many PMIDs the set holds (absent in the first records).
+    #[serde(default)]
+    pub pmid_count: Option<u64>,
     /// Inline PMIDs.
     #[serde(default)]
     pub pmids: Option<Vec<String>>,

@@ -1,9 +1,9 @@
-//! `pubmed rerun FILE [--id N]` (docs/recorded.md "Not done yet"): each recorded
+//! `pubmed rerun FILE [--id N]` (docs/recorded.md "Re-running"): each recorded
 //! search run again with the same strategy, and what changed: PMIDs added
 //! and removed, the count then and now, whether PubMed's translation of
 //! the query changed.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
@@ -71,8 +71,12 @@ pub struct Rerun {
     pub added: Vec<Changed>,
     /// PMIDs then in the set and not now, numerically.
     pub removed: Vec<Changed>,
-    /// No PMID added or removed.
+    /// No PMID added or removed and the same count.
     pub identical: bool,
+    /// The record run again (for the report; not in JSON, which names it
+    /// by `id`).
+    #[serde(skip)]
+    pub record: StoredRecord,
 }
 
 /// The rerun of a file.
@@ -87,8 +91,17 @@ pub struct RerunOutcome {
     pub searches: Vec<Rerun>,
     /// Lines skipped (`line N: why`).
     pub skipped: Vec<String>,
-    /// Every set is identical.
+    /// Every search is identical.
     pub identical: bool,
+    /// `pubmed` and its version, as a record's `tool`.
+    pub tool: String,
+    /// Changed PMIDs left without a title past [`TITLES_MAX`].
+    #[serde(skip_serializing_if = "is_zero")]
+    pub untitled: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 fn invalid(msg: impl Into<String>) -> Error {
@@ -108,12 +121,10 @@ pub fn read(file: &Path, id: Option<usize>) -> Result<RecordFile, Error> {
     })?;
     let mut parsed = recorded::parse_file(&text);
     if let Some(id) = id {
+        let ids: Vec<usize> = parsed.records.iter().map(|r| r.id).collect();
         parsed.records.retain(|r| r.id == id);
         if parsed.records.is_empty() {
-            return Err(invalid(format!(
-                "{} has no search record on line {id}",
-                file.display()
-            )));
+            return Err(no_such_id(file, id, &ids, &parsed.skipped));
         }
     }
     if parsed.records.is_empty() {
@@ -123,6 +134,27 @@ pub fn read(file: &Path, id: Option<usize>) -> Result<RecordFile, Error> {
         )));
     }
     Ok(parsed)
+}
+
+/// `--id N` names no record: why, and which ids there are.
+fn no_such_id(file: &Path, id: usize, ids: &[usize], skipped: &[String]) -> Error {
+    let f = file.display();
+    let prefix = format!("line {id}: ");
+    let why = match skipped.iter().find(|s| s.starts_with(&prefix)) {
+        Some(s) => format!("--id {id}: {f} {s}"),
+        None if ids.is_empty() => format!("--id {id}: {f} holds no search record"),
+        None => format!("--id {id} is out of range: {f} has no search record on line {id}"),
+    };
+    let list: Vec<String> = ids.iter().map(usize::to_string).collect();
+    let hint = if list.is_empty() {
+        "record a search with `pubmed search QUERY --record FILE`".to_string()
+    } else {
+        format!(
+            "a record's id is its line number; {f} holds records {}",
+            list.join(", ")
+        )
+    };
+    invalid(why).with_hint(hint)
 }
 
 /// The request a record makes now: the term sent then (query and
@@ -147,6 +179,7 @@ pub fn request_of(rec: &StoredRecord) -> SearchRequest {
         retstart: rec.retstart,
         sort: rec.sort,
         detail: Detail::Ids,
+        spell: search::SpellMode::Off,
         ..SearchRequest::default()
     }
 }
@@ -230,7 +263,8 @@ fn minus(a: &[String], b: &[String]) -> Vec<String> {
     d
 }
 
-/// Runs one record again.
+/// Runs one record again (no titles yet: [`rerun`] fetches them for
+/// every search at once).
 ///
 /// Errors: the record's set cannot be read (`invalid_argument`), and the
 /// search's own errors.
@@ -238,7 +272,6 @@ pub async fn rerun_one(
     client: &Client,
     file: &Path,
     n: &Numbered,
-    titles: bool,
     today: DateBound,
 ) -> Result<Rerun, Failure> {
     let rec = &n.record;
@@ -248,15 +281,7 @@ pub async fn rerun_one(
     let now = run_now(client, &request_of(rec), whole, today).await?;
     let added = minus(&now.pmids, &then);
     let removed = minus(&then, &now.pmids);
-    let identical = added.is_empty() && removed.is_empty();
-    let (added, removed) = if titles {
-        (
-            with_titles(client, added).await?,
-            with_titles(client, removed).await?,
-        )
-    } else {
-        (bare(added), bare(removed))
-    };
+    let identical = added.is_empty() && removed.is_empty() && rec.count == now.count;
     Ok(Rerun {
         id: n.id,
         query: rec.query.clone(),
@@ -268,9 +293,10 @@ pub async fn rerun_one(
         translation_then: rec.query_translation.clone(),
         translation_now: now.translation,
         date_bounds_now: now.bounds,
-        added,
-        removed,
+        added: bare(added),
+        removed: bare(removed),
         identical,
+        record: rec.clone(),
     })
 }
 
@@ -281,27 +307,48 @@ fn bare(pmids: Vec<String>) -> Vec<Changed> {
         .collect()
 }
 
-/// `pmids` with their titles (the first [`TITLES_MAX`]); a removed PMID
-/// PubMed no longer has keeps none.
-async fn with_titles(client: &Client, pmids: Vec<String>) -> Result<Vec<Changed>, Failure> {
-    if pmids.is_empty() {
-        return Ok(Vec::new());
+/// Fills in the titles of the changed PMIDs of every search: one
+/// ESummary batch for the first [`TITLES_MAX`] distinct PMIDs (a removed
+/// PMID PubMed no longer has keeps none). Returns how many PMIDs were
+/// left without a title because of the cap.
+///
+/// Errors: ESummary's (an upstream failure never looks like "no title").
+async fn fill_titles(client: &Client, searches: &mut [Rerun]) -> Result<usize, Failure> {
+    let mut wanted: Vec<String> = Vec::new();
+    let mut seen = HashSet::new();
+    let mut over = 0;
+    for c in searches
+        .iter()
+        .flat_map(|s| s.added.iter().chain(s.removed.iter()))
+    {
+        if seen.insert(c.pmid.clone()) {
+            if wanted.len() < TITLES_MAX {
+                wanted.push(c.pmid.clone());
+            } else {
+                over += 1;
+            }
+        }
     }
-    let asked = &pmids[..pmids.len().min(TITLES_MAX)];
-    let (sums, _missing) = search::summaries(client, asked).await?;
-    let mut out = bare(pmids);
-    for c in &mut out {
-        c.title = sums
-            .iter()
-            .find(|s| s.pmid == c.pmid)
-            .map(|s| s.title.clone());
+    if wanted.is_empty() {
+        return Ok(0);
     }
-    Ok(out)
+    let (sums, _missing) = search::summaries(client, &wanted).await?;
+    let titles: HashMap<&str, &str> = sums
+        .iter()
+        .map(|s| (s.pmid.as_str(), s.title.as_str()))
+        .collect();
+    for s in searches.iter_mut() {
+        for c in s.added.iter_mut().chain(s.removed.iter_mut()) {
+            c.title = titles.get(c.pmid.as_str()).map(|t| t.to_string());
+        }
+    }
+    Ok(over)
 }
 
-/// Runs the request's records again, in file order.
+/// Runs the request's records again, in file order; with `titles`, one
+/// ESummary batch for the titles of the PMIDs that changed.
 ///
-/// Errors: those of [`read`] and [`rerun_one`].
+/// Errors: those of [`read`] and [`rerun_one`], and ESummary's.
 pub async fn rerun(client: &Client, req: &RerunRequest) -> Result<RerunOutcome, Failure> {
     let parsed = read(&req.file, req.id)?;
     let today = search::today_utc();
@@ -310,14 +357,21 @@ pub async fn rerun(client: &Client, req: &RerunRequest) -> Result<RerunOutcome, 
         .to_string();
     let mut searches = Vec::new();
     for n in &parsed.records {
-        searches.push(rerun_one(client, &req.file, n, req.titles, today).await?);
+        searches.push(rerun_one(client, &req.file, n, today).await?);
     }
+    let untitled = if req.titles {
+        fill_titles(client, &mut searches).await?
+    } else {
+        0
+    };
     Ok(RerunOutcome {
         file: req.file.display().to_string(),
         ran_at,
+        tool: format!("pubmed {}", env!("CARGO_PKG_VERSION")),
         identical: searches.iter().all(|s| s.identical),
         searches,
         skipped: parsed.skipped,
+        untitled,
     })
 }
 

@@ -18,6 +18,7 @@ pub mod fetch;
 pub mod fulltext;
 pub mod mesh;
 pub mod related;
+pub mod rerun;
 pub mod search;
 pub mod search_all;
 pub mod spell;
@@ -291,6 +292,18 @@ impl CommandFormat for MatchFormat {
     const COMMAND: &'static str = "match";
     const TERMINAL: Self = MatchFormat::Table;
     const PIPE: Self = MatchFormat::Tsv;
+}
+
+formats! {
+    /// The formats of `rerun` (`markdown` is `--report`'s PRISMA-S summary).
+    pub enum RerunFormat { Table, Json, Markdown }
+}
+
+impl CommandFormat for RerunFormat {
+    const COMMAND: &'static str = "rerun";
+    const TERMINAL: Self = RerunFormat::Table;
+    const PIPE: Self = RerunFormat::Table;
+    const NOTE: &'static str = "; markdown with --report";
 }
 
 formats! {

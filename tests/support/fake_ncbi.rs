@@ -177,6 +177,12 @@ pub struct FakeNcbi {
     /// ESummary requests carrying more IDs than this are answered with
     /// NCBI's backend timeout (HTTP 400, `Status: Timeout`).
     pub esummary_timeout_above: Mutex<Option<usize>>,
+    /// PMIDs added to a corpus query while the server runs (PubMed
+    /// indexing new articles; sorted in with the corpus's).
+    pub grown: Mutex<HashMap<String, Vec<u64>>>,
+    /// ESearch `QueryTranslation` by term, in place of `TERM[All Fields]`
+    /// (PubMed's mapping changing, e.g. a new MeSH entry term).
+    pub translations: Mutex<HashMap<String, String>>,
 }
 
 /// One ELink request as the fake received it.
@@ -623,6 +629,12 @@ impl FakeNcbi {
             return Reply::xml(doi_search(term));
         }
         let mut hits = self.corpus.hits(term);
+        if let Some(more) = self.grown.lock().unwrap().get(split_uid_range(term).0) {
+            let (_, range) = split_uid_range(term);
+            let within = |p: &u64| range.is_none_or(|(lo, hi)| (lo..=hi).contains(p));
+            hits.extend(more.iter().copied().filter(within));
+            hits.sort_unstable();
+        }
         hits.reverse(); // most recent first, as PubMed's default sort
         let end = (retstart + retmax).min(WINDOW).min(hits.len());
         let ids: Vec<String> = hits
@@ -631,7 +643,13 @@ impl FakeNcbi {
             .iter()
             .map(u64::to_string)
             .collect();
-        let translation = format!("{term}[All Fields]");
+        let translation = self
+            .translations
+            .lock()
+            .unwrap()
+            .get(term)
+            .cloned()
+            .unwrap_or_else(|| format!("{term}[All Fields]"));
         let mut body = ncbi::esearch(
             hits.len() as u64,
             retstart as u64,
