@@ -56,6 +56,10 @@ pub enum Kind {
     EfetchXml,
     /// One EFetch MEDLINE record as NCBI sent it.
     EfetchMedline,
+    /// One PubMed ESummary document summary (the parsed
+    /// [`DocSum`](crate::ncbi::esummary::DocSum) as JSON), keyed by PMID;
+    /// a PMID ESummary answers with an error is not kept.
+    Esummary,
     /// One ID Converter record (`{"pmid","pmcid","doi"}` JSON), keyed by
     /// `TYPE:canonical ID`; "not in PMC" answers are not kept.
     Idconv,
@@ -79,9 +83,10 @@ const DAY: i64 = 86_400;
 
 impl Kind {
     /// Every kind, in `cache stats` order.
-    pub const ALL: [Kind; 7] = [
+    pub const ALL: [Kind; 8] = [
         Kind::EfetchXml,
         Kind::EfetchMedline,
+        Kind::Esummary,
         Kind::Idconv,
         Kind::Elink,
         Kind::Mesh,
@@ -94,6 +99,7 @@ impl Kind {
         match self {
             Kind::EfetchXml => "efetch_xml",
             Kind::EfetchMedline => "efetch_medline",
+            Kind::Esummary => "esummary",
             Kind::Idconv => "idconv",
             Kind::Elink => "elink",
             Kind::Mesh => "mesh",
@@ -105,14 +111,17 @@ impl Kind {
     /// How long an entry is reused, in seconds (docs/cache.md "What is
     /// kept"). Records change (corrections, retraction notices, MeSH
     /// indexing), so a week: long enough to make repeated work free, short
-    /// enough that a retraction shows within days. ID links are near
+    /// enough that a retraction shows within days; summaries are records
+    /// too. ID links are near
     /// permanent but a PMCID or DOI can be added: 30 days. Related lists
     /// grow with new papers: 7 days. MeSH changes once a year: 30 days.
     /// ESpell follows the index: 7 days. A search is about now: 1 day,
     /// and only when asked.
     pub fn ttl(self) -> i64 {
         match self {
-            Kind::EfetchXml | Kind::EfetchMedline | Kind::Elink | Kind::Espell => 7 * DAY,
+            Kind::EfetchXml | Kind::EfetchMedline | Kind::Esummary | Kind::Elink | Kind::Espell => {
+                7 * DAY
+            }
             Kind::Idconv | Kind::Mesh => 30 * DAY,
             Kind::Esearch => DAY,
         }
@@ -180,6 +189,27 @@ pub struct KindStats {
     pub stale: u64,
     /// [`Kind::ttl`] in seconds.
     pub ttl_s: i64,
+}
+
+/// What part of one answer came from the cache, as JSON metadata says it
+/// (docs/cache.md "Saying so"): `{"records": N, "oldest_fetched": DATE}`.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct CacheUse {
+    /// Records answered from the cache.
+    pub records: u64,
+    /// When the oldest of them was fetched from NCBI ([`utc`]).
+    pub oldest_fetched: String,
+}
+
+impl CacheUse {
+    /// `None` when no record came from the cache.
+    pub fn new(records: u64, oldest: Option<i64>) -> Option<CacheUse> {
+        let oldest = oldest.filter(|_| records > 0)?;
+        Some(CacheUse {
+            records,
+            oldest_fetched: utc(oldest),
+        })
+    }
 }
 
 /// The open cache of a process.

@@ -381,3 +381,82 @@ fn json_totals_say_how_many_records_came_from_the_cache() {
     assert!((0..600).contains(&age), "{when}");
     assert_eq!(second["found"], 2);
 }
+
+/// The ID lists of the requests to `endpoint` (e.g. `esummary.fcgi`) from
+/// request number `from` on, in arrival order.
+fn ids_sent(server: &TestServer, endpoint: &str, from: usize) -> Vec<Vec<String>> {
+    server.requests()[from..]
+        .iter()
+        .filter(|r| r.is(endpoint))
+        .map(|r| {
+            let ids = r.param("id").unwrap_or_default();
+            ids.split(',')
+                .filter(|s| !s.is_empty())
+                .map(str::to_string)
+                .collect()
+        })
+        .collect()
+}
+
+fn corpus_of(name: &str, n: usize) -> (Corpus, Vec<String>) {
+    let mut c = Corpus::default();
+    c.add_uniform(name, n, 30_000_000, 31_000_000, 7);
+    let mut ids: Vec<String> = c.queries[name].iter().map(u64::to_string).collect();
+    ids.reverse(); // most recent first, as the fake's ESearch answers
+    (c, ids)
+}
+
+#[test]
+fn search_summaries_are_cached_per_pmid_and_the_search_is_not() {
+    let (corpus, ids) = corpus_of("asthma", 40);
+    let fake = FakeNcbi::new(corpus);
+    let server = fake_server(&fake);
+    let cache = tempfile::tempdir().unwrap();
+    let first = run_in(
+        &server,
+        cache.path(),
+        &["search", "asthma", "--retmax", "20", "-f", "json"],
+        None,
+    );
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    assert_eq!(first.json().get("cache"), None);
+    assert_eq!(
+        ids_sent(&server, "esummary.fcgi", 0),
+        vec![ids[..20].to_vec()]
+    );
+    let n = server.count();
+    let cmd = ["search", "asthma", "--retmax", "40", "-f", "json"];
+    let second = run_in(&server, cache.path(), &cmd, None);
+    assert_eq!(second.code, 0, "{}", second.stderr);
+    // The search is asked again (a question about now); only the 20
+    // summaries not cached are.
+    assert_eq!(ids_sent(&server, "esearch.fcgi", n).len(), 1);
+    assert_eq!(
+        ids_sent(&server, "esummary.fcgi", n),
+        vec![ids[20..].to_vec()]
+    );
+    let json = second.json();
+    assert_eq!(json["cache"]["records"], 20);
+    let got: Vec<&str> = json["summaries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["pmid"].as_str().unwrap())
+        .collect();
+    assert_eq!(got, ids.iter().map(String::as_str).collect::<Vec<_>>());
+    let n = server.count();
+    let third = run_in(&server, cache.path(), &cmd, None);
+    assert_eq!(ids_sent(&server, "esummary.fcgi", n).len(), 0);
+    assert_eq!(third.json()["cache"]["records"], 40);
+    let off = run_in(
+        &server,
+        cache.path(),
+        &[&cmd[..], &["--cache", "off"]].concat(),
+        None,
+    );
+    let strip = |mut j: serde_json::Value| {
+        j.as_object_mut().unwrap().remove("cache");
+        j
+    };
+    assert_eq!(strip(third.json()), strip(off.json()));
+}

@@ -25,8 +25,9 @@ pub const MIN_TIMEOUT_SPLIT: usize = 100;
 const ENDPOINT: &str = "ESummary";
 
 /// One document summary, values trimmed and whitespace folded, as NCBI
-/// wrote them (no markup removal yet).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// wrote them (no markup removal yet). Serialized (JSON) as the cache's
+/// [`Kind::Esummary`](crate::cache::Kind::Esummary) entry.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct DocSum {
     /// The PMID (`uid`).
     pub uid: String,
@@ -56,6 +57,11 @@ pub struct EsummaryAnswer {
     pub docs: Vec<DocSum>,
     /// (PMID, NCBI's message) for IDs without a summary.
     pub missing: Vec<(String, String)>,
+    /// Summaries answered from the local cache (docs/cache.md), and when
+    /// the oldest of them was fetched (Unix seconds).
+    pub from_cache: u64,
+    /// See `from_cache`.
+    pub cache_oldest: Option<i64>,
 }
 
 fn text_of(e: &Element, name: &str) -> String {
@@ -192,6 +198,7 @@ impl Client {
                     .iter()
                     .map(|id| (id.clone(), e.message.clone()))
                     .collect(),
+                ..Default::default()
             }),
             other => other,
         }
@@ -218,28 +225,84 @@ impl Client {
     ///
     /// Errors: the first part that failed after retries and halving.
     pub async fn esummary(&self, db: Db, pmids: &[String]) -> Result<EsummaryAnswer> {
+        let cache = self.cache().filter(|_| db == Db::Pubmed);
+        let (mut by_uid, wanted, oldest) = match cache {
+            Some(c) => from_cache(c, pmids),
+            None => (HashMap::new(), pmids.to_vec(), None),
+        };
+        let from_cache = by_uid.len() as u64;
         // Owned chunks keep this future `Send` (borrowed ones trip rustc's
         // higher-ranked lifetime inference inside MCP handlers).
-        let chunks: Vec<Vec<String>> = pmids
+        let chunks: Vec<Vec<String>> = wanted
             .chunks(ESUMMARY_BATCH)
             .map(<[String]>::to_vec)
             .collect();
         let mut batches = futures::stream::iter(chunks)
             .map(|chunk| self.esummary_parts(db, chunk))
             .buffered(self.settings().policy.max_in_flight.max(1));
-        let mut by_uid: HashMap<String, DocSum> = HashMap::new();
+        let mut fetched: Vec<DocSum> = Vec::new();
         let mut errors: HashMap<String, String> = HashMap::new();
         while let Some(parts) = batches.next().await {
             for part in parts {
                 let b = part.result?;
-                for d in b.docs {
-                    by_uid.insert(d.uid.clone(), d);
-                }
+                fetched.extend(b.docs);
                 errors.extend(b.missing);
             }
         }
-        Ok(in_order(pmids, by_uid, &errors))
+        // Stored only once every part answered (docs/cache.md "Never
+        // stored"), and only the PMIDs asked for.
+        if let Some(c) = cache.filter(|c| c.mode().writes()) {
+            store(c, &wanted, &fetched);
+        }
+        by_uid.extend(fetched.into_iter().map(|d| (d.uid.clone(), d)));
+        let mut answer = in_order(pmids, by_uid, &errors);
+        answer.from_cache = from_cache;
+        answer.cache_oldest = oldest;
+        Ok(answer)
     }
+}
+
+/// The fresh cached summaries of `pmids` by PMID, the PMIDs to ask NCBI
+/// for (first occurrences, in order), and when the oldest hit was fetched.
+fn from_cache(
+    cache: &crate::cache::Cache,
+    pmids: &[String],
+) -> (HashMap<String, DocSum>, Vec<String>, Option<i64>) {
+    let mut hits = HashMap::new();
+    let mut wanted = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut oldest: Option<i64> = None;
+    for id in pmids {
+        if !seen.insert(id.as_str()) {
+            continue;
+        }
+        let doc = cache
+            .get(crate::cache::Kind::Esummary, id)
+            .and_then(|h| Some((serde_json::from_str::<DocSum>(&h.body).ok()?, h.fetched_at)))
+            .filter(|(d, _)| d.uid == *id);
+        match doc {
+            Some((d, at)) => {
+                oldest = Some(oldest.map_or(at, |o| o.min(at)));
+                hits.insert(id.clone(), d);
+            }
+            None => wanted.push(id.clone()),
+        }
+    }
+    (hits, wanted, oldest)
+}
+
+/// Stores the summaries of `docs` whose PMID was asked for (`wanted`).
+fn store(cache: &crate::cache::Cache, wanted: &[String], docs: &[DocSum]) {
+    let asked: std::collections::HashSet<&str> = wanted.iter().map(String::as_str).collect();
+    let bodies: Vec<(&str, String)> = docs
+        .iter()
+        .filter(|d| asked.contains(d.uid.as_str()))
+        .filter_map(|d| Some((d.uid.as_str(), serde_json::to_string(d).ok()?)))
+        .collect();
+    cache.put(
+        crate::cache::Kind::Esummary,
+        bodies.iter().map(|(k, b)| (*k, b.as_str(), None)),
+    );
 }
 
 /// The answer for `pmids` in their order from summaries by PMID and NCBI's

@@ -365,6 +365,10 @@ pub struct SearchOutcome {
     /// The spell suggestion, when `--spell` ran.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub spell: Option<SpellNote>,
+    /// The summaries that came from the local cache (docs/cache.md);
+    /// absent when none did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cache: Option<crate::cache::CacheUse>,
 }
 
 /// A request checked and turned into ESearch parameters; no I/O happened.
@@ -677,6 +681,7 @@ fn outcome_from(req: &SearchRequest, p: &Prepared, a: EsearchAnswer) -> SearchOu
         applied_filters: p.applied.clone(),
         search_url: search_url(p, req.sort),
         spell: None,
+        cache: None,
     }
 }
 
@@ -807,9 +812,10 @@ async fn fill_summaries(
     if n == 0 {
         return Ok(());
     }
-    let (summaries, missing) = summaries(client, &out.pmids[..n]).await?;
+    let (summaries, missing, cache) = summaries_cached(client, &out.pmids[..n]).await?;
     out.summaries = summaries;
     out.missing = Some(missing);
+    out.cache = cache;
     Ok(())
 }
 
@@ -828,10 +834,22 @@ pub fn missing_from(missing: Vec<(String, String)>) -> Vec<Missing> {
 ///
 /// Errors: the client's (an ESummary `<ERROR>` is an error, never "no records").
 pub async fn summaries(client: &Client, pmids: &[String]) -> Result<(Vec<Summary>, Vec<Missing>)> {
+    let (s, m, _) = summaries_cached(client, pmids).await?;
+    Ok((s, m))
+}
+
+/// [`summaries`], and how many came from the local cache (docs/cache.md).
+///
+/// Errors: as [`summaries`].
+pub async fn summaries_cached(
+    client: &Client,
+    pmids: &[String],
+) -> Result<(Vec<Summary>, Vec<Missing>, Option<crate::cache::CacheUse>)> {
     let answer = client.esummary(Db::Pubmed, pmids).await?;
     Ok((
         answer.docs.iter().map(Summary::from_docsum).collect(),
         missing_from(answer.missing),
+        crate::cache::CacheUse::new(answer.from_cache, answer.cache_oldest),
     ))
 }
 
