@@ -586,3 +586,25 @@ fn search_table_at_80_columns_wraps_words_not_identifiers() {
     let got = table("120");
     assert_eq!(got, want, "\n{got}");
 }
+
+/// Issue 25 "first hour": `-f ndjson` errors are JSON, but the README said
+/// only `-f json`. It names both, and both print the JSON error object.
+#[test]
+fn readme_says_ndjson_errors_are_json_and_they_are() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
+        .unwrap()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        readme.contains("With `-f json` or `-f ndjson` an error is printed on stderr as"),
+        "README's error paragraph"
+    );
+    for format in ["json", "ndjson"] {
+        let run = pubmed(&["search", "-f", format, "   "]).run();
+        assert_eq!(run.code, 2, "{}", run.stderr);
+        let last = run.stderr.lines().last().unwrap_or_default();
+        let v: serde_json::Value = serde_json::from_str(last).unwrap();
+        assert_eq!(v["error"]["reason"], "blank_query", "{format}: {last}");
+    }
+}
