@@ -608,3 +608,47 @@ fn readme_says_ndjson_errors_are_json_and_they_are() {
         assert_eq!(v["error"]["reason"], "blank_query", "{format}: {last}");
     }
 }
+
+/// Issue 25 "first hour": the abstract view was not wrapped on a terminal.
+/// Under a pseudo-terminal with COLUMNS=60 every line of the two records
+/// of efetch_pubmed_two_articles.xml is at most 60 columns, with the same
+/// words in the same order as in a pipe, where lines stay whole (the
+/// abstracts are single lines of hundreds of characters).
+#[test]
+fn the_abstract_view_wraps_on_a_terminal_only() {
+    let server = TestServer::start(|_| Reply::xml(fixture("efetch_pubmed_two_articles.xml")));
+    let bin = env!("CARGO_BIN_EXE_pubmed");
+    let mut p = pubmed(&[]).server(&server);
+    p.cmd = std::process::Command::new("script");
+    p.cmd
+        .args([
+            "-qec",
+            &format!("{bin} fetch --color never 11748933 11700088"),
+            "/dev/null",
+        ])
+        .env_clear()
+        .env("HOME", p.home.path())
+        .env("PUBMED_EUTILS_URL", server.eutils_url())
+        .env("TERM", "xterm")
+        .env("COLUMNS", "60")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let tty = p.run();
+    assert_eq!(tty.code, 0, "{}", tty.stderr);
+    let piped = pubmed(&["fetch", "-f", "abstract", "11748933", "11700088"])
+        .server(&server)
+        .env("COLUMNS", "60")
+        .run();
+    assert_eq!(piped.code, 0, "{}", piped.stderr);
+    let tty_out = tty.stdout.replace("\r\n", "\n");
+    // script's stdout carries the stderr summary too: keep the records
+    let tty_out = &tty_out[..tty_out.find("pubmed: 2 PMIDs").unwrap_or(tty_out.len())];
+    assert!(tty_out.contains("1. Cryobiology."), "{tty_out}");
+    assert!(
+        tty_out.lines().all(|l| l.chars().count() <= 60),
+        "{tty_out}"
+    );
+    assert!(piped.stdout.lines().any(|l| l.chars().count() > 300));
+    let words = |s: &str| s.split_whitespace().map(str::to_string).collect::<Vec<_>>();
+    assert_eq!(words(tty_out), words(&piped.stdout));
+}
