@@ -44,6 +44,9 @@ crate::core::choice::choice! {
         QueueFull = "queue_full",
         /// Another run is writing the `--output` file (it holds its lock).
         OutputLocked = "output_locked",
+        /// Writing the output failed (a full disk, `ulimit -f`, a file
+        /// that cannot be written; not a closed pipe): exit 74, CLI only.
+        OutputFailed = "output_failed",
     }
 }
 
@@ -76,10 +79,11 @@ impl Reason {
             | Reason::NcbiInvalidResponse => Exit::Unavailable,
             Reason::NcbiResourceNotFound => Exit::NotFound,
             Reason::Internal => Exit::Internal,
+            Reason::OutputFailed => Exit::Output,
         }
     }
 
-    /// [`Reason::exit`] as a number: 1, 2, 69, 70 or 75.
+    /// [`Reason::exit`] as a number: 1, 2, 69, 70, 74 or 75.
     pub fn exit_code(self) -> u8 {
         self.exit().code()
     }
@@ -97,7 +101,7 @@ impl Reason {
             Reason::NcbiDeadlineExceeded => -32004,
             Reason::NcbiInvalidResponse => -32070,
             Reason::NcbiResourceNotFound => -32001,
-            Reason::Internal => -32603,
+            Reason::Internal | Reason::OutputFailed => -32603,
             Reason::InvalidApiKey => -32005,
         }
     }
@@ -116,6 +120,7 @@ impl Reason {
             Reason::InvalidArgument => "check the arguments against `pubmed help`",
             Reason::QueueFull => "too many calls are waiting; retry after the given delay",
             Reason::OutputLocked => "wait for the other run to end, or give another --output",
+            Reason::OutputFailed => "check the disk or the file that stdout goes to",
             Reason::NcbiRateLimited => {
                 "set NCBI_API_KEY (or `pubmed config set api_key KEY`) to raise NCBI's limit from 3 to 10 requests/s, then retry later"
             }

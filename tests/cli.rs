@@ -586,3 +586,69 @@ fn search_table_at_80_columns_wraps_words_not_identifiers() {
     let got = table("120");
     assert_eq!(got, want, "\n{got}");
 }
+
+/// Issue 25 "first hour": `-f ndjson` errors are JSON, but the README said
+/// only `-f json`. It names both, and both print the JSON error object.
+#[test]
+fn readme_says_ndjson_errors_are_json_and_they_are() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
+        .unwrap()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        readme.contains("With `-f json` or `-f ndjson` an error is printed on stderr as"),
+        "README's error paragraph"
+    );
+    for format in ["json", "ndjson"] {
+        let run = pubmed(&["search", "-f", format, "   "]).run();
+        assert_eq!(run.code, 2, "{}", run.stderr);
+        let last = run.stderr.lines().last().unwrap_or_default();
+        let v: serde_json::Value = serde_json::from_str(last).unwrap();
+        assert_eq!(v["error"]["reason"], "blank_query", "{format}: {last}");
+    }
+}
+
+/// Issue 25 "first hour": the abstract view was not wrapped on a terminal.
+/// Under a pseudo-terminal with COLUMNS=60 every line of the two records
+/// of efetch_pubmed_two_articles.xml is at most 60 columns, with the same
+/// words in the same order as in a pipe, where lines stay whole (the
+/// abstracts are single lines of hundreds of characters).
+#[test]
+fn the_abstract_view_wraps_on_a_terminal_only() {
+    let server = TestServer::start(|_| Reply::xml(fixture("efetch_pubmed_two_articles.xml")));
+    let bin = env!("CARGO_BIN_EXE_pubmed");
+    let mut p = pubmed(&[]).server(&server);
+    p.cmd = std::process::Command::new("script");
+    p.cmd
+        .args([
+            "-qec",
+            &format!("{bin} fetch --color never 11748933 11700088"),
+            "/dev/null",
+        ])
+        .env_clear()
+        .env("HOME", p.home.path())
+        .env("PUBMED_EUTILS_URL", server.eutils_url())
+        .env("TERM", "xterm")
+        .env("COLUMNS", "60")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let tty = p.run();
+    assert_eq!(tty.code, 0, "{}", tty.stderr);
+    let piped = pubmed(&["fetch", "-f", "abstract", "11748933", "11700088"])
+        .server(&server)
+        .env("COLUMNS", "60")
+        .run();
+    assert_eq!(piped.code, 0, "{}", piped.stderr);
+    let tty_out = tty.stdout.replace("\r\n", "\n");
+    // script's stdout carries the stderr summary too: keep the records
+    let tty_out = &tty_out[..tty_out.find("pubmed: 2 PMIDs").unwrap_or(tty_out.len())];
+    assert!(tty_out.contains("1. Cryobiology."), "{tty_out}");
+    assert!(
+        tty_out.lines().all(|l| l.chars().count() <= 60),
+        "{tty_out}"
+    );
+    assert!(piped.stdout.lines().any(|l| l.chars().count() > 300));
+    let words = |s: &str| s.split_whitespace().map(str::to_string).collect::<Vec<_>>();
+    assert_eq!(words(tty_out), words(&piped.stdout));
+}

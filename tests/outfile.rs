@@ -352,12 +352,18 @@ fn a_file_size_limit_is_exit_74_naming_the_file() {
         &["fetch", "--input", i, "-f", "ndjson", "--output", f],
     );
     assert_eq!(code, Some(74), "{stderr}");
-    assert!(
-        stderr.contains(&format!(
-            "pubmed: error: cannot write {f}: File too large (os error 27)"
-        )),
-        "{stderr}"
+    // -f ndjson: the JSON error object, as for every other error
+    let e = last_json_error(&stderr);
+    assert_eq!(e["reason"], "output_failed", "{stderr}");
+    assert_eq!(
+        e["message"],
+        format!("cannot write {f}: File too large (os error 27)")
     );
+    assert_eq!(
+        e["hint"],
+        format!("check the free space and the file size limit (ulimit -f) for {f}")
+    );
+    assert_eq!(e["retryable"], false);
     assert_eq!(std::fs::metadata(&file).unwrap().len(), 1024);
     let ids = dir.path().join("ids.txt");
     let d = ids.to_str().unwrap();
@@ -383,10 +389,7 @@ fn a_full_disk_names_the_output_file() {
     std::os::unix::fs::symlink("/dev/full", &file).unwrap();
     let f = file.to_str().unwrap();
     let server = start(&FakeNcbi::new(Corpus::synthetic()));
-    let r = run(
-        &server,
-        &["fetch", "20000001", "-f", "ndjson", "--output", f],
-    );
+    let r = run(&server, &["fetch", "20000001", "-f", "csv", "--output", f]);
     assert_eq!(r.code, 74, "{}", r.stderr);
     assert!(
         r.stderr.contains(&format!(
@@ -396,4 +399,52 @@ fn a_full_disk_names_the_output_file() {
         r.stderr
     );
     assert!(!r.stderr.contains("stdout"), "{}", r.stderr);
+    // -f ndjson and -f json: the same failure as the JSON error object
+    for format in ["ndjson", "json"] {
+        let file = dir.path().join(format!("full.{format}"));
+        std::os::unix::fs::symlink("/dev/full", &file).unwrap();
+        let f = file.to_str().unwrap();
+        let r = run(&server, &["fetch", "20000001", "-f", format, "--output", f]);
+        assert_eq!(r.code, 74, "{}", r.stderr);
+        let e = last_json_error(&r.stderr);
+        assert_eq!(e["reason"], "output_failed", "{}", r.stderr);
+        assert_eq!(
+            e["message"],
+            format!("cannot write {f}: No space left on device (os error 28)")
+        );
+    }
+}
+
+/// The `error` object of the last stderr line, which must be JSON.
+fn last_json_error(stderr: &str) -> serde_json::Value {
+    let last = stderr.lines().last().unwrap_or_default();
+    let v: serde_json::Value =
+        serde_json::from_str(last).unwrap_or_else(|e| panic!("{e}: {stderr}"));
+    v["error"].clone()
+}
+
+/// Issue 25 "first hour": exit 74 with `-f json`/`-f ndjson` printed text
+/// lines, though every other error is the JSON object there. stdout to
+/// /dev/full: `output_failed`, the stdout hint, exit 74.
+#[test]
+fn stdout_to_a_full_disk_is_the_json_error_with_f_json() {
+    let server = start(&FakeNcbi::new(Corpus::synthetic()));
+    for args in [
+        &["search", "hits30000", "--retmax", "50", "-f", "json"][..],
+        &["fetch", "20000001", "20000002", "-f", "ndjson"],
+    ] {
+        let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+            return; // no /dev/full on this system
+        };
+        let r = pubmed(args).server(&server).stdout_to(full).run();
+        assert_eq!(r.code, 74, "{args:?}: {}", r.stderr);
+        let e = last_json_error(&r.stderr);
+        assert_eq!(e["reason"], "output_failed", "{}", r.stderr);
+        assert_eq!(
+            e["message"],
+            "cannot write the output: No space left on device (os error 28)"
+        );
+        assert_eq!(e["hint"], "check the disk or the file that stdout goes to");
+        assert_eq!(e["retryable"], false);
+    }
 }

@@ -271,29 +271,39 @@ fn report_failure(f: &Failure, json: bool) -> Exit {
     match f {
         Failure::Op(e) => report(e, json),
         Failure::Output(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
-        Failure::Output(e) => match e
-            .get_ref()
-            .and_then(|r| r.downcast_ref::<outfile::FileError>())
-        {
-            Some(f) => {
-                crate::diag!(
-                    "pubmed: error: cannot write {}: {}",
-                    f.path.display(),
-                    f.source
-                );
-                crate::diag!(
-                    "pubmed: hint: check the free space and the file size limit (ulimit -f) for {}",
-                    f.path.display()
-                );
-            }
-            None => {
-                crate::diag!("pubmed: error: cannot write the output: {e}");
-                crate::diag!("pubmed: hint: check the disk or the file that stdout goes to");
+        Failure::Output(e) => match output_error(e) {
+            err if json => report(&err, true),
+            // the text lines name no reason, as before
+            err => {
+                crate::diag!("pubmed: error: {}", err.message);
+                crate::diag!("pubmed: hint: {}", err.hint());
             }
         },
         Failure::Interrupted => crate::diag!("pubmed: interrupted"),
     }
     f.exit()
+}
+
+/// The `output_failed` error (exit 74) of a failed write: the `--output`
+/// file named when it was one, else stdout (docs/errors.md).
+fn output_error(e: &io::Error) -> Error {
+    match e
+        .get_ref()
+        .and_then(|r| r.downcast_ref::<outfile::FileError>())
+    {
+        Some(f) => Error::new(
+            Reason::OutputFailed,
+            format!("cannot write {}: {}", f.path.display(), f.source),
+        )
+        .with_hint(format!(
+            "check the free space and the file size limit (ulimit -f) for {}",
+            f.path.display()
+        )),
+        None => Error::new(
+            Reason::OutputFailed,
+            format!("cannot write the output: {e}"),
+        ),
+    }
 }
 
 async fn run(cli: Cli, ctx: Context) -> Result<Exit, Failure> {

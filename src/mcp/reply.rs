@@ -101,6 +101,7 @@ pub fn hint(reason: Reason, field: Option<Field>, path: Option<&str>) -> String 
         Reason::InvalidApiKey => "NCBI rejected this server's API key: calling again fails the same way; the server's operator must correct or remove the key (NCBI_API_KEY, or api_key in the configuration file)".into(),
         // MCP tools write no files: only a CLI `--output` meets it
         Reason::OutputLocked => "another run holds the output file; call again when it has ended".into(),
+        Reason::OutputFailed => "the output could not be written".into(),
         Reason::Internal => "the server failed in a way that is neither NCBI's nor the arguments'; call again, and tell the server's operator if it persists".into(),
     }
 }

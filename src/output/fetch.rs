@@ -47,6 +47,9 @@ pub struct Writer<'a> {
     citation: Option<CitationWriter>,
     /// stdout is a terminal: NCBI's raw bytes go out [`terminal_safe`].
     terminal: bool,
+    /// On a terminal, the `abstract` view's lines are wrapped at spaces to
+    /// this many columns (`COLUMNS`, else the terminal's width).
+    wrap: Option<usize>,
 }
 
 /// The journal (or book) name for one-line views: ISO abbreviation,
@@ -361,6 +364,46 @@ fn write_links(out: &mut dyn Write, r: &Record) -> io::Result<()> {
     Ok(())
 }
 
+/// The width of `s` on a terminal, ANSI colour sequences not counted.
+fn shown_width(s: &str) -> usize {
+    let mut w = 0;
+    let mut rest = s;
+    while let Some(i) = rest.find('\x1b') {
+        w += unicode_width::UnicodeWidthStr::width(&rest[..i]);
+        rest = &rest[i..];
+        rest = rest.find('m').map_or("", |m| &rest[m + 1..]);
+    }
+    w + unicode_width::UnicodeWidthStr::width(rest)
+}
+
+/// `line` wrapped at spaces to `width` columns (a longer word stays
+/// whole on its own line, so DOIs and URLs are never split).
+pub fn wrap_line(line: &str, width: usize) -> String {
+    if shown_width(line.trim_end_matches('\n')) <= width {
+        return line.to_string();
+    }
+    let (body, end) = match line.strip_suffix('\n') {
+        Some(b) => (b, "\n"),
+        None => (line, ""),
+    };
+    let mut out = String::with_capacity(line.len() + 8);
+    let mut col = 0;
+    for word in body.split(' ') {
+        let w = shown_width(word);
+        if col > 0 && col + 1 + w > width {
+            out.push('\n');
+            col = 0;
+        } else if col > 0 {
+            out.push(' ');
+            col += 1;
+        }
+        out.push_str(word);
+        col += w;
+    }
+    out.push_str(end);
+    out
+}
+
 fn banner(style: &Style, text: &str) -> String {
     if style.color {
         format!("\x1b[1;31m{text}\x1b[0m")
@@ -414,6 +457,7 @@ impl<'a> Writer<'a> {
             records: 0,
             xml_open: false,
             terminal: false,
+            wrap: None,
             table: TableBlock::default(),
             citation: export.map(|e| CitationWriter::new(e, bib)),
         };
@@ -438,8 +482,19 @@ impl<'a> Writer<'a> {
     /// Marks stdout as a terminal: `-f medline` and `-f xml` then replace
     /// control characters (but line feed and tab) in NCBI's bytes with
     /// U+FFFD; in a pipe or file they stay byte for byte (docs/fetch.md).
+    /// The `abstract` view is then wrapped to the terminal's width (or
+    /// `COLUMNS`); in a pipe its lines are whole.
     pub fn on_terminal(&mut self, yes: bool) {
         self.terminal = yes;
+        self.wrap = yes
+            .then(|| {
+                self.style
+                    .width
+                    .or_else(|| comfy_table::Table::new().width())
+            })
+            .flatten()
+            .map(usize::from)
+            .filter(|w| *w >= 20);
     }
 
     /// NCBI's bytes as they may be written here.
@@ -500,7 +555,16 @@ impl<'a> Writer<'a> {
                     self.flush_table()?;
                 }
             }
-            FetchFormat::Abstract => write_abstract(self.out, self.records, f, &self.style)?,
+            FetchFormat::Abstract => match self.wrap {
+                None => write_abstract(self.out, self.records, f, &self.style)?,
+                Some(width) => {
+                    let mut buf = Vec::new();
+                    write_abstract(&mut buf, self.records, f, &self.style)?;
+                    for line in String::from_utf8_lossy(&buf).split_inclusive('\n') {
+                        self.out.write_all(wrap_line(line, width).as_bytes())?;
+                    }
+                }
+            },
         }
         Ok(())
     }
@@ -604,6 +668,25 @@ pub fn summary(t: &Totals) -> String {
 #[cfg(test)]
 mod date_tests {
     use super::*;
+
+    #[test]
+    fn abstract_lines_wrap_at_spaces_and_keep_long_words() {
+        assert_eq!(wrap_line("short line\n", 20), "short line\n");
+        assert_eq!(
+            wrap_line("one two three four five\n", 9),
+            "one two\nthree\nfour five\n"
+        );
+        // a DOI longer than the width stays whole on its own line
+        assert_eq!(
+            wrap_line("doi: 10.1016/j.cryobiol.2001.1042 end", 12),
+            "doi:\n10.1016/j.cryobiol.2001.1042\nend"
+        );
+        // colour sequences take no columns
+        assert_eq!(
+            wrap_line("\x1b[1mBACKGROUND:\x1b[0m a b", 14),
+            "\x1b[1mBACKGROUND:\x1b[0m a\nb"
+        );
+    }
 
     /// Issue 25 "first hour": the day was zero-padded (`2020 Sep 04`);
     /// NCBI writes `2020 Sep 4`.
