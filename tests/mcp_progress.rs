@@ -187,3 +187,21 @@ async fn cite_reports_each_chunk_in_every_format() {
         );
     }
 }
+
+/// pubmed_fetch_fulltext of two PMCIDs is one chunk: one notification as
+/// it completes, 2 of 2 records.
+#[tokio::test]
+async fn fulltext_reports_its_chunk() {
+    let s = session().await;
+    let (r, n) = s
+        .call(
+            "pubmed_fetch_fulltext",
+            json!({"ids": ["PMC3460867", "PMC1"], "maxCharacters": 2000}),
+        )
+        .await;
+    assert_ne!(r.is_error, Some(true), "{r:?}");
+    let st = steps(&n);
+    assert_eq!(st.len(), 1, "{st:?}");
+    assert_eq!((st[0].0, st[0].1), (2.0, Some(2.0)));
+    assert!(st[0].2.starts_with("2 records, "), "{st:?}");
+}

@@ -91,7 +91,7 @@ async fn related_lists_authors_and_counts_of_one_are_singular() {
     );
     let r = call(&c, "pubmed_fetch_articles", json!({"pmids": ["1201"]})).await;
     assert!(
-        text(&r).starts_with("Fetched 1 of 1 PMID.\n"),
+        text(&r).starts_with("Fetched 1 of 1 PMID. "),
         "{}",
         text(&r)
     );
@@ -115,5 +115,57 @@ async fn related_lists_authors_and_counts_of_one_are_singular() {
         "{first}"
     );
     assert!(!d.contains("pubmed_convert_ids"), "{d}");
+    c.cancel().await.unwrap();
+}
+
+/// Issue 27 "the same rules": the alias table reaches the newer tools —
+/// `query`/`limit` are pubmed_lookup_mesh's `term`/`max`, `pmcids` and
+/// `max_characters` pubmed_fetch_fulltext's `ids`/`maxCharacters`.
+#[tokio::test]
+async fn aliases_reach_mesh_and_fulltext() {
+    let support::mcp::Session {
+        c,
+        _home,
+        server: _s,
+        fake: _f,
+    } = support::mcp::session().await;
+    let ours = call(
+        &c,
+        "pubmed_lookup_mesh",
+        json!({"term": "heart attack", "max": 2}),
+    )
+    .await;
+    let alias = call(
+        &c,
+        "pubmed_lookup_mesh",
+        json!({"query": "heart attack", "limit": 2}),
+    )
+    .await;
+    assert_eq!(alias.is_error, Some(false), "{alias:?}");
+    assert_eq!(alias.structured_content, ours.structured_content);
+    // MeSH's entry term "Heart Attack" is Myocardial Infarction, D009203.
+    assert!(
+        ours.structured_content
+            .unwrap()
+            .to_string()
+            .contains("D009203")
+    );
+    let args = |ids: &str, max: &str| {
+        let mut m = serde_json::Map::new();
+        m.insert(ids.into(), json!(["PMC3460867"]));
+        m.insert(max.into(), json!(2000));
+        serde_json::Value::Object(m)
+    };
+    let ours = call(&c, "pubmed_fetch_fulltext", args("ids", "maxCharacters")).await;
+    let alias = call(
+        &c,
+        "pubmed_fetch_fulltext",
+        args("pmcids", "max_characters"),
+    )
+    .await;
+    assert_eq!(alias.is_error, Some(false), "{alias:?}");
+    assert_eq!(alias.structured_content, ours.structured_content);
+    let sc = ours.structured_content.unwrap();
+    assert_eq!(sc["articles"][0]["pmcid"], "PMC3460867");
     c.cancel().await.unwrap();
 }

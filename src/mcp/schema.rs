@@ -470,6 +470,15 @@ pub const ALIASES: &[(&str, &str)] = &[
     ("maxdate", "maxDate"),
     ("datetype", "dateType"),
     ("date_type", "dateType"),
+    // pubmed_lookup_mesh (`term`, `max`) and pubmed_fetch_fulltext (`ids`)
+    ("query", "term"),
+    ("maxResults", "max"),
+    ("limit", "max"),
+    ("retmax", "max"),
+    ("max_results", "max"),
+    ("pmids", "ids"),
+    ("pmcids", "ids"),
+    ("max_characters", "maxCharacters"),
 ];
 
 /// Date bounds given at the top level, moved into `dateRange` when the

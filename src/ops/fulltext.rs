@@ -390,3 +390,16 @@ pub async fn fulltext_ids(
 ) -> Result<(Vec<FulltextRecord>, Totals)> {
     batch::collect(&FulltextOp { client, options }, input).await
 }
+
+/// [`fulltext_ids`], calling `progress` as each chunk completes (MCP
+/// `notifications/progress`).
+///
+/// Errors: as [`fulltext_ids`].
+pub async fn fulltext_ids_reporting(
+    client: &Client,
+    input: &[String],
+    options: FulltextOptions,
+    progress: impl FnMut(batch::Progress) + Send,
+) -> Result<(Vec<FulltextRecord>, Totals)> {
+    batch::collect_reporting(&FulltextOp { client, options }, input, progress).await
+}

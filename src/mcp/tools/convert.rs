@@ -116,7 +116,7 @@ pub async fn run(spec: &ToolSpec, client: &Client, v: &Values) -> CallToolResult
     let mut text = format!(
         "Converted {} of {}:",
         totals.succeeded,
-        crate::core::text::count(totals.submitted as u64, "ID")
+        crate::core::text::count(totals.submitted, "ID")
     );
     for (r, rec) in records
         .iter()

@@ -149,7 +149,7 @@ fn article_schema() -> Value {
     let text = |d: &str| json!({"type": "string", "description": d});
     json!({
         "type": "object",
-        "description": "One PubMed record (EFetch), the fields of `pubmed fetch -f json`.",
+        "description": "One PubMed record (EFetch), the fields of `pubmed fetch -f json` each once: an absent boolean is false, an absent list empty.",
         "properties": {
             "pmid": text("PubMed ID."),
             "title": text("Title, plain text: inline markup removed, its text kept."),
@@ -185,10 +185,10 @@ fn article_schema() -> Value {
                         "type": "object",
                         "description": "One qualifier (subheading).",
                         "properties": {"name": text("Qualifier name."), "major": {"type": "boolean", "description": "A major topic."}},
-                        "required": ["name", "major"]
+                        "required": ["name"]
                     }), "Qualifiers (subheadings).")
                 },
-                "required": ["descriptor", "major"]
+                "required": ["descriptor"]
             }), "MeSH headings (with includeMesh)."),
             "keywords": described_list(text("A keyword."), "Author keywords (with includeMesh)."),
             "grants": described_list(json!({
@@ -224,17 +224,51 @@ fn compact_author(a: &mut Value) {
     let Value::Object(a) = a else { return };
     a.remove("lastName");
     a.remove("initials");
+    a.retain(|_, v| !is_default(v));
     if a.remove("collectiveName").is_some_and(|c| !c.is_null()) {
         a.insert("collective".into(), true.into());
     }
 }
 
+/// `false` and empty lists: absent in MCP (docs/mcp.md "Response budget").
+fn is_default(v: &Value) -> bool {
+    v == &Value::Bool(false) || v.as_array().is_some_and(Vec::is_empty)
+}
+
+fn drop_defaults(v: &mut Value) {
+    if let Value::Object(m) = v {
+        m.retain(|_, v| !is_default(v));
+    }
+}
+
 /// A record's facts once (docs/mcp.md "Response budget"): the abstract
 /// only by section (an NLM category only when it differs from the
-/// label), authors by name, pages as written, no URL built from the PMID.
+/// label), authors by name, pages as written, no URL built from the PMID,
+/// no `false`, empty list, `pubDateText` equal to `pubDate` or `medlineTa`
+/// equal to `isoAbbreviation`.
 fn compact(m: &mut Map<String, Value>) {
     m.remove("abstract");
     m.remove("pubmedUrl");
+    m.retain(|k, v| k == "retracted" || !is_default(v));
+    if m.get("pubDateText") == m.get("pubDate") {
+        m.remove("pubDateText");
+    }
+    for h in m
+        .get_mut("meshHeadings")
+        .and_then(Value::as_array_mut)
+        .into_iter()
+        .flatten()
+    {
+        drop_defaults(h);
+        for q in h
+            .get_mut("qualifiers")
+            .and_then(Value::as_array_mut)
+            .into_iter()
+            .flatten()
+        {
+            drop_defaults(q);
+        }
+    }
     for s in m
         .get_mut("abstractSections")
         .and_then(Value::as_array_mut)
@@ -258,6 +292,9 @@ fn compact(m: &mut Map<String, Value>) {
     for part in ["journal", "book"] {
         if let Some(Value::Object(j)) = m.get_mut(part) {
             j.remove("endPage");
+            if j.get("medlineTa") == j.get("isoAbbreviation") {
+                j.remove("medlineTa");
+            }
             if j.get("pages").is_some_and(|p| !p.is_null()) {
                 j.remove("startPage");
             }
@@ -344,58 +381,42 @@ fn retraction(r: &Record) -> Option<String> {
         .then(|| "**This record is a retraction notice.**".to_string())
 }
 
-/// One record in the text block: title, retraction, citation, authors,
-/// types, abstract, MeSH, keywords, grants and links, in full.
+/// Authors named in a record's text line before "et al.".
+const AUTHORS_SHOWN: usize = 3;
+
+/// One record in the text block, compact (docs/mcp.md "Response budget"):
+/// retraction, `PMID · authors · citation · PMCID`, the abstract by
+/// section and errata/comments/updates; the rest (every author, MeSH,
+/// keywords, publication types, grants) only in `structuredContent`.
 fn record_text(t: &mut String, r: &Record, parts: Parts) {
     let mut line = |s: String| {
         t.push('\n');
         t.push_str(&s);
     };
-    if let Some(v) = &r.vernacular_title {
-        line(format!("Original title: {v}"));
-    }
     if let Some(s) = retraction(r) {
         line(s);
     }
-    let pmc = r
-        .pmcid
-        .as_ref()
-        .map(|p| format!(" · {p}"))
-        .unwrap_or_default();
-    line(format!(
-        "PMID {} · {}{pmc}",
-        r.pmid,
-        crate::output::fetch::citation_line(r)
-    ));
+    let mut head = format!("PMID {}", r.pmid);
     if !r.authors.is_empty() {
-        let names: Vec<&str> = r.authors.iter().map(|a| a.name.as_str()).collect();
-        line(format!("Authors: {}", names.join(", ")));
-    }
-    if parts.affiliations {
-        for a in r.authors.iter().filter(|a| !a.affiliations.is_empty()) {
-            line(format!("- {}: {}", a.name, a.affiliations.join(" | ")));
+        let shown = r.authors.len().min(AUTHORS_SHOWN);
+        let names: Vec<&str> = r.authors[..shown].iter().map(|a| a.name.as_str()).collect();
+        head.push_str(&format!(" · {}", names.join(", ")));
+        if r.authors.len() > shown {
+            head.push_str(&format!(" et al. ({} authors)", r.authors.len()));
         }
     }
-    if !r.pub_types.is_empty() {
-        line(format!("Publication types: {}", r.pub_types.join("; ")));
+    head.push_str(&format!(" · {}", crate::output::fetch::citation_line(r)));
+    if let Some(p) = &r.pmcid {
+        head.push_str(&format!(" · {p}"));
     }
+    line(head);
     if parts.abstracts {
-        if r.abstract_sections.is_empty() {
-            line("No abstract.".into());
-        }
         for s in &r.abstract_sections {
             match &s.label {
                 Some(l) => line(format!("{l}: {}", s.text)),
                 None => line(s.text.clone()),
             }
         }
-    }
-    if parts.mesh && !r.mesh_headings.is_empty() {
-        let m: Vec<String> = r.mesh_headings.iter().map(|m| m.medline_form()).collect();
-        line(format!("MeSH: {}", m.join("; ")));
-    }
-    if parts.mesh && !r.keywords.is_empty() {
-        line(format!("Keywords: {}", r.keywords.join("; ")));
     }
     for c in r
         .comments_corrections
@@ -412,11 +433,11 @@ fn record_text(t: &mut String, r: &Record, parts: Parts) {
     }
 }
 
-/// The text block: every record in full and every PMID without one with
-/// its reason, so a model that reads only the text loses nothing.
+/// The text block: a compact summary of every record and every PMID
+/// without one with its reason; the full records are `structuredContent`.
 fn text(records: &[Fetched], succeeded: usize, asked: usize, parts: Parts) -> String {
     let mut t = format!(
-        "Fetched {succeeded} of {}.",
+        "Fetched {succeeded} of {}. Every author, MeSH, keywords, publication types and grants: structuredContent `articles`.",
         crate::core::text::count(asked as u64, "PMID")
     );
     for (i, f) in records.iter().enumerate() {

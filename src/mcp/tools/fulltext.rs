@@ -144,15 +144,21 @@ fn output(
 }
 
 /// Runs the tool.
-pub async fn run(spec: &ToolSpec, client: &Client, v: &Values) -> rmcp::model::CallToolResult {
+pub async fn run(
+    spec: &ToolSpec,
+    client: &Client,
+    v: &Values,
+    report: &super::Reporter,
+) -> rmcp::model::CallToolResult {
     let ids = v.strings("ids");
     let wanted = v.strings("sections");
     let max = v.integer("maxCharacters").unwrap_or(DEFAULT_MAX_CHARACTERS) as usize;
-    let (records, totals) =
-        match fulltext::fulltext_ids(client, &ids, FulltextOptions::default()).await {
-            Ok(r) => r,
-            Err(e) => return spec.failure(&e),
-        };
+    let fetched =
+        fulltext::fulltext_ids_reporting(client, &ids, FulltextOptions::default(), report);
+    let (records, totals) = match fetched.await {
+        Ok(r) => r,
+        Err(e) => return spec.failure(&e),
+    };
     let (out, text) = output(&records, &wanted, max);
     if let Some(e) = &totals.first_failure {
         return Failure::from_error(e, &spec.args).result(Some(out));

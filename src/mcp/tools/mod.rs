@@ -229,7 +229,7 @@ async fn run(spec: &ToolSpec, client: &Client, v: &Values, report: &Reporter) ->
         fetch::NAME => fetch::run(spec, client, v, report).await,
         cite::NAME => cite::run(spec, client, v, report).await,
         related::NAME => related::run(spec, client, v, report).await,
-        fulltext::NAME => fulltext::run(spec, client, v).await,
+        fulltext::NAME => fulltext::run(spec, client, v, report).await,
         mesh::NAME => mesh::run(spec, client, v).await,
         citmatch::NAME => citmatch::run(spec, client, v).await,
         _ => Failure::from_error(&Error::new(Reason::InvalidArgument, "unknown tool"), &[])
