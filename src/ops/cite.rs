@@ -382,6 +382,7 @@ impl CiteStyle {
         let mut spans = tidy(spans);
         let title_cased = || self.title_cased(engine.clone());
         post_pass(&mut spans, r, self.issue_as_text, &title_cased);
+        drop_lower_hyphen_parts(&mut spans, &engine);
         Ok(Reference { spans })
     }
 
@@ -631,6 +632,64 @@ fn post_pass(
                 .ends_with(['?', '!']);
             if ends && spans[i + 1].text.starts_with(['.', ',']) {
                 spans[i + 1].text.remove(0);
+            }
+        }
+    }
+}
+
+/// A given name's part after a hyphen that starts in lower case (`Li-xin`,
+/// `Shu-jen`) gets no initial: citeproc (pandoc 3.x) prints `L.` / `L`
+/// where hayagriva prints `L.-xin` / `L xin`. A style that prints given
+/// names in full (`Li-xin`) is not touched, as the pattern needs the
+/// initial; `Jean-Pierre` (`J.-P.`) has no lower-case part.
+fn drop_lower_hyphen_parts(
+    spans: &mut [Span],
+    engine: &serde_json::Map<String, serde_json::Value>,
+) {
+    let mut forms: Vec<(String, String)> = Vec::new();
+    for key in ["author", "editor", "container-author"] {
+        let Some(serde_json::Value::Array(names)) = engine.get(key) else {
+            continue;
+        };
+        for given in names.iter().filter_map(|n| n.get("given")?.as_str()) {
+            for word in given.split_whitespace() {
+                let parts: Vec<&str> = word.split('-').collect();
+                for pair in parts.windows(2) {
+                    let (Some(first), Some(lower)) =
+                        (pair[0].chars().next(), pair[1].chars().next())
+                    else {
+                        continue;
+                    };
+                    if !lower.is_lowercase() {
+                        continue;
+                    }
+                    let rest = pair[1];
+                    for (sep, dot) in [(".-", "."), (".- ", "."), ("-", ""), (" ", "")] {
+                        forms.push((format!("{first}{sep}{rest}"), format!("{first}{dot}")));
+                    }
+                }
+            }
+        }
+    }
+    for (printed, initial) in &forms {
+        for s in spans.iter_mut() {
+            let mut from = 0;
+            while let Some(at) = s.text[from..].find(printed.as_str()).map(|i| i + from) {
+                let end = at + printed.len();
+                let alnum_before = s.text[..at]
+                    .chars()
+                    .next_back()
+                    .is_some_and(char::is_alphanumeric);
+                let alnum_after = s.text[end..]
+                    .chars()
+                    .next()
+                    .is_some_and(char::is_alphanumeric);
+                if alnum_before || alnum_after {
+                    from = end;
+                    continue;
+                }
+                s.text.replace_range(at..end, initial);
+                from = at + initial.len();
             }
         }
     }
