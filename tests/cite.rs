@@ -1372,3 +1372,215 @@ fn html_and_markdown_sanitise_control_characters_from_a_style() {
         assert!(run.stdout.contains("[31mNitrofen"), "{f}: {:?}", run.stdout);
     }
 }
+
+// ---------------------------------------------------------------------------
+// One test per reference rule of `src/ops/cite.rs`, each on a real capture
+// changed to show the rule. The expected reference is what pandoc 3.9's
+// citeproc prints for the same CSL-JSON item and `.csl` file,
+// `bench/citeproc/rules.py` (cases in bench/citeproc/rules-cases.json)
+// writes it to tests/fixtures/citeproc/rules-pandoc-3.9.json by running
+//
+//     pandoc doc.md --citeproc --csl bench/citeproc/styles/STYLE.csl \
+//         --bibliography items.json -t html --wrap=none   # nocite: "@*"
+//
+// and normalising as compare.py does.
+
+/// The `.csl` file of bench/citeproc/styles/ for each compared style.
+const STYLE_FILES: [(&str, &str); 7] = [
+    ("apa", "apa.csl"),
+    ("vancouver", "nlm-citation-sequence.csl"),
+    ("ama", "american-medical-association.csl"),
+    ("chicago-author-date", "chicago-author-date.csl"),
+    ("harvard", "harvard-cite-them-right.csl"),
+    ("ieee", "ieee.csl"),
+    ("nature", "nature.csl"),
+];
+
+/// Case `name` of rules-pandoc-3.9.json: pandoc printed `want`; the changed
+/// record gives the item pandoc was given, and `cite` prints `want` too.
+fn rule(name: &str, want: &str) {
+    let cases: Value = serde_json::from_slice(&fixture("citeproc/rules-pandoc-3.9.json")).unwrap();
+    let case = &cases["cases"][name];
+    assert_eq!(case["pandoc"], want, "pandoc's reference for {name}");
+    let mut body = text(case["fixture"].as_str().unwrap());
+    for sub in case["subs"].as_array().unwrap() {
+        let (old, new) = (sub[0].as_str().unwrap(), sub[1].as_str().unwrap());
+        assert_eq!(body.matches(old).count(), 1, "{old}");
+        body = body.replace(old, new);
+    }
+    let r = efetch::parse_set(&body, false)
+        .unwrap()
+        .articles
+        .into_iter()
+        .map(|(_, r, _)| r.unwrap())
+        .find(|r| r.pmid == case["pmid"])
+        .unwrap();
+    let mut item = csl_item(&r);
+    item.remove("abstract");
+    assert_eq!(
+        Value::Object(item),
+        case["item"],
+        "the item pandoc formatted"
+    );
+    let short = case["style"].as_str().unwrap();
+    let file = STYLE_FILES.iter().find(|(s, _)| *s == short).unwrap().1;
+    let path = format!(
+        "{}/bench/citeproc/styles/{file}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let style = CiteStyle::resolve(&path).unwrap();
+    assert_eq!(pandoc_norm(&style.format(&r, 1).unwrap().text()), want);
+}
+
+/// `de` and `van` are citeproc's stop words (a journal title and `van der
+/// Waals`), a one-letter word stays as written (`vitamin d`, `c-Fos`) except
+/// after a colon (`A Review`).
+#[test]
+fn rule_stop_words_and_one_letter_words() {
+    rule(
+        "stop_words_chicago",
+        "González-Reyes, Salomé, Leopoldo Martínez, and Juan A. Tovar. 2005. \"Vitamin d and c-Fos in Rats: A Review of van Der Waals Forces.\" Arquivos de Gastroenterologia 40 (8): 1269–74. https://doi.org/10.1016/j.jpedsurg.2005.05.009.",
+    );
+}
+
+/// The journal's name inside the title (`Aids Care`) is the title's text:
+/// the journal title (`AIDS care`) does not rewrite it.
+#[test]
+fn rule_title_claims_its_text_first() {
+    rule(
+        "title_claims_text_once_apa",
+        "González-Reyes, S., Martínez, L., & Tovar, J. A. (2005). Adherence counselling in Aids Care clinics: a trial. AIDS Care, 40(8), 1269–1274. https://doi.org/10.1016/j.jpedsurg.2005.05.009",
+    );
+}
+
+/// hayagriva's title case leaves `among` and `during` in lower case;
+/// citeproc capitalises them (the style is asked whether it title-cases).
+#[test]
+fn rule_title_case_probe_among_during() {
+    rule(
+        "title_case_probe_chicago",
+        "González-Reyes, Salomé, Leopoldo Martínez, and Juan A. Tovar. 2005. \"Growth Among Rats During Pregnancy.\" Journal of Pediatric Surgery 40 (8): 1269–74. https://doi.org/10.1016/j.jpedsurg.2005.05.009.",
+    );
+}
+
+/// Double quotes inside a title the style quotes become single quotes.
+#[test]
+fn rule_double_quotes_inside_a_quoted_title_become_single() {
+    rule(
+        "inner_quotes_harvard",
+        "González-Reyes, S., Martínez, L. and Tovar, J.A. (2005) \"Corrigendum to 'Effects of prenatal vitamins' [J Pediatr Surg 40 (2005) 1269],\" Journal of pediatric surgery, 40(8), pp. 1269–1274. Available at: https://doi.org/10.1016/j.jpedsurg.2005.05.009.",
+    );
+}
+
+/// An issue range is printed as PubMed wrote it (`2-03`, not `2–3`).
+#[test]
+fn rule_issue_range_as_written() {
+    rule(
+        "issue_range_apa",
+        "González-Reyes, S., Martínez, L., & Tovar, J. A. (2005). Effects of prenatal vitamins A, E, and C on the hypoplastic hearts of fetal rats with diaphragmatic hernia. Journal of Pediatric Surgery, 40(2-03), 1269–1274. https://doi.org/10.1016/j.jpedsurg.2005.05.009",
+    );
+}
+
+/// No `.` after a title's own `?` (Vancouver) or `!` (APA).
+#[test]
+fn rule_no_period_after_question_or_exclamation_mark() {
+    rule(
+        "question_mark_vancouver",
+        "González-Reyes S, Martínez L, Tovar JA. Do prenatal vitamins help the hypoplastic heart? J Pediatr Surg. 2005 Aug;40(8):1269–74. doi:10.1016/j.jpedsurg.2005.05.009 PubMed PMID: 16080930.",
+    );
+    rule(
+        "exclamation_mark_apa",
+        "González-Reyes, S., Martínez, L., & Tovar, J. A. (2005). Prenatal vitamins work! Journal of Pediatric Surgery, 40(8), 1269–1274. https://doi.org/10.1016/j.jpedsurg.2005.05.009",
+    );
+}
+
+/// A journal title's own ` : ` keeps its space.
+#[test]
+fn rule_space_before_a_colon_in_journal_titles() {
+    rule(
+        "colon_space_apa",
+        "González-Reyes, S., Martínez, L., & Tovar, J. A. (2005). Effects of prenatal vitamins A, E, and C on the hypoplastic hearts of fetal rats with diaphragmatic hernia. Journal of Magnetic Resonance (San Diego, Calif. : 1997), 40(8), 1269–1274. https://doi.org/10.1016/j.jpedsurg.2005.05.009",
+    );
+}
+
+/// PubMed's `LastName` is the whole family name: `da Silva`, `van der
+/// Berg`, `Mendes de Leon` stay whole and in place.
+#[test]
+fn rule_particles_stay_in_the_family_name() {
+    rule(
+        "particles_apa",
+        "da Silva, A. R., van der Berg, L., & Mendes de Leon, C. F. (2005). Effects of prenatal vitamins A, E, and C on the hypoplastic hearts of fetal rats with diaphragmatic hernia. Journal of Pediatric Surgery, 40(8), 1269–1274. https://doi.org/10.1016/j.jpedsurg.2005.05.009",
+    );
+    rule(
+        "particles_vancouver",
+        "da Silva AR, van der Berg L, Mendes de Leon CF. Effects of prenatal vitamins A, E, and C on the hypoplastic hearts of fetal rats with diaphragmatic hernia. J Pediatr Surg. 2005 Aug;40(8):1269–74. doi:10.1016/j.jpedsurg.2005.05.009 PubMed PMID: 16080930.",
+    );
+}
+
+/// Words with capitals, digits or non-Latin letters are not re-cased
+/// (`TP53`, `BRCA1`, `(13)C`, `SpringerPlus`, `PloS`); citeproc capitalises
+/// the lower-case word `ε4` (`Ε4`) in title case only.
+#[test]
+fn rule_words_with_capitals_digits_or_greek_unchanged() {
+    rule(
+        "unchanged_words_chicago",
+        "González-Reyes, Salomé, Leopoldo Martínez, and Juan A. Tovar. 2005. \"TP53 and BRCA1 in APOE Ε4 Carriers: Is (13)C Useful in SpringerPlus Data?\" PloS One 40 (8): 1269–74. https://doi.org/10.1016/j.jpedsurg.2005.05.009.",
+    );
+    rule(
+        "unchanged_words_apa",
+        "González-Reyes, S., Martínez, L., & Tovar, J. A. (2005). TP53 and BRCA1 in APOE ε4 carriers. PloS One, 40(8), 1269–1274. https://doi.org/10.1016/j.jpedsurg.2005.05.009",
+    );
+}
+
+// A hyphenated given name (`Li-xin`, `Shu-jen`, `Jean-Pierre`): the part
+// after the hyphen gets an initial only if it starts with a capital.
+
+#[test]
+fn rule_hyphenated_given_names_apa() {
+    rule(
+        "hyphenated_given_apa",
+        "Shang, L., Chen, S., & Lin, J.-P. (2005). Effects of prenatal vitamins A, E, and C on the hypoplastic hearts of fetal rats with diaphragmatic hernia. Journal of Pediatric Surgery, 40(8), 1269–1274. https://doi.org/10.1016/j.jpedsurg.2005.05.009",
+    );
+}
+
+#[test]
+fn rule_hyphenated_given_names_vancouver_and_ama() {
+    rule(
+        "hyphenated_given_vancouver",
+        "Shang L, Chen S, Lin JP. Effects of prenatal vitamins A, E, and C on the hypoplastic hearts of fetal rats with diaphragmatic hernia. J Pediatr Surg. 2005 Aug;40(8):1269–74. doi:10.1016/j.jpedsurg.2005.05.009 PubMed PMID: 16080930.",
+    );
+    rule(
+        "hyphenated_given_ama",
+        "Shang L, Chen S, Lin JP. Effects of prenatal vitamins A, E, and C on the hypoplastic hearts of fetal rats with diaphragmatic hernia. J Pediatr Surg. 2005;40(8):1269-1274. doi:10.1016/j.jpedsurg.2005.05.009",
+    );
+}
+
+/// Chicago prints given names in full: nothing to drop.
+#[test]
+fn rule_hyphenated_given_names_chicago_in_full() {
+    rule(
+        "hyphenated_given_chicago_author_date",
+        "Shang, Li-xin, Shu-jen Chen, and Jean-Pierre Lin. 2005. \"Effects of Prenatal Vitamins A, E, and C on the Hypoplastic Hearts of Fetal Rats with Diaphragmatic Hernia.\" Journal of Pediatric Surgery 40 (8): 1269–74. https://doi.org/10.1016/j.jpedsurg.2005.05.009.",
+    );
+}
+
+#[test]
+fn rule_hyphenated_given_names_harvard() {
+    rule(
+        "hyphenated_given_harvard",
+        "Shang, L., Chen, S. and Lin, J.-P. (2005) \"Effects of prenatal vitamins A, E, and C on the hypoplastic hearts of fetal rats with diaphragmatic hernia,\" Journal of pediatric surgery, 40(8), pp. 1269–1274. Available at: https://doi.org/10.1016/j.jpedsurg.2005.05.009.",
+    );
+}
+
+/// Given name first (IEEE) and family first (Nature).
+#[test]
+fn rule_hyphenated_given_names_ieee_and_nature() {
+    rule(
+        "hyphenated_given_ieee",
+        "L. Shang, S. Chen, and J.-P. Lin, \"Effects of prenatal vitamins A, E, and C on the hypoplastic hearts of fetal rats with diaphragmatic hernia,\" J Pediatr Surg, vol. 40, no. 8, pp. 1269–1274, Aug. 2005, doi: 10.1016/j.jpedsurg.2005.05.009.",
+    );
+    rule(
+        "hyphenated_given_nature",
+        "Shang, L., Chen, S. & Lin, J.-P. Effects of prenatal vitamins A, E, and C on the hypoplastic hearts of fetal rats with diaphragmatic hernia. J Pediatr Surg 40, 1269–1274 (2005).",
+    );
+}

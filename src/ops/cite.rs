@@ -382,6 +382,7 @@ impl CiteStyle {
         let mut spans = tidy(spans);
         let title_cased = || self.title_cased(engine.clone());
         post_pass(&mut spans, r, self.issue_as_text, &title_cased);
+        drop_lower_hyphen_parts(&mut spans, &engine);
         Ok(Reference { spans })
     }
 
@@ -517,13 +518,25 @@ fn post_pass(
     issue_as_text: (bool, bool),
     title_cased: &dyn Fn() -> bool,
 ) {
+    restore_name_spaces(spans);
+    issue_as_written(spans, r, issue_as_text);
+    restore_titles(spans, r, title_cased);
+    no_punctuation_after_question_or_exclamation(spans);
+}
+
+/// Family names keep their spaces: [`NAME_SPACE`] back to ` `.
+fn restore_name_spaces(spans: &mut [Span]) {
     for s in spans.iter_mut() {
         if s.text.contains(NAME_SPACE) {
             s.text = s.text.replace(NAME_SPACE, " ");
         }
     }
-    // An issue range printed by `cs:text` is the text PubMed wrote (`3-4`,
-    // `2-03`); the processor reads it as a number range (`3–4`, `2–3`).
+}
+
+/// An issue (or volume) range printed by `cs:text` is the text PubMed
+/// wrote (`3-4`, `2-03`); the processor reads it as a number range (`3–4`,
+/// `2–3`). `issue_as_text` is (issue, volume) printed as text by the style.
+fn issue_as_written(spans: &mut [Span], r: &Record, issue_as_text: (bool, bool)) {
     let written = r.journal.as_ref().map(|j| {
         [
             j.issue.as_deref().filter(|_| issue_as_text.0),
@@ -553,10 +566,11 @@ fn post_pass(
             }
         }
     }
-    let english = r
-        .language
-        .first()
-        .is_none_or(|l| l.eq_ignore_ascii_case("eng"));
+}
+
+/// The texts whose case and spacing a reference keeps, title first (empty
+/// ones dropped), and whether the first is the title.
+fn title_sources(r: &Record) -> (Vec<String>, bool) {
     let mut sources: Vec<String> = vec![crate::core::citation::title(&r.title)];
     if let Some(j) = &r.journal {
         sources.push(j.title.clone());
@@ -571,23 +585,41 @@ fn post_pass(
     // international journal of …`) is the title's text, not the journal's.
     let has_title = !sources[0].trim().is_empty();
     sources.retain(|s| !s.trim().is_empty());
+    (sources, has_title)
+}
+
+/// A title's own ` : ` (`(San Diego, Calif. : 1997)`) put back where
+/// [`tidy`] closed it to `: `.
+fn space_before_colon(text: &mut String, src: &str) {
+    if !src.contains(" : ") {
+        return;
+    }
+    let closed = src.replace(" : ", ": ");
+    if let Some(at) = text.to_lowercase().find(&closed.to_lowercase())
+        && text.is_char_boundary(at)
+        && text.is_char_boundary(at + closed.len())
+    {
+        let seg = text[at..at + closed.len()].replace(": ", " : ");
+        text.replace_range(at..at + closed.len(), &seg);
+    }
+}
+
+/// Article, journal and book titles in the case PubMed wrote them
+/// ([`restore_case`]; citeproc title case for an English record's title
+/// when the style title-cases it), their ` : `, and quotes inside a quoted
+/// title as inner quotes.
+fn restore_titles(spans: &mut [Span], r: &Record, title_cased: &dyn Fn() -> bool) {
+    let english = r
+        .language
+        .first()
+        .is_none_or(|l| l.eq_ignore_ascii_case("eng"));
+    let (sources, has_title) = title_sources(r);
     // Asked at most once, and only when the rendered title cannot tell.
     let mut title_cased_memo = None;
     let mut title_cased = || *title_cased_memo.get_or_insert_with(title_cased);
     for s in spans.iter_mut() {
         for src in &sources {
-            // [`tidy`] closes ` :` left by an empty part; a title's own
-            // ` : ` (`(San Diego, Calif. : 1997)`) is put back.
-            if src.contains(" : ") {
-                let closed = src.replace(" : ", ": ");
-                if let Some(at) = s.text.to_lowercase().find(&closed.to_lowercase())
-                    && s.text.is_char_boundary(at)
-                    && s.text.is_char_boundary(at + closed.len())
-                {
-                    let seg = s.text[at..at + closed.len()].replace(": ", " : ");
-                    s.text.replace_range(at..at + closed.len(), &seg);
-                }
-            }
+            space_before_colon(&mut s.text, src);
         }
         let mut claimed = Vec::new();
         let mut title_at = Vec::new();
@@ -608,7 +640,11 @@ fn post_pass(
             quote_inner_quotes(&mut s.text, at);
         }
     }
-    // `?` / `!` then the style's `.` or `,` (also around a closing quote).
+}
+
+/// `?` / `!` then the style's `.` or `,` (also around a closing quote, and
+/// across two spans): the `.` or `,` is dropped.
+fn no_punctuation_after_question_or_exclamation(spans: &mut [Span]) {
     for i in 0..spans.len() {
         for (from, to) in [
             ("?.", "?"),
@@ -631,6 +667,64 @@ fn post_pass(
                 .ends_with(['?', '!']);
             if ends && spans[i + 1].text.starts_with(['.', ',']) {
                 spans[i + 1].text.remove(0);
+            }
+        }
+    }
+}
+
+/// A given name's part after a hyphen that starts in lower case (`Li-xin`,
+/// `Shu-jen`) gets no initial: citeproc (pandoc 3.x) prints `L.` / `L`
+/// where hayagriva prints `L.-xin` / `L xin`. A style that prints given
+/// names in full (`Li-xin`) is not touched, as the pattern needs the
+/// initial; `Jean-Pierre` (`J.-P.`) has no lower-case part.
+fn drop_lower_hyphen_parts(
+    spans: &mut [Span],
+    engine: &serde_json::Map<String, serde_json::Value>,
+) {
+    let mut forms: Vec<(String, String)> = Vec::new();
+    for key in ["author", "editor", "container-author"] {
+        let Some(serde_json::Value::Array(names)) = engine.get(key) else {
+            continue;
+        };
+        for given in names.iter().filter_map(|n| n.get("given")?.as_str()) {
+            for word in given.split_whitespace() {
+                let parts: Vec<&str> = word.split('-').collect();
+                for pair in parts.windows(2) {
+                    let (Some(first), Some(lower)) =
+                        (pair[0].chars().next(), pair[1].chars().next())
+                    else {
+                        continue;
+                    };
+                    if !lower.is_lowercase() {
+                        continue;
+                    }
+                    let rest = pair[1];
+                    for (sep, dot) in [(".-", "."), (".- ", "."), ("-", ""), (" ", "")] {
+                        forms.push((format!("{first}{sep}{rest}"), format!("{first}{dot}")));
+                    }
+                }
+            }
+        }
+    }
+    for (printed, initial) in &forms {
+        for s in spans.iter_mut() {
+            let mut from = 0;
+            while let Some(at) = s.text[from..].find(printed.as_str()).map(|i| i + from) {
+                let end = at + printed.len();
+                let alnum_before = s.text[..at]
+                    .chars()
+                    .next_back()
+                    .is_some_and(char::is_alphanumeric);
+                let alnum_after = s.text[end..]
+                    .chars()
+                    .next()
+                    .is_some_and(char::is_alphanumeric);
+                if alnum_before || alnum_after {
+                    from = end;
+                    continue;
+                }
+                s.text.replace_range(at..end, initial);
+                from = at + initial.len();
             }
         }
     }
@@ -1521,6 +1615,68 @@ mod tests {
         let e = CiteStyle::resolve("apa7x").unwrap_err();
         assert_eq!(e.reason, Reason::InvalidArgument);
         assert!(e.message.contains("--list-styles"), "{}", e.message);
+    }
+
+    fn texts(spans: &[Span]) -> Vec<&str> {
+        spans.iter().map(|s| s.text.as_str()).collect()
+    }
+
+    #[test]
+    fn family_names_get_their_spaces_back() {
+        let mut spans = [Span::plain(format!("da{NAME_SPACE}Silva AR, "))];
+        restore_name_spaces(&mut spans);
+        assert_eq!(texts(&spans), ["da Silva AR, "]);
+    }
+
+    /// PubMed's issue `2-03` (PMID-style record), printed `2–3` by the
+    /// processor; `12–30` (digits around) is another number and kept.
+    #[test]
+    fn issue_ranges_as_pubmed_wrote_them() {
+        let r = Record {
+            journal: Some(crate::core::record::Journal {
+                issue: Some("2-03".into()),
+                ..Default::default()
+            }),
+            ..Default::default()
+        };
+        let mut spans = [Span::plain("40(2\u{2013}3):112\u{2013}30.")];
+        issue_as_written(&mut spans, &r, (true, false));
+        assert_eq!(texts(&spans), ["40(2-03):112\u{2013}30."]);
+        let mut spans = [Span::plain("40(2\u{2013}3)")];
+        issue_as_written(&mut spans, &r, (false, false));
+        assert_eq!(texts(&spans), ["40(2\u{2013}3)"]);
+    }
+
+    #[test]
+    fn the_space_before_a_title_colon_is_put_back() {
+        let mut t = "Antioxid Redox Signal (San Diego, Calif.: 1997). 5.".to_string();
+        space_before_colon(
+            &mut t,
+            "Antioxidants & redox signaling (San Diego, Calif. : 1997)",
+        );
+        assert_eq!(t, "Antioxid Redox Signal (San Diego, Calif.: 1997). 5.");
+        space_before_colon(&mut t, "Antioxid Redox Signal (San Diego, Calif. : 1997)");
+        assert_eq!(t, "Antioxid Redox Signal (San Diego, Calif. : 1997). 5.");
+    }
+
+    #[test]
+    fn no_period_or_comma_after_a_question_mark() {
+        let mut spans = [
+            Span::plain("Is it safe?. Lancet"),
+            Span::plain("\u{201C}Why not!\u{201D}, "),
+            Span::plain("Or this?"),
+            Span::plain(". J Med"),
+        ];
+        no_punctuation_after_question_or_exclamation(&mut spans);
+        assert_eq!(
+            texts(&spans),
+            [
+                "Is it safe? Lancet",
+                "\u{201C}Why not!\u{201D} ",
+                "Or this?",
+                " J Med"
+            ]
+        );
     }
 
     #[test]

@@ -331,6 +331,16 @@ fn verbatim(text: &str) -> String {
         .collect()
 }
 
+/// One part of a person's name. A part holding the word `and` or a comma
+/// is braced: BibTeX, biber and bibtexparser split a name list at ` and `
+/// and a name at `,` outside braces (`Smith and Jones` would be two
+/// authors).
+fn name_part(text: &str, unicode: bool) -> String {
+    let s = latex(text, unicode);
+    let splits = s.contains(',') || s.split_whitespace().any(|w| w.eq_ignore_ascii_case("and"));
+    if splits { format!("{{{s}}}") } else { s }
+}
+
 /// A name in BibTeX form: `Last, Given` (`Last, Jr, Given`), a group in
 /// braces so it is never split into names (`{ASPIRE Investigators}`).
 fn bib_name(a: &Author, unicode: bool) -> String {
@@ -341,12 +351,12 @@ fn bib_name(a: &Author, unicode: bool) -> String {
             given,
             suffix,
         } => {
-            let mut s = latex(&family, unicode);
+            let mut s = name_part(&family, unicode);
             if let Some(x) = suffix {
-                s.push_str(&format!(", {}", latex(&x, unicode)));
+                s.push_str(&format!(", {}", name_part(&x, unicode)));
             }
             if let Some(g) = given {
-                s.push_str(&format!(", {}", latex(&g, unicode)));
+                s.push_str(&format!(", {}", name_part(&g, unicode)));
             }
             s
         }
@@ -531,6 +541,24 @@ mod tests {
         assert_eq!(latex("Gómez & co", true), r"Gómez \& co");
         assert_eq!(latex("a\n  b", false), "a b");
         assert_eq!(latex("a--b", false), "a-{}-b");
+    }
+
+    /// ` and ` and `,` split names outside braces (BibTeX's `num.names$`,
+    /// biber, bibtexparser's `SeparateCoAuthors`): such a part is braced.
+    #[test]
+    fn name_parts_that_would_split_are_braced() {
+        let p = |last: &str, fore: &str| {
+            let a = Author::person(Some(last.into()), Some(fore.into()), None, None);
+            names(&[a], false)
+        };
+        assert_eq!(p("Smith and Jones", "Bob"), "{Smith and Jones}, Bob");
+        assert_eq!(p("Lee", "Kim AND Park"), "Lee, {Kim AND Park}");
+        assert_eq!(p("Smith, Jr", "Ann"), "{Smith, Jr}, Ann");
+        assert_eq!(p("Anderson", "Andy"), "Anderson, Andy");
+        assert_eq!(
+            p("van der {Berg", "Jan"),
+            r"van der \textbraceleft{}Berg, Jan"
+        );
     }
 
     #[test]
