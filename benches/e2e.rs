@@ -871,6 +871,210 @@ fn pacing_loaded(procs: usize) -> Row {
     }
 }
 
+/// `pubmed mcp --http 127.0.0.1:0` against `server`: the child, its URL,
+/// and its stderr as it arrives.
+struct McpHttp {
+    child: tokio::process::Child,
+    url: String,
+    log: Arc<std::sync::Mutex<Vec<String>>>,
+    _home: tempfile::TempDir,
+}
+
+const MCP_INIT: &str = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"0"}}}"#;
+
+impl McpHttp {
+    async fn start(server: &TestServer) -> McpHttp {
+        use tokio::io::AsyncBufReadExt;
+        let home = tempfile::tempdir().unwrap();
+        let mut child = support::mcp::command(server, home.path())
+            .args(["--http", "127.0.0.1:0"])
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .unwrap();
+        let log = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        let mut tx = Some(tx);
+        let mut lines = tokio::io::BufReader::new(child.stderr.take().unwrap()).lines();
+        let log2 = log.clone();
+        tokio::spawn(async move {
+            while let Ok(Some(l)) = lines.next_line().await {
+                if let Some(at) = l.find("http://")
+                    && let Some(tx) = tx.take()
+                {
+                    let _ = tx.send(l[at..].split_whitespace().next().unwrap().to_string());
+                }
+                log2.lock().unwrap().push(l);
+            }
+        });
+        let url = tokio::time::timeout(Duration::from_secs(10), rx)
+            .await
+            .unwrap()
+            .unwrap();
+        McpHttp {
+            child,
+            url,
+            log,
+            _home: home,
+        }
+    }
+
+    fn log_bytes(&self) -> usize {
+        self.log.lock().unwrap().iter().map(|l| l.len() + 1).sum()
+    }
+
+    /// `(VmRSS, VmHWM)` of the server in MB.
+    fn rss_mb(&self) -> (f64, f64) {
+        let pid = self.child.id().unwrap();
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+        let kb = |k: &str| -> f64 {
+            status
+                .lines()
+                .find_map(|l| l.strip_prefix(k))
+                .and_then(|v| v.split_whitespace().next())
+                .and_then(|v| v.parse::<f64>().ok())
+                .unwrap()
+                / 1024.0
+        };
+        (kb("VmRSS:"), kb("VmHWM:"))
+    }
+
+    fn post(&self, client: &reqwest::Client, body: &'static str) -> reqwest::RequestBuilder {
+        client
+            .post(&self.url)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .body(body)
+    }
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    pubmed::ncbi::transport::install_tls_provider();
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+/// Issue 27: 2,000 connections that send half their headers and stay open,
+/// then a well-behaved client (rmcp's streamable-HTTP client: initialize and
+/// one `pubmed_spell_check` call); the connections are held past the 10 s
+/// header timeout. Figures: the client's time to its answer, the server log.
+fn mcp_http_half_open() -> Row {
+    use rmcp::ServiceExt;
+    use rmcp::transport::StreamableHttpClientTransport;
+    let fake = support::mcp::fake();
+    let server = start(&fake);
+    let rt = runtime();
+    rt.block_on(async {
+        let http = McpHttp::start(&server).await;
+        let addr = http.url.trim_start_matches("http://").trim_end_matches("/mcp").to_string();
+        let mut idle = Vec::new();
+        for _ in 0..2_000 {
+            use tokio::io::AsyncWriteExt;
+            let c = tokio::net::TcpStream::connect(&addr);
+            if let Ok(Ok(mut s)) = tokio::time::timeout(Duration::from_secs(5), c).await {
+                let _ = s.write_all(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n").await;
+                idle.push(s);
+            }
+        }
+        let t0 = Instant::now();
+        let served = tokio::time::timeout(Duration::from_secs(30), async {
+            let t = StreamableHttpClientTransport::from_uri(http.url.as_str());
+            let c = ().serve(t).await.ok()?;
+            let args = serde_json::json!({"query": "asthmaa OR alergies"});
+            let p = rmcp::model::CallToolRequestParams::new("pubmed_spell_check")
+                .with_arguments(args.as_object().cloned().unwrap());
+            let r = c.call_tool(p).await.ok()?;
+            Some(r.structured_content?["corrected"] == "asthma OR allergies")
+        })
+        .await;
+        let wait = t0.elapsed();
+        let ok = matches!(served, Ok(Some(true)));
+        tokio::time::sleep(Duration::from_secs(12).saturating_sub(t0.elapsed())).await;
+        let held = idle.len();
+        drop(idle);
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let log = http.log_bytes();
+        Row {
+            what: "mcp --http, 2,000 half-open connections".into(),
+            figures: format!(
+                "{held} opened; client served (initialize + spell check) in {} ms{}; log {log} bytes after 12 s",
+                wait.as_millis(),
+                if ok { "" } else { " (NOT served)" }
+            ),
+            target: "served ≤ 2 s, log < 1 MB".into(),
+            met: Some(ok && wait <= Duration::from_secs(2) && log < 1_000_000),
+        }
+    })
+}
+
+/// Issue 27: 100,000 `initialize` attempts (16 at a time) in 10 rounds of
+/// 10,000, the rounds' sessions ended by `DELETE` between rounds (so 256
+/// sessions are created and freed each round, the rest refused with 503).
+/// Figures: outcomes, the server's RSS at the end and at its peak.
+fn mcp_http_sessions() -> Row {
+    let fake = support::mcp::fake();
+    let server = start(&fake);
+    let rt = runtime();
+    rt.block_on(async {
+        let http = Arc::new(McpHttp::start(&server).await);
+        let client = reqwest::Client::builder().no_proxy().build().unwrap();
+        let (mut ok, mut busy, mut other, mut deleted) = (0usize, 0usize, 0usize, 0usize);
+        let t0 = Instant::now();
+        for _round in 0..10 {
+            let mut tasks = tokio::task::JoinSet::new();
+            for w in 0..16 {
+                let (http, client) = (http.clone(), client.clone());
+                tasks.spawn(async move {
+                    let (mut ids, mut busy, mut other) = (Vec::new(), 0, 0);
+                    for _ in (w..10_000).step_by(16) {
+                        match http.post(&client, MCP_INIT).send().await {
+                            Ok(r) if r.status() == 200 => {
+                                if let Some(id) = r.headers().get("mcp-session-id") {
+                                    ids.push(id.to_str().unwrap().to_string());
+                                }
+                            }
+                            Ok(r) if r.status() == 503 => busy += 1,
+                            _ => other += 1,
+                        }
+                    }
+                    (ids, busy, other)
+                });
+            }
+            while let Some(r) = tasks.join_next().await {
+                let (ids, b, o) = r.unwrap();
+                ok += ids.len();
+                busy += b;
+                other += o;
+                for id in ids {
+                    let r = client
+                        .delete(&http.url)
+                        .header("mcp-session-id", id)
+                        .send()
+                        .await;
+                    deleted += usize::from(r.is_ok_and(|r| r.status() == 200));
+                }
+            }
+        }
+        let wall = t0.elapsed();
+        let (rss, peak) = http.rss_mb();
+        Row {
+            what: "mcp --http, 100,000 initialize attempts".into(),
+            figures: format!(
+                "{ok} sessions (all {deleted} deleted), {busy} refused 503, {other} other; {:.1} s; RSS {rss:.1} MB at the end, peak {peak:.1} MB; log {} bytes",
+                wall.as_secs_f64(),
+                http.log_bytes()
+            ),
+            target: "RSS < 200 MB".into(),
+            met: Some(peak < 200.0 && other == 0 && ok + busy == 100_000),
+        }
+    })
+}
+
 fn main() {
     let filter: Option<String> = std::env::args().skip(1).find(|a| !a.starts_with('-'));
     let corpus = Corpus::synthetic();
@@ -905,6 +1109,11 @@ fn main() {
         ("fetch_100k", Box::new(|| vec![fetch_100k()])),
         ("fulltext_1k", Box::new(|| vec![fulltext_1k()])),
         ("budget", Box::new(budget)),
+        (
+            "mcp_http_half_open",
+            Box::new(|| vec![mcp_http_half_open()]),
+        ),
+        ("mcp_http_sessions", Box::new(|| vec![mcp_http_sessions()])),
     ];
     let mut rows = Vec::new();
     for (name, f) in &benches {

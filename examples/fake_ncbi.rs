@@ -14,13 +14,10 @@ use std::io::{Read, Write};
 #[path = "../tests/support/fake_ncbi.rs"]
 mod fake_ncbi;
 #[path = "../tests/support/mesh.rs"]
-#[allow(dead_code)]
 mod mesh;
 #[path = "../tests/support/ncbi.rs"]
-#[allow(dead_code)]
 mod ncbi;
 #[path = "../tests/support/pmc.rs"]
-#[allow(dead_code)]
 mod pmc;
 #[path = "../tests/support/server.rs"]
 mod server;

@@ -296,21 +296,22 @@ fn give_up(r: &Retry, attempt: u32, cooldown: Duration, past_deadline: bool) -> 
         };
         return Error::new(Reason::NcbiRateLimited, why).with_retry_after(ceil_secs(cooldown));
     }
+    // A last answer that cannot be right is a bad answer, not silence,
+    // whether the retries or the deadline ended the loop.
+    let reason = if r.bad_answer {
+        Reason::NcbiInvalidResponse
+    } else {
+        Reason::NcbiUnreachable
+    };
     if past_deadline {
         return Error::new(
-            Reason::NcbiUnreachable,
+            reason,
             format!(
                 "gave up after {tried} (the next wait would pass the deadline): {}",
                 r.text
             ),
         );
     }
-    // A last answer that cannot be right is a bad answer, not silence.
-    let reason = if r.bad_answer {
-        Reason::NcbiInvalidResponse
-    } else {
-        Reason::NcbiUnreachable
-    };
     let e = Error::new(reason, format!("gave up after {tried}: {}", r.text));
     if r.hopeless {
         e.with_hint(UNREACHABLE_HINT)
@@ -698,6 +699,29 @@ fn host_of(url: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 27: a last answer cut short (a bad answer) is
+    /// `ncbi_invalid_response` whether the retries or the deadline end the
+    /// loop; silence stays `ncbi_unreachable` in both.
+    #[test]
+    fn the_last_answers_verdict_decides_the_reason() {
+        let cut = Retry {
+            bad_answer: true,
+            ..Retry::transient("ESpell answered XML cut short".into(), false)
+        };
+        let silent = Retry::transient("ESpell gave no answer within 5s".into(), false);
+        for past_deadline in [false, true] {
+            let e = give_up(&cut, 3, Duration::ZERO, past_deadline);
+            assert_eq!(e.reason, Reason::NcbiInvalidResponse, "{past_deadline}");
+            assert!(
+                e.message.ends_with("ESpell answered XML cut short"),
+                "{}",
+                e.message
+            );
+            let e = give_up(&silent, 3, Duration::ZERO, past_deadline);
+            assert_eq!(e.reason, Reason::NcbiUnreachable, "{past_deadline}");
+        }
+    }
 
     #[test]
     fn urls_join_with_one_slash() {
