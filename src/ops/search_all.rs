@@ -220,7 +220,8 @@ pub enum Event<'a> {
         done: usize,
         /// Range requests planned so far.
         planned: usize,
-        /// Distinct PMIDs written.
+        /// Records written: PMIDs, or with summaries the PMIDs whose
+        /// summary (or its failure) was written; those resumed included.
         pmids: u64,
         /// Hits of the query.
         total: u64,
@@ -449,6 +450,8 @@ struct AllRun<'s> {
     /// Bisection is bounded: a healthy query needs about ⌈count / 8,000⌉ ranges.
     max_ranges: usize,
     range_failed: bool,
+    /// PMIDs written as failed summaries.
+    summaries_failed: u64,
 }
 
 impl<'s> AllRun<'s> {
@@ -484,6 +487,7 @@ impl<'s> AllRun<'s> {
             done: 0,
             max_ranges: 0,
             range_failed: false,
+            summaries_failed: 0,
         }
     }
 
@@ -708,7 +712,12 @@ impl<'s> AllRun<'s> {
         let event = Event::Progress {
             done: self.done,
             planned: self.planned,
-            pmids: self.out.written,
+            pmids: if self.plan.want_summaries {
+                let o = &self.out;
+                o.resumed + o.summarised + o.unsummarised + self.summaries_failed
+            } else {
+                self.out.written
+            },
             total: self.out.total,
         };
         self.send(event)
@@ -794,6 +803,7 @@ impl<'s> AllRun<'s> {
                             self.written(&part.ids, false)?;
                         }
                         Err(e) => {
+                            self.summaries_failed += part.ids.len() as u64;
                             self.send(Event::SummariesFailed(&part.ids, &e))?;
                             self.written(&part.ids, e.reason.retryable())?;
                             self.out.first_failure.get_or_insert(e);
@@ -996,8 +1006,11 @@ mod tests {
         let plan = prepare(&req, search::today_utc()).unwrap();
         let mut written = 0usize;
         let mut sink = |e: Event<'_>| {
-            if let Event::Summaries(s, _) = e {
-                written += s.len();
+            match e {
+                Event::Summaries(s, _) => written += s.len(),
+                // progress counts records written, not PMIDs found
+                Event::Progress { pmids, .. } => assert_eq!(pmids, written as u64),
+                _ => {}
             }
             Ok(())
         };
