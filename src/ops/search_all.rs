@@ -34,17 +34,43 @@ pub const TOP_BOUND: u64 = 999_999_999;
 /// run's last batch is partial.
 const SUMMARY_BATCH: usize = crate::ncbi::esummary::ESUMMARY_BATCH;
 
-/// Summary bytes (as JSON) one ESummary request is sized for: a batch holds
-/// 1,000 summaries while they average under 4 KB, fewer when NCBI's are
-/// richer (docs/search.md "Memory").
-const SUMMARY_BYTES_PER_REQUEST: usize = 4 << 20;
+/// Bytes one ESummary answer may take while it is parsed: its XML tree,
+/// the summaries read from it and their JSON. A batch holds 1,000
+/// summaries while each costs under 32 KB parsed (NCBI's usual ones),
+/// fewer when they are richer (docs/search.md "Memory").
+const PARSED_BYTES_PER_REQUEST: usize = 32 << 20;
+
+/// Bytes one node (element or text) of an ESummary answer's XML tree takes
+/// parsed, allocator overhead included (measured with heaptrack on the
+/// `summaries_rich` benchmark: about 190).
+const PARSED_NODE_BYTES: usize = 200;
+
+/// Nodes of a `DocumentSummary` besides its lists: about 45 elements of
+/// NCBI's version 2.0 layout and the text between them.
+const BASE_NODES: usize = 90;
+
+/// Nodes per author or publication type (`<Author>` with `Name`,
+/// `AuthType`, `ClusterID` and the text between them).
+const NODES_PER_ITEM: usize = 11;
+
+/// PMIDs of the first summary request, sent before the size of the
+/// query's summaries is known: 100 rich summaries stay near 12 MB parsed.
+const PROBE_BATCH: usize = 100;
 
 /// The smallest summary batch the byte rule makes.
-const MIN_SUMMARY_BATCH: usize = 50;
+const MIN_SUMMARY_BATCH: usize = 20;
 
-/// Summary bytes in flight at once, whatever their number: requests beyond
-/// it wait for answers to be written.
+/// Summary bytes (as JSON) in flight at once, whatever their number:
+/// requests beyond it wait for answers to be written.
 const SUMMARY_BYTES_IN_FLIGHT: usize = 12 << 20;
+
+/// The bytes summary `s`, `json` bytes as JSON, takes while its ESummary
+/// answer is parsed (an estimate from its lists' lengths). Pure.
+fn parsed_cost(s: &Summary, json: usize) -> usize {
+    let nodes = BASE_NODES + NODES_PER_ITEM * (s.authors.len() + s.pub_types.len());
+    2 * json + PARSED_NODE_BYTES * nodes
+}
+
 /// More hits than PubMed holds (about 40 million records): an ESearch count
 /// above this is not believed, so no plan of millions of ranges is made.
 pub const MAX_HITS: u64 = 100_000_000;
@@ -194,7 +220,8 @@ pub enum Event<'a> {
         done: usize,
         /// Range requests planned so far.
         planned: usize,
-        /// Distinct PMIDs written.
+        /// Records written: PMIDs, or with summaries the PMIDs whose
+        /// summary (or its failure) was written; those resumed included.
         pmids: u64,
         /// Hits of the query.
         total: u64,
@@ -388,16 +415,17 @@ struct AllRun<'s> {
     /// Ranges to send; they wait while summaries are due, so PMIDs found
     /// are written before more are looked for (memory stays bounded).
     ranges: VecDeque<Job>,
-    /// Full summary batches to send.
-    summaries: VecDeque<Job>,
-    /// PMIDs waiting for a full batch; sent partial only when no range is
-    /// left to add to it.
-    batch: Vec<String>,
-    /// PMIDs per summary request: [`SUMMARY_BATCH`], fewer when the
-    /// summaries written so far are large (bounded by bytes, not counts).
+    /// PMIDs waiting for their summary request, cut into batches when it
+    /// is sent (so a batch has the size learned last); a partial batch
+    /// goes only when no range is left to add to it.
+    queued: VecDeque<String>,
+    /// PMIDs per summary request once a summary was seen: [`SUMMARY_BATCH`],
+    /// fewer when summaries are rich (bounded by bytes, not counts).
     batch_size: usize,
     /// The largest summary seen, in JSON bytes (0 before the first answer).
     summary_bytes: usize,
+    /// The largest summary seen, in bytes parsed ([`parsed_cost`]).
+    parsed_bytes: usize,
     /// Summary requests in flight.
     summaries_open: usize,
     /// Ranges queued or in flight.
@@ -422,6 +450,8 @@ struct AllRun<'s> {
     /// Bisection is bounded: a healthy query needs about ⌈count / 8,000⌉ ranges.
     max_ranges: usize,
     range_failed: bool,
+    /// PMIDs written as failed summaries.
+    summaries_failed: u64,
 }
 
 impl<'s> AllRun<'s> {
@@ -435,10 +465,10 @@ impl<'s> AllRun<'s> {
             sink,
             seen,
             ranges: VecDeque::new(),
-            summaries: VecDeque::new(),
-            batch: Vec::new(),
+            queued: VecDeque::new(),
             batch_size: SUMMARY_BATCH,
             summary_bytes: 0,
+            parsed_bytes: 0,
             summaries_open: 0,
             ranges_open: 0,
             open: Default::default(),
@@ -457,6 +487,7 @@ impl<'s> AllRun<'s> {
             done: 0,
             max_ranges: 0,
             range_failed: false,
+            summaries_failed: 0,
         }
     }
 
@@ -539,43 +570,51 @@ impl<'s> AllRun<'s> {
         self.ranges_open += 1;
     }
 
+    /// PMIDs the next summary request holds: [`PROBE_BATCH`] before any
+    /// summary was seen, else the learned batch size.
+    fn next_batch_size(&self) -> usize {
+        if self.summary_bytes == 0 {
+            PROBE_BATCH
+        } else {
+            self.batch_size
+        }
+    }
+
     /// The next request to send: a full summary batch, else a range, else
     /// (no range left) the last, partial batch.
     /// Summary requests fill [`SUMMARY_BYTES_IN_FLIGHT`] at most (one always
-    /// may go); ranges wait while summaries are due.
+    /// may go; before the first answer, one at a time); ranges wait while
+    /// summaries are due.
     fn next_job(&mut self) -> Option<Job> {
-        // before the first answer the size is unknown: one at a time
+        let size = self.next_batch_size();
         let room = self.summaries_open == 0
             || (self.summary_bytes > 0
-                && (self.summaries_open + 1) * self.batch_size * self.summary_bytes
+                && (self.summaries_open + 1) * size * self.summary_bytes
                     <= SUMMARY_BYTES_IN_FLIGHT);
-        if !self.summaries.is_empty() {
-            if !room {
-                return None;
-            }
-            self.summaries_open += 1;
-            return self.summaries.pop_front();
+        let full = self.queued.len() >= size;
+        if full && !room {
+            return None;
         }
-        if let Some(job) = self.ranges.pop_front() {
+        if !full && let Some(job) = self.ranges.pop_front() {
             return Some(job);
         }
-        if self.ranges_open == 0 && !self.batch.is_empty() && room {
+        if (full || self.ranges_open == 0) && !self.queued.is_empty() && room {
             self.summaries_open += 1;
-            return Some(Job::Summaries(std::mem::take(&mut self.batch)));
+            let n = size.min(self.queued.len());
+            return Some(Job::Summaries(self.queued.drain(..n).collect()));
         }
         None
     }
 
     /// Learns the size of summaries from an answer: the batch shrinks so a
-    /// request's summaries stay near [`SUMMARY_BYTES_PER_REQUEST`].
+    /// request's answer stays near [`PARSED_BYTES_PER_REQUEST`] parsed.
     fn learn_size(&mut self, summaries: &[Summary]) {
-        let largest = summaries
-            .iter()
-            .map(|s| serde_json::to_vec(s).map_or(0, |v| v.len()))
-            .max()
-            .unwrap_or(0);
-        self.summary_bytes = self.summary_bytes.max(largest);
-        if let Some(n) = SUMMARY_BYTES_PER_REQUEST.checked_div(self.summary_bytes) {
+        for s in summaries {
+            let json = serde_json::to_vec(s).map_or(0, |v| v.len());
+            self.summary_bytes = self.summary_bytes.max(json);
+            self.parsed_bytes = self.parsed_bytes.max(parsed_cost(s, json));
+        }
+        if let Some(n) = PARSED_BYTES_PER_REQUEST.checked_div(self.parsed_bytes) {
             self.batch_size = n.clamp(MIN_SUMMARY_BATCH, SUMMARY_BATCH);
         }
     }
@@ -607,14 +646,7 @@ impl<'s> AllRun<'s> {
         }
         self.out.written += fresh.len() as u64;
         if self.plan.want_summaries {
-            for p in fresh {
-                self.batch.push(p);
-                if self.batch.len() >= self.batch_size {
-                    let full =
-                        std::mem::replace(&mut self.batch, Vec::with_capacity(self.batch_size));
-                    self.summaries.push_back(Job::Summaries(full));
-                }
-            }
+            self.queued.extend(fresh);
         } else if !fresh.is_empty() {
             self.send(Event::Pmids(&fresh))?;
         }
@@ -680,7 +712,12 @@ impl<'s> AllRun<'s> {
         let event = Event::Progress {
             done: self.done,
             planned: self.planned,
-            pmids: self.out.written,
+            pmids: if self.plan.want_summaries {
+                let o = &self.out;
+                o.resumed + o.summarised + o.unsummarised + self.summaries_failed
+            } else {
+                self.out.written
+            },
             total: self.out.total,
         };
         self.send(event)
@@ -766,6 +803,7 @@ impl<'s> AllRun<'s> {
                             self.written(&part.ids, false)?;
                         }
                         Err(e) => {
+                            self.summaries_failed += part.ids.len() as u64;
                             self.send(Event::SummariesFailed(&part.ids, &e))?;
                             self.written(&part.ids, e.reason.retryable())?;
                             self.out.first_failure.get_or_insert(e);
@@ -860,6 +898,7 @@ pub async fn search_all(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ncbi::esummary::DocSum;
 
     fn covers_everything(ranges: &[PmidRange]) {
         let mut sorted = ranges.to_vec();
@@ -936,5 +975,108 @@ mod tests {
                 }
             }
         }
+    }
+    /// A summary as ESummary gives it: `authors` authors and a title of
+    /// `title_words` words (the `summaries_rich` benchmark's are 40 and 300).
+    fn docsum(pmid: &str, authors: usize, title_words: usize) -> DocSum {
+        DocSum {
+            uid: pmid.to_string(),
+            title: "Rich summary words. ".repeat(title_words / 3),
+            authors: (0..authors).map(|i| format!("Author{i} Q")).collect(),
+            source: "J Test".into(),
+            full_journal_name: "Journal of Tests".into(),
+            pub_date: "2020 Sep 4".into(),
+            elocation_id: String::new(),
+            article_ids: vec![("pubmed".into(), pmid.into())],
+            pub_types: vec!["Journal Article".into()],
+        }
+    }
+
+    /// Runs the scheduler alone over `n` PMIDs of one window (no client):
+    /// each summary request is answered at once with summaries of
+    /// `authors` authors and `title_words` words, two requests kept in
+    /// flight. Returns the PMIDs per request and the most summaries in
+    /// flight at once.
+    fn schedule(n: usize, authors: usize, title_words: usize) -> (Vec<usize>, usize) {
+        let req = SearchRequest {
+            query: "hits".into(),
+            detail: Detail::Brief,
+            ..Default::default()
+        };
+        let plan = prepare(&req, search::today_utc()).unwrap();
+        let mut written = 0usize;
+        let mut sink = |e: Event<'_>| {
+            match e {
+                Event::Summaries(s, _) => written += s.len(),
+                // progress counts records written, not PMIDs found
+                Event::Progress { pmids, .. } => assert_eq!(pmids, written as u64),
+                _ => {}
+            }
+            Ok(())
+        };
+        let mut run = AllRun::new(plan, &mut sink, &Start::default());
+        let ids: Vec<String> = (1..=n).map(|p| p.to_string()).collect();
+        run.absorb(None, &ids).unwrap();
+        let (mut sizes, mut in_flight, mut peak) = (Vec::new(), VecDeque::new(), 0);
+        loop {
+            while in_flight.len() < 2 {
+                match run.next_job() {
+                    Some(Job::Summaries(batch)) => {
+                        sizes.push(batch.len());
+                        in_flight.push_back(batch);
+                    }
+                    Some(Job::Range(..)) => panic!("no range was planned"),
+                    None => break,
+                }
+            }
+            peak = peak.max(in_flight.iter().map(Vec::len).sum());
+            let Some(batch) = in_flight.pop_front() else {
+                break;
+            };
+            let docs = batch
+                .iter()
+                .map(|p| docsum(p, authors, title_words))
+                .collect();
+            let answer = EsummaryAnswer {
+                docs,
+                missing: Vec::new(),
+            };
+            run.on_done(Done::Summaries(vec![Part {
+                ids: batch,
+                result: Ok(answer),
+            }]))
+            .unwrap();
+        }
+        drop(run);
+        assert_eq!(written, n, "every PMID summarised once");
+        (sizes, peak)
+    }
+
+    #[test]
+    fn rich_summaries_are_requested_in_batches_bounded_by_parsed_bytes() {
+        // 40 authors and a 2,000-character title: about 110 KB parsed
+        // each (heaptrack: a 1,000-summary answer took over 100 MB).
+        let rich = Summary::from_docsum(&docsum("1", 40, 300));
+        let json = serde_json::to_vec(&rich).unwrap().len();
+        let cost = parsed_cost(&rich, json);
+        assert!(cost > 100_000, "{cost}");
+        let (sizes, peak) = schedule(5_000, 40, 300);
+        // before any answer: one probe request of 100, alone in flight
+        assert_eq!(sizes[0], PROBE_BATCH);
+        let per_request = PARSED_BYTES_PER_REQUEST / cost;
+        assert!(
+            sizes.iter().all(|&n| n <= per_request.max(PROBE_BATCH)),
+            "{sizes:?}"
+        );
+        assert_eq!(sizes[1], per_request, "{sizes:?}");
+        assert_eq!(sizes.iter().sum::<usize>(), 5_000);
+        assert!(peak * json <= SUMMARY_BYTES_IN_FLIGHT, "{peak}");
+        assert!(peak * cost <= 2 * PARSED_BYTES_PER_REQUEST, "{peak}");
+    }
+
+    #[test]
+    fn usual_summaries_keep_batches_of_1000() {
+        let (sizes, _) = schedule(5_000, 3, 12);
+        assert_eq!(sizes, vec![100, 1000, 1000, 1000, 1000, 900]);
     }
 }
