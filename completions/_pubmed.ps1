@@ -294,8 +294,9 @@ Register-ArgumentCompleter -Native -CommandName 'pubmed' -ScriptBlock {
             break
         }
         'pubmed;match' {
-            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'The list''s form [default: by the file name: .csv, .tsv, else pipe lines]')
-            [CompletionResult]::new('--bib-out', '--bib-out', [CompletionResultType]::ParameterName, 'BibTeX only: write the file, with `pmid = {…}` added to each matched entry, to this new FILE (never overwritten)')
+            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'The list''s form [default: by the file name: .csv, .tsv, .bib, .ris, else pipe lines]')
+            [CompletionResult]::new('--bib-out', '--bib-out', [CompletionResultType]::ParameterName, 'BibTeX or RIS: write the list, with the PMID (and PMCID/DOI found) added to each matched entry that lacks them, to this new FILE (never overwritten)')
+            [CompletionResult]::new('--write-back', '--write-back', [CompletionResultType]::ParameterName, 'BibTeX or RIS: write the list, with the PMID (and PMCID/DOI found) added to each matched entry that lacks them, to this new FILE (never overwritten)')
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, tsv in a pipe]')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format [default: table on a terminal, tsv in a pipe]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'Colour: auto (terminal and no NO_COLOR), always, never')

@@ -1507,17 +1507,21 @@ _pubmed() {
             return 0
             ;;
         pubmed__subcmd__match)
-            opts="-f -q -v -h -V --from --bib-out --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --europepmc-url --timeout --cache --help --version"
+            opts="-f -q -v -h -V --from --write-back --bib-out --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --europepmc-url --timeout --cache --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --from)
-                    COMPREPLY=($(compgen -W "pipe csv tsv bibtex" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "pipe csv tsv bibtex ris" -- "${cur}"))
                     return 0
                     ;;
                 --bib-out)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --write-back)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

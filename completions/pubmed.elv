@@ -282,8 +282,9 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand --version 'Print version'
         }
         &'pubmed;match'= {
-            cand --from 'The list''s form [default: by the file name: .csv, .tsv, else pipe lines]'
-            cand --bib-out 'BibTeX only: write the file, with `pmid = {…}` added to each matched entry, to this new FILE (never overwritten)'
+            cand --from 'The list''s form [default: by the file name: .csv, .tsv, .bib, .ris, else pipe lines]'
+            cand --bib-out 'BibTeX or RIS: write the list, with the PMID (and PMCID/DOI found) added to each matched entry that lacks them, to this new FILE (never overwritten)'
+            cand --write-back 'BibTeX or RIS: write the list, with the PMID (and PMCID/DOI found) added to each matched entry that lacks them, to this new FILE (never overwritten)'
             cand -f 'Output format [default: table on a terminal, tsv in a pipe]'
             cand --format 'Output format [default: table on a terminal, tsv in a pipe]'
             cand --color 'Colour: auto (terminal and no NO_COLOR), always, never'

@@ -334,11 +334,12 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand mesh" -s v -l verbose -d '
 complete -c pubmed -n "__fish_pubmed_using_subcommand mesh" -l no-progress -d 'No progress bar'
 complete -c pubmed -n "__fish_pubmed_using_subcommand mesh" -s h -l help -d 'Print help'
 complete -c pubmed -n "__fish_pubmed_using_subcommand mesh" -s V -l version -d 'Print version'
-complete -c pubmed -n "__fish_pubmed_using_subcommand match" -l from -d 'The list\'s form [default: by the file name: .csv, .tsv, else pipe lines]' -r -f -a "pipe\t''
+complete -c pubmed -n "__fish_pubmed_using_subcommand match" -l from -d 'The list\'s form [default: by the file name: .csv, .tsv, .bib, .ris, else pipe lines]' -r -f -a "pipe\t''
 csv\t''
 tsv\t''
-bibtex\t''"
-complete -c pubmed -n "__fish_pubmed_using_subcommand match" -l bib-out -d 'BibTeX only: write the file, with `pmid = {…}` added to each matched entry, to this new FILE (never overwritten)' -r -F
+bibtex\t''
+ris\t''"
+complete -c pubmed -n "__fish_pubmed_using_subcommand match" -l bib-out -l write-back -d 'BibTeX or RIS: write the list, with the PMID (and PMCID/DOI found) added to each matched entry that lacks them, to this new FILE (never overwritten)' -r -F
 complete -c pubmed -n "__fish_pubmed_using_subcommand match" -s f -l format -d 'Output format [default: table on a terminal, tsv in a pipe]' -r -f -a "table\t''
 json\t''
 ndjson\t''

@@ -657,3 +657,41 @@ fn match_fifty_bibtex_entries_round_trip() {
         run.stderr
     );
 }
+
+/// RIS: records without a PMID (`AN` of digits, as `fetch -f ris` writes
+/// it) are matched, DOI first; `--write-back` adds only `AN` (and `DO`)
+/// lines before each matched record's `ER`, CRLF kept, every other byte
+/// unchanged; the ECitMatch request is the capture's.
+#[test]
+fn match_ris_records_and_write_back() {
+    let server = support::mesh::match_server(Vec::new());
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("refs.ris");
+    let ris = "TY  - JOUR\r\nTI  - ng\r\nDO  - 10.1038/ng.590\r\nER  - \r\nTY  - JOUR\r\nID  - Art1\r\nAU  - Mann, B J\r\nT2  - proc natl acad sci u s a\r\nPY  - 1991\r\nVL  - 88\r\nSP  - 3248\r\nER  - \r\nTY  - JOUR\r\nAN  - 123\r\nER  - \r\nTY  - JOUR\r\nID  - ref2\r\nAU  - Nobody\r\nT2  - fake journal\r\nPY  - 2000\r\nVL  - 1\r\nSP  - 1\r\nER  - \r\nTY  - JOUR\r\nID  - Art4\r\nAU  - Zhu, Na\r\nJO  - n engl j med\r\nPY  - 2020/02/20\r\nVL  - 382\r\nSP  - 727\r\nEP  - 733\r\nER  - \r\n";
+    std::fs::write(&path, ris).unwrap();
+    let out = dir.path().join("out.ris");
+    let run = pubmed(&[
+        "match",
+        "-f",
+        "ids",
+        path.to_str().unwrap(),
+        "--write-back",
+        out.to_str().unwrap(),
+    ])
+    .server(&server)
+    .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout, "20495566\n2014248\n\n31978945\n");
+    let reqs = server.requests();
+    assert_eq!(reqs.last().unwrap().param("bdata"), Some(CAPTURE_BDATA));
+    let want = ris
+        .replacen(
+            "DO  - 10.1038/ng.590\r\n",
+            "DO  - 10.1038/ng.590\r\nAN  - 20495566\r\n",
+            1,
+        )
+        .replacen("SP  - 3248\r\n", "SP  - 3248\r\nAN  - 2014248\r\n", 1)
+        .replacen("EP  - 733\r\n", "EP  - 733\r\nAN  - 31978945\r\n", 1);
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), want);
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), ris);
+}

@@ -669,11 +669,11 @@ pub struct MatchArgs {
     /// The reference list (`-` or none: stdin)
     #[arg(value_name = "FILE")]
     pub input: Option<String>,
-    /// The list's form [default: by the file name: .csv, .tsv, else pipe lines]
+    /// The list's form [default: by the file name: .csv, .tsv, .bib, .ris, else pipe lines]
     #[arg(long, value_name = "FORM", value_parser = choice::<crate::core::reflist::ListKind>())]
     pub from: Option<crate::core::reflist::ListKind>,
-    /// BibTeX only: write the file, with `pmid = {…}` added to each matched entry, to this new FILE (never overwritten)
-    #[arg(long, value_name = "FILE")]
+    /// BibTeX or RIS: write the list, with the PMID (and PMCID/DOI found) added to each matched entry that lacks them, to this new FILE (never overwritten)
+    #[arg(long, visible_alias = "write-back", value_name = "FILE")]
     pub bib_out: Option<std::path::PathBuf>,
 }
 

@@ -48,10 +48,10 @@ pub(super) async fn run(a: MatchArgs, ctx: &Context) -> Result<Exit, Failure> {
         .from
         .unwrap_or_else(|| ListKind::of_path(a.input.as_deref().unwrap_or_default()));
     let text = read_input(a.input.as_deref())?;
-    if a.bib_out.is_some() && kind != ListKind::Bibtex {
+    if a.bib_out.is_some() && !matches!(kind, ListKind::Bibtex | ListKind::Ris) {
         return Err(Error::new(
             Reason::InvalidArgument,
-            "--bib-out needs a BibTeX list (--from bibtex or a .bib FILE)",
+            "--bib-out/--write-back needs a BibTeX or RIS list (--from bibtex|ris, or a .bib/.ris FILE)",
         )
         .into());
     }
@@ -83,7 +83,12 @@ pub(super) async fn run(a: MatchArgs, ctx: &Context) -> Result<Exit, Failure> {
     writer.finish(&totals)?;
     lock.flush()?;
     if let Some(out) = &a.bib_out {
-        write_bib(out, &text, &matched)?;
+        let body = if kind == ListKind::Ris {
+            ris_body(&text, &matched)?
+        } else {
+            bib_body(&text, &matched)?
+        };
+        write_new(out, &body)?;
     }
     let by: Vec<String> = totals
         .by_reason
@@ -106,12 +111,10 @@ pub(super) async fn run(a: MatchArgs, ctx: &Context) -> Result<Exit, Failure> {
 /// What a record found, by BibTeX/RIS field name.
 type Found = [(&'static str, Option<String>); 3];
 
-/// Writes `src` with each matched entry's PMID, and the PMCID and DOI
-/// found, added where the entry lacks them, to the new file `out` (a
-/// temporary file beside it, linked without replacing: an existing `out`
-/// is refused, the user's file never touched). `found` are the records in
-/// order, one per entry without a `pmid`.
-fn write_bib(out: &std::path::Path, src: &str, found: &[Found]) -> Result<(), Failure> {
+/// `src` with each matched entry's PMID, and the PMCID and DOI found,
+/// added where the entry lacks them. `found` are the records in order, one
+/// per entry without a `pmid`.
+fn bib_body(src: &str, found: &[Found]) -> Result<String, Failure> {
     let entries = reflist::bibtex::read(src).map_err(|m| Error::new(Reason::InvalidArgument, m))?;
     let found: Vec<(usize, Vec<(String, String)>)> = entries
         .iter()
@@ -128,7 +131,34 @@ fn write_bib(out: &std::path::Path, src: &str, found: &[Found]) -> Result<(), Fa
             )
         })
         .collect();
-    let body = reflist::bibtex::write_back(src, &found);
+    Ok(reflist::bibtex::write_back(src, &found))
+}
+
+/// `src` with each matched record's `AN` (PMID) and `DO` (DOI) added where
+/// the record lacks them (RIS has no PMCID tag). `found` as [`bib_body`].
+fn ris_body(src: &str, found: &[Found]) -> Result<String, Failure> {
+    let entries = reflist::ris::read(src).map_err(|m| Error::new(Reason::InvalidArgument, m))?;
+    let found: Vec<reflist::ris::Additions<'_>> = entries
+        .iter()
+        .filter(|e| e.reference.is_some())
+        .zip(found)
+        .map(|(e, f)| {
+            let tags = [("AN", f[0].1.clone()), ("DO", f[2].1.clone())];
+            let add = if f[0].1.is_some() {
+                e.missing(&tags)
+            } else {
+                Vec::new()
+            };
+            (e.end, e.eol, add)
+        })
+        .collect();
+    Ok(reflist::ris::write_back(src, &found))
+}
+
+/// Writes `body` to the new file `out` (a temporary file beside it, linked
+/// without replacing: an existing `out` is refused, the user's file never
+/// touched).
+fn write_new(out: &std::path::Path, body: &str) -> Result<(), Failure> {
     let dir = match out.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => std::path::Path::new("."),

@@ -1,11 +1,12 @@
 //! Reference lists read into citations for ECitMatch, with no I/O: pipe
 //! lines ([`pipe`]), CSV/TSV with named columns ([`delimited`]), BibTeX
-//! ([`bibtex`])
+//! ([`bibtex`]), RIS ([`ris`])
 //! (docs/match.md "Input").
 
 pub mod bibtex;
 pub mod delimited;
 pub mod pipe;
+pub mod ris;
 
 use crate::core::choice::choice;
 use crate::core::citmatch::{self, Citation};
@@ -21,11 +22,14 @@ choice! {
         Tsv = "tsv",
         /// BibTeX/BibLaTeX: each entry without a `pmid` field.
         Bibtex = "bibtex",
+        /// RIS: each record without a PMID (`AN` of digits).
+        Ris = "ris",
     }
 }
 
 impl ListKind {
-    /// The form a file name says (`.csv`, `.tsv`/`.tab`), else pipe lines.
+    /// The form a file name says (`.csv`, `.tsv`/`.tab`, `.bib`, `.ris`),
+    /// else pipe lines.
     pub fn of_path(path: &str) -> ListKind {
         let lower = path.to_lowercase();
         if lower.ends_with(".csv") {
@@ -34,6 +38,8 @@ impl ListKind {
             ListKind::Tsv
         } else if lower.ends_with(".bib") {
             ListKind::Bibtex
+        } else if lower.ends_with(".ris") {
+            ListKind::Ris
         } else {
             ListKind::Pipe
         }
@@ -43,7 +49,7 @@ impl ListKind {
 /// Reads `text` as a list of `kind`.
 ///
 /// Errors: a CSV/TSV header without journal and year columns; a BibTeX
-/// file that does not parse.
+/// or RIS file that does not parse.
 pub fn read(text: &str, kind: ListKind) -> Result<Vec<Reference>, String> {
     match kind {
         ListKind::Pipe => Ok(pipe::read(text)),
@@ -51,6 +57,10 @@ pub fn read(text: &str, kind: ListKind) -> Result<Vec<Reference>, String> {
         ListKind::Tsv => delimited::read(text, b'\t'),
         // Entries with a PMID already have nothing to match.
         ListKind::Bibtex => Ok(bibtex::read(text)?
+            .into_iter()
+            .filter_map(|e| e.reference)
+            .collect()),
+        ListKind::Ris => Ok(ris::read(text)?
             .into_iter()
             .filter_map(|e| e.reference)
             .collect()),
