@@ -466,3 +466,68 @@ fn the_report_is_a_prisma_s_summary() {
         assert!(got.contains(&format!("SHA-256 `{digest}`")), "{got}");
     }
 }
+
+/// Issue 30: MCP `pubmed_search_articles` with `record` appends the page's
+/// record to a file of the server's records directory
+/// (`PUBMED_MCP_RECORD_DIR`) and says so; a path, or a
+/// server without a records directory, is refused before any search.
+#[tokio::test]
+async fn the_mcp_search_records_only_in_its_records_directory() {
+    use serde_json::json;
+    use support::mcp::{INIT, INITED, by_id, raw, tool_call};
+    let fake = support::mcp::fake();
+    let s = support::mcp::start(&fake);
+    let dir = tempfile::tempdir().unwrap();
+    let records = dir.path().join("records");
+    std::fs::create_dir(&records).unwrap();
+    let d = records.to_str().unwrap();
+    let args = |record: &str| json!({"query": "hits300", "maxResults": 300, "detail": "ids", "record": record});
+    let good = tool_call(1, "pubmed_search_articles", args("review.jsonl"));
+    let up = tool_call(2, "pubmed_search_articles", args("../escape.jsonl"));
+    let abs = tool_call(3, "pubmed_search_articles", args("/tmp/abs.jsonl"));
+    let (v, ok) = raw(
+        &s,
+        &[INIT, INITED, &good, &up, &abs],
+        &[("PUBMED_MCP_RECORD_DIR", d)],
+    )
+    .await;
+    assert!(ok);
+    let sc = &by_id(&v, 1)["result"]["structuredContent"];
+    assert_eq!(
+        sc["recorded"],
+        json!({"file": "review.jsonl", "pmids": 300})
+    );
+    let recs = lines(&records.join("review.jsonl"));
+    assert_eq!(recs.len(), 1);
+    assert_eq!(recs[0]["query"], "hits300");
+    assert_eq!(recs[0]["count"], 300);
+    assert_eq!(recs[0]["complete"], true);
+    assert_eq!(recs[0]["pmids"], sc["pmids"]);
+    assert_eq!(recs[0]["baseUrl"], s.eutils_url());
+    for id in [2, 3] {
+        let r = &by_id(&v, id)["result"];
+        assert_eq!(r["isError"], true, "{r}");
+        assert_eq!(
+            r["structuredContent"]["error"]["data"]["reason"], "invalid_argument",
+            "{r}"
+        );
+    }
+    assert!(!dir.path().join("escape.jsonl").exists());
+    assert_eq!(
+        fake.counters
+            .esearch
+            .load(std::sync::atomic::Ordering::SeqCst),
+        1
+    );
+    // The record file reruns as any other.
+    let f = records.join("review.jsonl");
+    let run = pubmed(&["rerun", f.to_str().unwrap(), "-f", "json"])
+        .server(&s)
+        .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+
+    let (v, _) = raw(&s, &[INIT, INITED, &good], &[]).await;
+    let r = &by_id(&v, 1)["result"];
+    assert_eq!(r["isError"], true, "{r}");
+    assert!(r.to_string().contains("unknown argument `record`"), "{r}");
+}

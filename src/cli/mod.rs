@@ -337,6 +337,7 @@ async fn run(cli: Cli, ctx: Context) -> Result<Exit, Failure> {
         Command::Completions { shell } => config_cmd::completions(shell),
         Command::Mcp(a) => {
             crate::mcp::init_logging();
+            crate::mcp::record::check_dir()?;
             if let Some(addr) = a.http {
                 let token = a.token.clone().or_else(|| {
                     std::env::var("PUBMED_MCP_TOKEN")

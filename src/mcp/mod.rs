@@ -20,6 +20,7 @@ use crate::ncbi::Client;
 
 pub mod http;
 pub mod info;
+pub mod record;
 pub mod reply;
 pub mod schema;
 pub mod tools;

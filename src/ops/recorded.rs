@@ -21,7 +21,7 @@ pub const RECORD_VERSION: u32 = 1;
 pub const INLINE_MAX: usize = 10_000;
 
 /// The dates as the user gave them: what a rerun resolves again against
-/// its own day (docs/recorded.md "Not done yet": `pubmed rerun`).
+/// its own day (docs/recorded.md "Re-running").
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RequestedDates {

@@ -168,6 +168,9 @@ fn args() -> Vec<Arg> {
         ),
         budget_arg(),
     ]
+    .into_iter()
+    .chain(crate::mcp::record::arg())
+    .collect()
 }
 
 /// The schema of a successful answer.
@@ -453,13 +456,25 @@ pub async fn run(
         Ok(p) => p,
         Err(e) => return spec.failure(&e),
     };
+    let record = match crate::mcp::record::target(v) {
+        Ok(r) => r,
+        Err(e) => return spec.failure(&e),
+    };
     match search::search_reporting(client, &req, &prepared, today, report).await {
         Err(e) => spec.failure(&e),
         Ok(o) => {
+            let url = &client.settings().eutils_url;
+            let recorded = match record.map(|p| crate::mcp::record::append(&p, &o, &req, url)) {
+                Some(Err(e)) => return spec.failure(&e),
+                r => r.and_then(Result::ok),
+            };
             let budget = v.integer(BUDGET_ARG).unwrap_or(DEFAULT_BUDGET);
-            let (out, text) = fit(o.pmids.len(), budget as usize, |k| {
+            let (mut out, text) = fit(o.pmids.len(), budget as usize, |k| {
                 budgeted(&o, &req, k, budget)
             });
+            if let (Some(r), Value::Object(m)) = (recorded, &mut out) {
+                m.insert("recorded".into(), r);
+            }
             success(out, text, &["missing"])
         }
     }
