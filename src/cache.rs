@@ -69,8 +69,9 @@ pub enum Kind {
     /// One MeSH answer (the tool's JSON), keyed by the question; reserved:
     /// not stored yet.
     Mesh,
-    /// One ESpell answer (the tool's JSON), keyed by the term; reserved:
-    /// not stored yet.
+    /// One PubMed ESpell answer
+    /// ([`EspellAnswer`](crate::ncbi::espell::EspellAnswer) as JSON), keyed
+    /// by the term sent; only answers that passed every check.
     Espell,
     /// One ESearch answer (count, IDs, translation as JSON), keyed by the
     /// request; reserved: not stored yet (docs/cache.md "What is kept,

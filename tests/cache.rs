@@ -460,3 +460,80 @@ fn search_summaries_are_cached_per_pmid_and_the_search_is_not() {
     };
     assert_eq!(strip(third.json()), strip(off.json()));
 }
+
+#[test]
+fn espell_answers_are_cached_and_errors_never_are() {
+    use std::sync::atomic::Ordering;
+    let fake = FakeNcbi::new(Corpus::default());
+    let server = fake_server(&fake);
+    let cache = tempfile::tempdir().unwrap();
+    let error = support::ncbi::espell_with_error(
+        "cancr",
+        &[],
+        "Backend failure: cannot connect to speller",
+    );
+    fake.espell
+        .lock()
+        .unwrap()
+        .insert("cancr".into(), error.into());
+    let failed = run_in(&server, cache.path(), &["spell", "cancr"], None);
+    assert_eq!(failed.code, 69, "{}", failed.stderr);
+    let asked = fake.counters.espell.load(Ordering::SeqCst);
+    assert_eq!(asked, 3, "the client retries an ESpell ERROR");
+    let good = support::ncbi::espell("cancr", &[("R", "cancer")]);
+    fake.espell
+        .lock()
+        .unwrap()
+        .insert("cancr".into(), good.into());
+    // The error was not stored: NCBI is asked again.
+    let first = run_in(
+        &server,
+        cache.path(),
+        &["spell", "cancr", "-f", "json"],
+        None,
+    );
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    assert_eq!(fake.counters.espell.load(Ordering::SeqCst), asked + 1);
+    let second = run_in(
+        &server,
+        cache.path(),
+        &["spell", "cancr", "-f", "json"],
+        None,
+    );
+    assert_eq!(fake.counters.espell.load(Ordering::SeqCst), asked + 1);
+    assert_eq!(second.stdout, first.stdout);
+    assert!(first.stdout.contains("cancer"), "{}", first.stdout);
+}
+
+/// The MCP server opens the same cache as the CLI (`XDG_CACHE_HOME` of
+/// its home): a second fetch of the same PMIDs, in the same server and in
+/// a new one, sends no request.
+#[tokio::test]
+async fn a_second_mcp_fetch_of_the_same_pmids_sends_no_request() {
+    use serde_json::json;
+    use support::mcp::{call, client, fake, start};
+    let fake = fake();
+    let server = start(&fake);
+    let home = tempfile::tempdir().unwrap();
+    let c = client(&server, home.path()).await;
+    let pmids: Vec<String> = (0..20).map(|n| (9_700_000 + 97 * n).to_string()).collect();
+    let first = call(&c, "pubmed_fetch_articles", json!({"pmids": pmids})).await;
+    assert_eq!(first.is_error, Some(false));
+    assert_eq!(ids_sent(&server, "efetch.fcgi", 0), vec![pmids.clone()]);
+    let n = server.count();
+    let second = call(&c, "pubmed_fetch_articles", json!({"pmids": pmids})).await;
+    assert_eq!(server.count(), n, "the second MCP fetch sent a request");
+    let articles =
+        |r: &rmcp::model::CallToolResult| r.structured_content.clone().unwrap()["articles"].clone();
+    assert_eq!(articles(&second), articles(&first));
+    assert_eq!(articles(&second).as_array().unwrap().len(), 20);
+    c.cancel().await.unwrap();
+    let again = client(&server, home.path()).await;
+    let third = call(&again, "pubmed_fetch_articles", json!({"pmids": pmids})).await;
+    assert_eq!(
+        server.count(),
+        n,
+        "a new MCP server did not reuse the cache"
+    );
+    assert_eq!(articles(&third), articles(&first));
+}
