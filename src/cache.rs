@@ -584,6 +584,23 @@ pub fn env_mode(env: &dyn Fn(&str) -> Option<std::ffi::OsString>) -> Result<Opti
     })
 }
 
+/// The size bound named by `PUBMED_CACHE_MAX_BYTES` (bytes), if set.
+///
+/// Errors: `invalid_argument` for anything but a whole number above 0.
+pub fn env_max_bytes(env: &dyn Fn(&str) -> Option<std::ffi::OsString>) -> Result<Option<u64>> {
+    let Some(v) = env("PUBMED_CACHE_MAX_BYTES").filter(|v| !v.is_empty()) else {
+        return Ok(None);
+    };
+    let v = v.to_string_lossy();
+    match v.trim().parse::<u64>() {
+        Ok(n) if n > 0 => Ok(Some(n)),
+        _ => Err(Error::new(
+            Reason::InvalidArgument,
+            format!("PUBMED_CACHE_MAX_BYTES={v:?} is not a whole number of bytes above 0"),
+        )),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -537,3 +537,90 @@ async fn a_second_mcp_fetch_of_the_same_pmids_sends_no_request() {
     );
     assert_eq!(articles(&third), articles(&first));
 }
+
+/// Another process holds the database with an exclusive lock past the
+/// busy timeout: one note, the command succeeds without the cache.
+#[test]
+fn a_locked_cache_database_is_skipped_with_one_note() {
+    let fake = FakeNcbi::new(Corpus::default());
+    let server = fake_server(&fake);
+    let cache = tempfile::tempdir().unwrap();
+    let first = fetch(&server, cache.path(), &args(&[3_000_052], &["-f", "json"]));
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    let lock = rusqlite::Connection::open(cache.path().join("cache.sqlite3")).unwrap();
+    lock.pragma_update(None, "locking_mode", "EXCLUSIVE")
+        .unwrap();
+    lock.execute_batch("BEGIN EXCLUSIVE; UPDATE entries SET used_at = used_at;")
+        .unwrap();
+    let run = fetch(
+        &server,
+        cache.path(),
+        &args(&[3_000_052, 3_000_053], &["-f", "json"]),
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stderr.matches("going on without it").count(),
+        1,
+        "{}",
+        run.stderr
+    );
+    let json = run.json();
+    let pmids: Vec<&str> = json["records"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["pmid"].as_str().unwrap())
+        .collect();
+    assert_eq!(pmids, ["3000052", "3000053"]);
+    // Without the cache both PMIDs were asked for.
+    assert_eq!(batches(&fake).last().unwrap(), &["3000052", "3000053"]);
+    drop(lock);
+}
+
+/// `PUBMED_CACHE_MAX_BYTES`: the stored bodies stay under a tiny bound.
+#[test]
+fn a_tiny_size_bound_keeps_the_cache_under_it() {
+    let fake = FakeNcbi::new(Corpus::default());
+    let server = fake_server(&fake);
+    let cache = tempfile::tempdir().unwrap();
+    let ids: Vec<u64> = (0..300u64).map(|i| 4_000_000 + i).collect();
+    let dir = cache.path().to_str().unwrap();
+    let run = pubmed(&["fetch", "-f", "ndjson", "--input", "-"])
+        .server(&server)
+        .env("PUBMED_CACHE_DIR", dir)
+        .env("PUBMED_CACHE_MAX_BYTES", "100000")
+        .stdin(lines_of(&ids))
+        .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout.lines().count(), 300);
+    let stats = pubmed(&["cache", "stats", "-f", "json"])
+        .env("PUBMED_CACHE_DIR", dir)
+        .env("PUBMED_CACHE_MAX_BYTES", "100000")
+        .run()
+        .json();
+    let xml = stats["kinds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|k| k["kind"] == "efetch_xml")
+        .unwrap()
+        .clone();
+    let (entries, bytes) = (
+        xml["entries"].as_u64().unwrap(),
+        xml["bytes"].as_u64().unwrap(),
+    );
+    assert!(bytes <= 100_000, "{bytes} bytes stored");
+    assert!(entries > 0 && entries < 300, "{entries} entries");
+    assert_eq!(stats["max_bytes"], 100_000);
+    let bad = pubmed(&["fetch", "3000052"])
+        .server(&server)
+        .env("PUBMED_CACHE_DIR", dir)
+        .env("PUBMED_CACHE_MAX_BYTES", "lots")
+        .run();
+    assert_eq!(bad.code, 2, "{}", bad.stderr);
+    assert!(
+        bad.stderr.contains("PUBMED_CACHE_MAX_BYTES"),
+        "{}",
+        bad.stderr
+    );
+}
