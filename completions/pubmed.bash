@@ -220,7 +220,7 @@ _pubmed() {
                     return 0
                     ;;
                 --cache)
-                    COMPREPLY=($(compgen -W "on read refresh off" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "on searches read refresh off" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -278,7 +278,7 @@ _pubmed() {
                     return 0
                     ;;
                 --cache)
-                    COMPREPLY=($(compgen -W "on read refresh off" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "on searches read refresh off" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -336,7 +336,7 @@ _pubmed() {
                     return 0
                     ;;
                 --cache)
-                    COMPREPLY=($(compgen -W "on read refresh off" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "on searches read refresh off" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -464,7 +464,7 @@ _pubmed() {
                     return 0
                     ;;
                 --cache)
-                    COMPREPLY=($(compgen -W "on read refresh off" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "on searches read refresh off" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -522,7 +522,7 @@ _pubmed() {
                     return 0
                     ;;
                 --cache)
-                    COMPREPLY=($(compgen -W "on read refresh off" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "on searches read refresh off" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -596,7 +596,7 @@ _pubmed() {
                     return 0
                     ;;
                 --cache)
-                    COMPREPLY=($(compgen -W "on read refresh off" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "on searches read refresh off" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -654,7 +654,7 @@ _pubmed() {
                     return 0
                     ;;
                 --cache)
-                    COMPREPLY=($(compgen -W "on read refresh off" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "on searches read refresh off" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -712,7 +712,7 @@ _pubmed() {
                     return 0
                     ;;
                 --cache)
-                    COMPREPLY=($(compgen -W "on read refresh off" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "on searches read refresh off" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -840,7 +840,7 @@ _pubmed() {
                     return 0
                     ;;
                 --cache)
-                    COMPREPLY=($(compgen -W "on read refresh off" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "on searches read refresh off" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -898,7 +898,7 @@ _pubmed() {
                     return 0
                     ;;
                 --cache)
-                    COMPREPLY=($(compgen -W "on read refresh off" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "on searches read refresh off" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -956,7 +956,7 @@ _pubmed() {
                     return 0
                     ;;
                 --cache)
-                    COMPREPLY=($(compgen -W "on read refresh off" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "on searches read refresh off" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1034,7 +1034,7 @@ _pubmed() {
                     return 0
                     ;;
                 --cache)
-                    COMPREPLY=($(compgen -W "on read refresh off" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "on searches read refresh off" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1108,7 +1108,7 @@ _pubmed() {
                     return 0
                     ;;
                 --cache)
-                    COMPREPLY=($(compgen -W "on read refresh off" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "on searches read refresh off" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1182,7 +1182,7 @@ _pubmed() {
                     return 0
                     ;;
                 --cache)
-                    COMPREPLY=($(compgen -W "on read refresh off" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "on searches read refresh off" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1542,7 +1542,7 @@ _pubmed() {
                     return 0
                     ;;
                 --cache)
-                    COMPREPLY=($(compgen -W "on read refresh off" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "on searches read refresh off" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1612,7 +1612,7 @@ _pubmed() {
                     return 0
                     ;;
                 --cache)
-                    COMPREPLY=($(compgen -W "on read refresh off" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "on searches read refresh off" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1674,7 +1674,7 @@ _pubmed() {
                     return 0
                     ;;
                 --cache)
-                    COMPREPLY=($(compgen -W "on read refresh off" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "on searches read refresh off" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1752,7 +1752,7 @@ _pubmed() {
                     return 0
                     ;;
                 --cache)
-                    COMPREPLY=($(compgen -W "on read refresh off" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "on searches read refresh off" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1882,7 +1882,7 @@ _pubmed() {
                     return 0
                     ;;
                 --cache)
-                    COMPREPLY=($(compgen -W "on read refresh off" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "on searches read refresh off" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1940,7 +1940,7 @@ _pubmed() {
                     return 0
                     ;;
                 --cache)
-                    COMPREPLY=($(compgen -W "on read refresh off" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "on searches read refresh off" -- "${cur}"))
                     return 0
                     ;;
                 *)

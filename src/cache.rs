@@ -27,6 +27,9 @@ crate::core::choice::choice! {
         /// Read fresh entries and store new answers.
         #[default]
         On = "on",
+        /// As `on`, and ESearch counts and ID lists are reused too
+        /// (within a day): for re-running the same searches.
+        Searches = "searches",
         /// Read fresh entries, store nothing.
         Read = "read",
         /// Read nothing, store every new answer (replacing old entries).
@@ -39,12 +42,15 @@ crate::core::choice::choice! {
 impl CacheMode {
     /// Entries are looked up.
     pub fn reads(self) -> bool {
-        matches!(self, CacheMode::On | CacheMode::Read)
+        matches!(self, CacheMode::On | CacheMode::Searches | CacheMode::Read)
     }
 
     /// New answers are stored.
     pub fn writes(self) -> bool {
-        matches!(self, CacheMode::On | CacheMode::Refresh)
+        matches!(
+            self,
+            CacheMode::On | CacheMode::Searches | CacheMode::Refresh
+        )
     }
 }
 
@@ -73,9 +79,10 @@ pub enum Kind {
     /// ([`EspellAnswer`](crate::ncbi::espell::EspellAnswer) as JSON), keyed
     /// by the term sent; only answers that passed every check.
     Espell,
-    /// One ESearch answer (count, IDs, translation as JSON), keyed by the
-    /// request; reserved: not stored yet (docs/cache.md "What is kept,
-    /// and for how long").
+    /// One ESearch answer (count, IDs, translation, notes as JSON), keyed
+    /// by the request's parameters; stored when the mode writes, reused
+    /// only with [`CacheMode::Searches`] (docs/cache.md "What is kept, and
+    /// for how long").
     Esearch,
 }
 

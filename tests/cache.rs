@@ -624,3 +624,41 @@ fn a_tiny_size_bound_keeps_the_cache_under_it() {
         bad.stderr
     );
 }
+
+#[test]
+fn esearch_answers_are_reused_only_with_cache_searches() {
+    let (corpus, ids) = corpus_of("asthma", 30);
+    let fake = FakeNcbi::new(corpus);
+    let server = fake_server(&fake);
+    let cache = tempfile::tempdir().unwrap();
+    let cmd = ["search", "asthma", "--retmax", "10", "-f", "json"];
+    let first = run_in(&server, cache.path(), &cmd, None);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    let n = server.count();
+    // Default: the search is asked again (its summaries are not).
+    let again = run_in(&server, cache.path(), &cmd, None);
+    assert_eq!(ids_sent(&server, "esearch.fcgi", n).len(), 1);
+    assert_eq!(ids_sent(&server, "esummary.fcgi", n).len(), 0);
+    let n = server.count();
+    let reuse = run_in(
+        &server,
+        cache.path(),
+        &[&cmd[..], &["--cache", "searches"]].concat(),
+        None,
+    );
+    assert_eq!(reuse.code, 0, "{}", reuse.stderr);
+    assert_eq!(server.count(), n, "--cache searches sent a request");
+    let json = reuse.json();
+    assert_eq!(json["count"], 30);
+    let got: Vec<&str> = json["pmids"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_str().unwrap())
+        .collect();
+    assert_eq!(
+        got,
+        ids[..10].iter().map(String::as_str).collect::<Vec<_>>()
+    );
+    assert_eq!(json["pmids"], again.json()["pmids"]);
+}
