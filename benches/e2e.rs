@@ -1075,6 +1075,97 @@ fn mcp_http_sessions() -> Row {
     })
 }
 
+/// A `fetch` of `ids` sharing the cache in `dir`, pacing as configured;
+/// (run, wall time).
+fn cached_fetch(
+    server: &TestServer,
+    dir: &std::path::Path,
+    ids: &[u64],
+    gap: &str,
+) -> (support::cli::Run, Duration) {
+    let text: String = ids.iter().map(|p| format!("{p}\n")).collect();
+    let t0 = Instant::now();
+    let run = pubmed(&["fetch", "--input", "-", "-f", "ndjson"])
+        .server(server)
+        .env("PUBMED_REQUEST_GAP_MS", gap)
+        .env("PUBMED_DEADLINE_S", "60")
+        .env("PUBMED_CACHE_DIR", dir.to_str().unwrap())
+        .stdin(text)
+        .run();
+    (run, t0.elapsed())
+}
+
+/// The cache (docs/cache.md): the same 1,000-PMID fetch twice, default
+/// pacing; a 50 %-cached fetch of 2,000; lookup cost per record and the
+/// file's size with 100,000 records.
+fn cache_rows() -> Vec<Row> {
+    let fake = FakeNcbi::rate_limited(Corpus::default());
+    let server = start(&fake);
+    let dir = tempfile::tempdir().unwrap();
+    let ids: Vec<u64> = (0..1000u64).map(|i| 3_000_000 + i * 7).collect();
+    let (a, t1) = cached_fetch(&server, dir.path(), &ids, "");
+    let n1 = server.count();
+    let (b, t2) = cached_fetch(&server, dir.path(), &ids, "");
+    let n2 = server.count() - n1;
+    let pct = 100.0 * t2.as_secs_f64() / t1.as_secs_f64();
+    let twice = Row {
+        what: "cache: the same 1,000-PMID fetch twice".into(),
+        figures: format!(
+            "first {n1} requests {:.0} ms, second {n2} requests {:.0} ms ({pct:.1} %)",
+            ms(t1),
+            ms(t2)
+        ),
+        target: "second: 0 requests, < 5 % of the first".into(),
+        met: Some(a.code == 0 && b.stdout == a.stdout && n2 == 0 && pct < 5.0),
+    };
+    let half_ids: Vec<u64> = (0..2000u64).map(|i| 6_000_000 + i).collect();
+    let even: Vec<u64> = half_ids.iter().copied().filter(|p| p % 2 == 0).collect();
+    cached_fetch(&server, dir.path(), &even, "");
+    fake.efetch_batches.lock().unwrap().clear();
+    let (h, th) = cached_fetch(&server, dir.path(), &half_ids, "");
+    let sent = std::mem::take(&mut *fake.efetch_batches.lock().unwrap());
+    let odd: Vec<String> = half_ids
+        .iter()
+        .filter(|p| *p % 2 == 1)
+        .map(u64::to_string)
+        .collect();
+    let flat: Vec<String> = sent.concat();
+    let half = Row {
+        what: "cache: 2,000 PMIDs, 1,000 cached".into(),
+        figures: format!(
+            "{} requests for {} PMIDs (exactly the missing: {}), {:.0} ms",
+            sent.len(),
+            flat.len(),
+            flat == odd,
+            ms(th)
+        ),
+        target: "exactly the 1,000 missing, 1 request (EFetch's 1,000)".into(),
+        met: Some(h.code == 0 && flat == odd && sent.len() == 1),
+    };
+    let big = tempfile::tempdir().unwrap();
+    let plain = FakeNcbi::new(Corpus::default());
+    let server = start(&plain);
+    let many: Vec<u64> = (0..100_000u64).map(|i| 2_000_000 + i * 37).collect();
+    let (f, tf) = cached_fetch(&server, big.path(), &many, "0");
+    let (g, tg) = cached_fetch(&server, big.path(), &many, "0");
+    let bytes = std::fs::metadata(big.path().join("cache.sqlite3")).map_or(0, |m| m.len())
+        + std::fs::metadata(big.path().join("cache.sqlite3-wal")).map_or(0, |m| m.len());
+    let per = tg.as_secs_f64() * 1e6 / 100_000.0;
+    let lookup = Row {
+        what: "cache: 100,000 records from the cache".into(),
+        figures: format!(
+            "fetch and store {:.1} s; from the cache {:.1} s = {per:.1} µs per record (lookup, parse, write); {:.1} MB on disk ({:.0} bytes per record)",
+            tf.as_secs_f64(),
+            tg.as_secs_f64(),
+            bytes as f64 / 1e6,
+            bytes as f64 / 100_000.0
+        ),
+        target: "–".into(),
+        met: Some(f.code == 0 && g.code == 0 && g.stdout.lines().count() == 100_000),
+    };
+    vec![twice, half, lookup]
+}
+
 fn main() {
     let filter: Option<String> = std::env::args().skip(1).find(|a| !a.starts_with('-'));
     let corpus = Corpus::synthetic();
@@ -1114,6 +1205,7 @@ fn main() {
             Box::new(|| vec![mcp_http_half_open()]),
         ),
         ("mcp_http_sessions", Box::new(|| vec![mcp_http_sessions()])),
+        ("cache", Box::new(cache_rows)),
     ];
     let mut rows = Vec::new();
     for (name, f) in &benches {

@@ -226,7 +226,7 @@ _pubmed() {
                     return 0
                     ;;
                 --cache)
-                    COMPREPLY=($(compgen -W "on read refresh off" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "on searches read refresh off" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -284,7 +284,7 @@ _pubmed() {
                     return 0
                     ;;
                 --cache)
-                    COMPREPLY=($(compgen -W "on read refresh off" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "on searches read refresh off" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -342,7 +342,7 @@ _pubmed() {
                     return 0
                     ;;
                 --cache)
-                    COMPREPLY=($(compgen -W "on read refresh off" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "on searches read refresh off" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -470,7 +470,7 @@ _pubmed() {
                     return 0
                     ;;
                 --cache)
-                    COMPREPLY=($(compgen -W "on read refresh off" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "on searches read refresh off" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -528,7 +528,7 @@ _pubmed() {
                     return 0
                     ;;
                 --cache)
-                    COMPREPLY=($(compgen -W "on read refresh off" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "on searches read refresh off" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -602,7 +602,7 @@ _pubmed() {
                     return 0
                     ;;
                 --cache)
-                    COMPREPLY=($(compgen -W "on read refresh off" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "on searches read refresh off" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -660,7 +660,7 @@ _pubmed() {
                     return 0
                     ;;
                 --cache)
-                    COMPREPLY=($(compgen -W "on read refresh off" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "on searches read refresh off" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -718,7 +718,7 @@ _pubmed() {
                     return 0
                     ;;
                 --cache)
-                    COMPREPLY=($(compgen -W "on read refresh off" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "on searches read refresh off" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -846,7 +846,7 @@ _pubmed() {
                     return 0
                     ;;
                 --cache)
-                    COMPREPLY=($(compgen -W "on read refresh off" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "on searches read refresh off" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -904,7 +904,7 @@ _pubmed() {
                     return 0
                     ;;
                 --cache)
-                    COMPREPLY=($(compgen -W "on read refresh off" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "on searches read refresh off" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -962,7 +962,7 @@ _pubmed() {
                     return 0
                     ;;
                 --cache)
-                    COMPREPLY=($(compgen -W "on read refresh off" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "on searches read refresh off" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1040,7 +1040,7 @@ _pubmed() {
                     return 0
                     ;;
                 --cache)
-                    COMPREPLY=($(compgen -W "on read refresh off" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "on searches read refresh off" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1114,7 +1114,7 @@ _pubmed() {
                     return 0
                     ;;
                 --cache)
-                    COMPREPLY=($(compgen -W "on read refresh off" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "on searches read refresh off" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1188,7 +1188,7 @@ _pubmed() {
                     return 0
                     ;;
                 --cache)
-                    COMPREPLY=($(compgen -W "on read refresh off" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "on searches read refresh off" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1566,7 +1566,7 @@ _pubmed() {
                     return 0
                     ;;
                 --cache)
-                    COMPREPLY=($(compgen -W "on read refresh off" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "on searches read refresh off" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1636,7 +1636,7 @@ _pubmed() {
                     return 0
                     ;;
                 --cache)
-                    COMPREPLY=($(compgen -W "on read refresh off" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "on searches read refresh off" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1698,7 +1698,7 @@ _pubmed() {
                     return 0
                     ;;
                 --cache)
-                    COMPREPLY=($(compgen -W "on read refresh off" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "on searches read refresh off" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1776,7 +1776,7 @@ _pubmed() {
                     return 0
                     ;;
                 --cache)
-                    COMPREPLY=($(compgen -W "on read refresh off" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "on searches read refresh off" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1968,7 +1968,7 @@ _pubmed() {
                     return 0
                     ;;
                 --cache)
-                    COMPREPLY=($(compgen -W "on read refresh off" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "on searches read refresh off" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -2026,7 +2026,7 @@ _pubmed() {
                     return 0
                     ;;
                 --cache)
-                    COMPREPLY=($(compgen -W "on read refresh off" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "on searches read refresh off" -- "${cur}"))
                     return 0
                     ;;
                 *)

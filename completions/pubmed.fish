@@ -50,7 +50,8 @@ complete -c pubmed -n "__fish_pubmed_needs_command" -l eutils-url -d 'E-utilitie
 complete -c pubmed -n "__fish_pubmed_needs_command" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
 complete -c pubmed -n "__fish_pubmed_needs_command" -l europepmc-url -d 'Europe PMC REST base URL, asked by fulltext when PMC has no open text [env: PUBMED_EUROPEPMC_URL; default: https://www.ebi.ac.uk/europepmc/webservices/rest/]' -r
 complete -c pubmed -n "__fish_pubmed_needs_command" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
-complete -c pubmed -n "__fish_pubmed_needs_command" -l cache -d 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
+complete -c pubmed -n "__fish_pubmed_needs_command" -l cache -d 'Local cache: on (read and store), searches (on, and reuse ESearch answers), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
+searches\t''
 read\t''
 refresh\t''
 off\t''"
@@ -87,7 +88,8 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -l eutils-url -d 'E
 complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -l europepmc-url -d 'Europe PMC REST base URL, asked by fulltext when PMC has no open text [env: PUBMED_EUROPEPMC_URL; default: https://www.ebi.ac.uk/europepmc/webservices/rest/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -l cache -d 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
+complete -c pubmed -n "__fish_pubmed_using_subcommand spell" -l cache -d 'Local cache: on (read and store), searches (on, and reuse ESearch answers), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
+searches\t''
 read\t''
 refresh\t''
 off\t''"
@@ -139,7 +141,8 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l eutils-url -d '
 complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l europepmc-url -d 'Europe PMC REST base URL, asked by fulltext when PMC has no open text [env: PUBMED_EUROPEPMC_URL; default: https://www.ebi.ac.uk/europepmc/webservices/rest/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l cache -d 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
+complete -c pubmed -n "__fish_pubmed_using_subcommand search" -l cache -d 'Local cache: on (read and store), searches (on, and reuse ESearch answers), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
+searches\t''
 read\t''
 refresh\t''
 off\t''"
@@ -177,7 +180,8 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -l eutils-url -d 
 complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -l europepmc-url -d 'Europe PMC REST base URL, asked by fulltext when PMC has no open text [env: PUBMED_EUROPEPMC_URL; default: https://www.ebi.ac.uk/europepmc/webservices/rest/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -l cache -d 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
+complete -c pubmed -n "__fish_pubmed_using_subcommand convert" -l cache -d 'Local cache: on (read and store), searches (on, and reuse ESearch answers), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
+searches\t''
 read\t''
 refresh\t''
 off\t''"
@@ -210,7 +214,8 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand related" -l eutils-url -d 
 complete -c pubmed -n "__fish_pubmed_using_subcommand related" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand related" -l europepmc-url -d 'Europe PMC REST base URL, asked by fulltext when PMC has no open text [env: PUBMED_EUROPEPMC_URL; default: https://www.ebi.ac.uk/europepmc/webservices/rest/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand related" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand related" -l cache -d 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
+complete -c pubmed -n "__fish_pubmed_using_subcommand related" -l cache -d 'Local cache: on (read and store), searches (on, and reuse ESearch answers), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
+searches\t''
 read\t''
 refresh\t''
 off\t''"
@@ -244,7 +249,8 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand fetch" -l eutils-url -d 'E
 complete -c pubmed -n "__fish_pubmed_using_subcommand fetch" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand fetch" -l europepmc-url -d 'Europe PMC REST base URL, asked by fulltext when PMC has no open text [env: PUBMED_EUROPEPMC_URL; default: https://www.ebi.ac.uk/europepmc/webservices/rest/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand fetch" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand fetch" -l cache -d 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
+complete -c pubmed -n "__fish_pubmed_using_subcommand fetch" -l cache -d 'Local cache: on (read and store), searches (on, and reuse ESearch answers), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
+searches\t''
 read\t''
 refresh\t''
 off\t''"
@@ -270,7 +276,8 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand cite" -l eutils-url -d 'E-
 complete -c pubmed -n "__fish_pubmed_using_subcommand cite" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand cite" -l europepmc-url -d 'Europe PMC REST base URL, asked by fulltext when PMC has no open text [env: PUBMED_EUROPEPMC_URL; default: https://www.ebi.ac.uk/europepmc/webservices/rest/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand cite" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand cite" -l cache -d 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
+complete -c pubmed -n "__fish_pubmed_using_subcommand cite" -l cache -d 'Local cache: on (read and store), searches (on, and reuse ESearch answers), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
+searches\t''
 read\t''
 refresh\t''
 off\t''"
@@ -298,7 +305,8 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand fulltext" -l eutils-url -d
 complete -c pubmed -n "__fish_pubmed_using_subcommand fulltext" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand fulltext" -l europepmc-url -d 'Europe PMC REST base URL, asked by fulltext when PMC has no open text [env: PUBMED_EUROPEPMC_URL; default: https://www.ebi.ac.uk/europepmc/webservices/rest/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand fulltext" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand fulltext" -l cache -d 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
+complete -c pubmed -n "__fish_pubmed_using_subcommand fulltext" -l cache -d 'Local cache: on (read and store), searches (on, and reuse ESearch answers), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
+searches\t''
 read\t''
 refresh\t''
 off\t''"
@@ -324,7 +332,8 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand mesh" -l eutils-url -d 'E-
 complete -c pubmed -n "__fish_pubmed_using_subcommand mesh" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand mesh" -l europepmc-url -d 'Europe PMC REST base URL, asked by fulltext when PMC has no open text [env: PUBMED_EUROPEPMC_URL; default: https://www.ebi.ac.uk/europepmc/webservices/rest/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand mesh" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand mesh" -l cache -d 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
+complete -c pubmed -n "__fish_pubmed_using_subcommand mesh" -l cache -d 'Local cache: on (read and store), searches (on, and reuse ESearch answers), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
+searches\t''
 read\t''
 refresh\t''
 off\t''"
@@ -355,7 +364,8 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand match" -l eutils-url -d 'E
 complete -c pubmed -n "__fish_pubmed_using_subcommand match" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand match" -l europepmc-url -d 'Europe PMC REST base URL, asked by fulltext when PMC has no open text [env: PUBMED_EUROPEPMC_URL; default: https://www.ebi.ac.uk/europepmc/webservices/rest/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand match" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand match" -l cache -d 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
+complete -c pubmed -n "__fish_pubmed_using_subcommand match" -l cache -d 'Local cache: on (read and store), searches (on, and reuse ESearch answers), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
+searches\t''
 read\t''
 refresh\t''
 off\t''"
@@ -414,7 +424,8 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_see
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from show path set help" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from show path set help" -l europepmc-url -d 'Europe PMC REST base URL, asked by fulltext when PMC has no open text [env: PUBMED_EUROPEPMC_URL; default: https://www.ebi.ac.uk/europepmc/webservices/rest/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from show path set help" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from show path set help" -l cache -d 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and not __fish_seen_subcommand_from show path set help" -l cache -d 'Local cache: on (read and store), searches (on, and reuse ESearch answers), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
+searches\t''
 read\t''
 refresh\t''
 off\t''"
@@ -440,7 +451,8 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_su
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -l europepmc-url -d 'Europe PMC REST base URL, asked by fulltext when PMC has no open text [env: PUBMED_EUROPEPMC_URL; default: https://www.ebi.ac.uk/europepmc/webservices/rest/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -l cache -d 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from show" -l cache -d 'Local cache: on (read and store), searches (on, and reuse ESearch answers), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
+searches\t''
 read\t''
 refresh\t''
 off\t''"
@@ -475,7 +487,8 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_su
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -l europepmc-url -d 'Europe PMC REST base URL, asked by fulltext when PMC has no open text [env: PUBMED_EUROPEPMC_URL; default: https://www.ebi.ac.uk/europepmc/webservices/rest/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -l cache -d 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from path" -l cache -d 'Local cache: on (read and store), searches (on, and reuse ESearch answers), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
+searches\t''
 read\t''
 refresh\t''
 off\t''"
@@ -510,7 +523,8 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_su
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -l europepmc-url -d 'Europe PMC REST base URL, asked by fulltext when PMC has no open text [env: PUBMED_EUROPEPMC_URL; default: https://www.ebi.ac.uk/europepmc/webservices/rest/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -l cache -d 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
+complete -c pubmed -n "__fish_pubmed_using_subcommand config; and __fish_seen_subcommand_from set" -l cache -d 'Local cache: on (read and store), searches (on, and reuse ESearch answers), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
+searches\t''
 read\t''
 refresh\t''
 off\t''"
@@ -549,7 +563,8 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and not __fish_seen
 complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and not __fish_seen_subcommand_from path stats clear help" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and not __fish_seen_subcommand_from path stats clear help" -l europepmc-url -d 'Europe PMC REST base URL, asked by fulltext when PMC has no open text [env: PUBMED_EUROPEPMC_URL; default: https://www.ebi.ac.uk/europepmc/webservices/rest/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and not __fish_seen_subcommand_from path stats clear help" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and not __fish_seen_subcommand_from path stats clear help" -l cache -d 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and not __fish_seen_subcommand_from path stats clear help" -l cache -d 'Local cache: on (read and store), searches (on, and reuse ESearch answers), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
+searches\t''
 read\t''
 refresh\t''
 off\t''"
@@ -588,7 +603,8 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_sub
 complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from path" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from path" -l europepmc-url -d 'Europe PMC REST base URL, asked by fulltext when PMC has no open text [env: PUBMED_EUROPEPMC_URL; default: https://www.ebi.ac.uk/europepmc/webservices/rest/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from path" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from path" -l cache -d 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from path" -l cache -d 'Local cache: on (read and store), searches (on, and reuse ESearch answers), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
+searches\t''
 read\t''
 refresh\t''
 off\t''"
@@ -609,7 +625,8 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_sub
 complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from stats" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from stats" -l europepmc-url -d 'Europe PMC REST base URL, asked by fulltext when PMC has no open text [env: PUBMED_EUROPEPMC_URL; default: https://www.ebi.ac.uk/europepmc/webservices/rest/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from stats" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from stats" -l cache -d 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from stats" -l cache -d 'Local cache: on (read and store), searches (on, and reuse ESearch answers), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
+searches\t''
 read\t''
 refresh\t''
 off\t''"
@@ -644,7 +661,8 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_sub
 complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from clear" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from clear" -l europepmc-url -d 'Europe PMC REST base URL, asked by fulltext when PMC has no open text [env: PUBMED_EUROPEPMC_URL; default: https://www.ebi.ac.uk/europepmc/webservices/rest/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from clear" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from clear" -l cache -d 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
+complete -c pubmed -n "__fish_pubmed_using_subcommand cache; and __fish_seen_subcommand_from clear" -l cache -d 'Local cache: on (read and store), searches (on, and reuse ESearch answers), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
+searches\t''
 read\t''
 refresh\t''
 off\t''"
@@ -686,7 +704,8 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l eutils-url -d 'E-u
 complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l europepmc-url -d 'Europe PMC REST base URL, asked by fulltext when PMC has no open text [env: PUBMED_EUROPEPMC_URL; default: https://www.ebi.ac.uk/europepmc/webservices/rest/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l cache -d 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
+complete -c pubmed -n "__fish_pubmed_using_subcommand mcp" -l cache -d 'Local cache: on (read and store), searches (on, and reuse ESearch answers), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
+searches\t''
 read\t''
 refresh\t''
 off\t''"
@@ -721,7 +740,8 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -l eutils-url
 complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -l europepmc-url -d 'Europe PMC REST base URL, asked by fulltext when PMC has no open text [env: PUBMED_EUROPEPMC_URL; default: https://www.ebi.ac.uk/europepmc/webservices/rest/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -l cache -d 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
+complete -c pubmed -n "__fish_pubmed_using_subcommand completions" -l cache -d 'Local cache: on (read and store), searches (on, and reuse ESearch answers), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
+searches\t''
 read\t''
 refresh\t''
 off\t''"

@@ -27,6 +27,9 @@ crate::core::choice::choice! {
         /// Read fresh entries and store new answers.
         #[default]
         On = "on",
+        /// As `on`, and ESearch counts and ID lists are reused too
+        /// (within a day): for re-running the same searches.
+        Searches = "searches",
         /// Read fresh entries, store nothing.
         Read = "read",
         /// Read nothing, store every new answer (replacing old entries).
@@ -39,12 +42,15 @@ crate::core::choice::choice! {
 impl CacheMode {
     /// Entries are looked up.
     pub fn reads(self) -> bool {
-        matches!(self, CacheMode::On | CacheMode::Read)
+        matches!(self, CacheMode::On | CacheMode::Searches | CacheMode::Read)
     }
 
     /// New answers are stored.
     pub fn writes(self) -> bool {
-        matches!(self, CacheMode::On | CacheMode::Refresh)
+        matches!(
+            self,
+            CacheMode::On | CacheMode::Searches | CacheMode::Refresh
+        )
     }
 }
 
@@ -69,12 +75,14 @@ pub enum Kind {
     /// One MeSH answer (the tool's JSON), keyed by the question; reserved:
     /// not stored yet.
     Mesh,
-    /// One ESpell answer (the tool's JSON), keyed by the term; reserved:
-    /// not stored yet.
+    /// One PubMed ESpell answer
+    /// ([`EspellAnswer`](crate::ncbi::espell::EspellAnswer) as JSON), keyed
+    /// by the term sent; only answers that passed every check.
     Espell,
-    /// One ESearch answer (count, IDs, translation as JSON), keyed by the
-    /// request; reserved: not stored yet (docs/cache.md "What is kept,
-    /// and for how long").
+    /// One ESearch answer (count, IDs, translation, notes as JSON), keyed
+    /// by the request's parameters; stored when the mode writes, reused
+    /// only with [`CacheMode::Searches`] (docs/cache.md "What is kept, and
+    /// for how long").
     Esearch,
 }
 
@@ -581,6 +589,23 @@ pub fn env_mode(env: &dyn Fn(&str) -> Option<std::ffi::OsString>) -> Result<Opti
             ),
         )
     })
+}
+
+/// The size bound named by `PUBMED_CACHE_MAX_BYTES` (bytes), if set.
+///
+/// Errors: `invalid_argument` for anything but a whole number above 0.
+pub fn env_max_bytes(env: &dyn Fn(&str) -> Option<std::ffi::OsString>) -> Result<Option<u64>> {
+    let Some(v) = env("PUBMED_CACHE_MAX_BYTES").filter(|v| !v.is_empty()) else {
+        return Ok(None);
+    };
+    let v = v.to_string_lossy();
+    match v.trim().parse::<u64>() {
+        Ok(n) if n > 0 => Ok(Some(n)),
+        _ => Err(Error::new(
+            Reason::InvalidArgument,
+            format!("PUBMED_CACHE_MAX_BYTES={v:?} is not a whole number of bytes above 0"),
+        )),
+    }
 }
 
 #[cfg(test)]

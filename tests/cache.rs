@@ -460,3 +460,205 @@ fn search_summaries_are_cached_per_pmid_and_the_search_is_not() {
     };
     assert_eq!(strip(third.json()), strip(off.json()));
 }
+
+#[test]
+fn espell_answers_are_cached_and_errors_never_are() {
+    use std::sync::atomic::Ordering;
+    let fake = FakeNcbi::new(Corpus::default());
+    let server = fake_server(&fake);
+    let cache = tempfile::tempdir().unwrap();
+    let error = support::ncbi::espell_with_error(
+        "cancr",
+        &[],
+        "Backend failure: cannot connect to speller",
+    );
+    fake.espell
+        .lock()
+        .unwrap()
+        .insert("cancr".into(), error.into());
+    let failed = run_in(&server, cache.path(), &["spell", "cancr"], None);
+    assert_eq!(failed.code, 69, "{}", failed.stderr);
+    let asked = fake.counters.espell.load(Ordering::SeqCst);
+    assert_eq!(asked, 3, "the client retries an ESpell ERROR");
+    let good = support::ncbi::espell("cancr", &[("R", "cancer")]);
+    fake.espell
+        .lock()
+        .unwrap()
+        .insert("cancr".into(), good.into());
+    // The error was not stored: NCBI is asked again.
+    let first = run_in(
+        &server,
+        cache.path(),
+        &["spell", "cancr", "-f", "json"],
+        None,
+    );
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    assert_eq!(fake.counters.espell.load(Ordering::SeqCst), asked + 1);
+    let second = run_in(
+        &server,
+        cache.path(),
+        &["spell", "cancr", "-f", "json"],
+        None,
+    );
+    assert_eq!(fake.counters.espell.load(Ordering::SeqCst), asked + 1);
+    assert_eq!(second.stdout, first.stdout);
+    assert!(first.stdout.contains("cancer"), "{}", first.stdout);
+}
+
+/// The MCP server opens the same cache as the CLI (`XDG_CACHE_HOME` of
+/// its home): a second fetch of the same PMIDs, in the same server and in
+/// a new one, sends no request.
+#[tokio::test]
+async fn a_second_mcp_fetch_of_the_same_pmids_sends_no_request() {
+    use serde_json::json;
+    use support::mcp::{call, client, fake, start};
+    let fake = fake();
+    let server = start(&fake);
+    let home = tempfile::tempdir().unwrap();
+    let c = client(&server, home.path()).await;
+    let pmids: Vec<String> = (0..20).map(|n| (9_700_000 + 97 * n).to_string()).collect();
+    let first = call(&c, "pubmed_fetch_articles", json!({"pmids": pmids})).await;
+    assert_eq!(first.is_error, Some(false));
+    assert_eq!(ids_sent(&server, "efetch.fcgi", 0), vec![pmids.clone()]);
+    let n = server.count();
+    let second = call(&c, "pubmed_fetch_articles", json!({"pmids": pmids})).await;
+    assert_eq!(server.count(), n, "the second MCP fetch sent a request");
+    let articles =
+        |r: &rmcp::model::CallToolResult| r.structured_content.clone().unwrap()["articles"].clone();
+    assert_eq!(articles(&second), articles(&first));
+    assert_eq!(articles(&second).as_array().unwrap().len(), 20);
+    c.cancel().await.unwrap();
+    let again = client(&server, home.path()).await;
+    let third = call(&again, "pubmed_fetch_articles", json!({"pmids": pmids})).await;
+    assert_eq!(
+        server.count(),
+        n,
+        "a new MCP server did not reuse the cache"
+    );
+    assert_eq!(articles(&third), articles(&first));
+}
+
+/// Another process holds the database with an exclusive lock past the
+/// busy timeout: one note, the command succeeds without the cache.
+#[test]
+fn a_locked_cache_database_is_skipped_with_one_note() {
+    let fake = FakeNcbi::new(Corpus::default());
+    let server = fake_server(&fake);
+    let cache = tempfile::tempdir().unwrap();
+    let first = fetch(&server, cache.path(), &args(&[3_000_052], &["-f", "json"]));
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    let lock = rusqlite::Connection::open(cache.path().join("cache.sqlite3")).unwrap();
+    lock.pragma_update(None, "locking_mode", "EXCLUSIVE")
+        .unwrap();
+    lock.execute_batch("BEGIN EXCLUSIVE; UPDATE entries SET used_at = used_at;")
+        .unwrap();
+    let run = fetch(
+        &server,
+        cache.path(),
+        &args(&[3_000_052, 3_000_053], &["-f", "json"]),
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stderr.matches("going on without it").count(),
+        1,
+        "{}",
+        run.stderr
+    );
+    let json = run.json();
+    let pmids: Vec<&str> = json["records"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["pmid"].as_str().unwrap())
+        .collect();
+    assert_eq!(pmids, ["3000052", "3000053"]);
+    // Without the cache both PMIDs were asked for.
+    assert_eq!(batches(&fake).last().unwrap(), &["3000052", "3000053"]);
+    drop(lock);
+}
+
+/// `PUBMED_CACHE_MAX_BYTES`: the stored bodies stay under a tiny bound.
+#[test]
+fn a_tiny_size_bound_keeps_the_cache_under_it() {
+    let fake = FakeNcbi::new(Corpus::default());
+    let server = fake_server(&fake);
+    let cache = tempfile::tempdir().unwrap();
+    let ids: Vec<u64> = (0..300u64).map(|i| 4_000_000 + i).collect();
+    let dir = cache.path().to_str().unwrap();
+    let run = pubmed(&["fetch", "-f", "ndjson", "--input", "-"])
+        .server(&server)
+        .env("PUBMED_CACHE_DIR", dir)
+        .env("PUBMED_CACHE_MAX_BYTES", "100000")
+        .stdin(lines_of(&ids))
+        .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout.lines().count(), 300);
+    let stats = pubmed(&["cache", "stats", "-f", "json"])
+        .env("PUBMED_CACHE_DIR", dir)
+        .env("PUBMED_CACHE_MAX_BYTES", "100000")
+        .run()
+        .json();
+    let xml = stats["kinds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|k| k["kind"] == "efetch_xml")
+        .unwrap()
+        .clone();
+    let (entries, bytes) = (
+        xml["entries"].as_u64().unwrap(),
+        xml["bytes"].as_u64().unwrap(),
+    );
+    assert!(bytes <= 100_000, "{bytes} bytes stored");
+    assert!(entries > 0 && entries < 300, "{entries} entries");
+    assert_eq!(stats["max_bytes"], 100_000);
+    let bad = pubmed(&["fetch", "3000052"])
+        .server(&server)
+        .env("PUBMED_CACHE_DIR", dir)
+        .env("PUBMED_CACHE_MAX_BYTES", "lots")
+        .run();
+    assert_eq!(bad.code, 2, "{}", bad.stderr);
+    assert!(
+        bad.stderr.contains("PUBMED_CACHE_MAX_BYTES"),
+        "{}",
+        bad.stderr
+    );
+}
+
+#[test]
+fn esearch_answers_are_reused_only_with_cache_searches() {
+    let (corpus, ids) = corpus_of("asthma", 30);
+    let fake = FakeNcbi::new(corpus);
+    let server = fake_server(&fake);
+    let cache = tempfile::tempdir().unwrap();
+    let cmd = ["search", "asthma", "--retmax", "10", "-f", "json"];
+    let first = run_in(&server, cache.path(), &cmd, None);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    let n = server.count();
+    // Default: the search is asked again (its summaries are not).
+    let again = run_in(&server, cache.path(), &cmd, None);
+    assert_eq!(ids_sent(&server, "esearch.fcgi", n).len(), 1);
+    assert_eq!(ids_sent(&server, "esummary.fcgi", n).len(), 0);
+    let n = server.count();
+    let reuse = run_in(
+        &server,
+        cache.path(),
+        &[&cmd[..], &["--cache", "searches"]].concat(),
+        None,
+    );
+    assert_eq!(reuse.code, 0, "{}", reuse.stderr);
+    assert_eq!(server.count(), n, "--cache searches sent a request");
+    let json = reuse.json();
+    assert_eq!(json["count"], 30);
+    let got: Vec<&str> = json["pmids"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_str().unwrap())
+        .collect();
+    assert_eq!(
+        got,
+        ids[..10].iter().map(String::as_str).collect::<Vec<_>>()
+    );
+    assert_eq!(json["pmids"], again.json()["pmids"]);
+}

@@ -330,7 +330,7 @@ pub struct GlobalArgs {
     /// The local cache (docs/cache.md)
     #[arg(long, global = true, value_name = "MODE", value_parser = choice::<CacheMode>(),
           help_heading = "NCBI",
-          help = "Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]")]
+          help = "Local cache: on (read and store), searches (on, and reuse ESearch answers), read, refresh (store only), off [env: PUBMED_CACHE; default: on]")]
     pub cache: Option<CacheMode>,
 }
 

@@ -27,7 +27,9 @@ pub(super) fn run(action: CacheAction, ctx: &Context) -> Result<Exit, Failure> {
     };
     // `cache stats|clear` work on the database whatever the run's mode.
     let note = |n: &str| ctx.note(n);
-    let c = Cache::open(&dir, CacheMode::On, !ctx.quiet, &note)?;
+    let max = cache::env_max_bytes(&|k| std::env::var_os(k))?;
+    let c = Cache::open(&dir, CacheMode::On, !ctx.quiet, &note)?
+        .with_max_bytes(max.unwrap_or(cache::DEFAULT_MAX_BYTES));
     match (action, format) {
         (CacheAction::Clear, _) => {
             let n = c.clear()?;

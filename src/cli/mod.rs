@@ -146,6 +146,7 @@ impl Context {
     fn open_cache(&self) -> Result<Option<Arc<crate::cache::Cache>>, Error> {
         use crate::cache::{Cache, CacheMode};
         let mode = self.cache_mode()?;
+        let max = crate::cache::env_max_bytes(&|k| std::env::var_os(k))?;
         if mode == CacheMode::Off {
             return Ok(None);
         }
@@ -154,7 +155,10 @@ impl Context {
         };
         let note = |n: &str| self.note(n);
         match Cache::open(&dir, mode, !self.quiet, &note) {
-            Ok(c) => Ok(Some(Arc::new(c.with_verbose(self.flags.verbose)))),
+            Ok(c) => {
+                let c = c.with_max_bytes(max.unwrap_or(crate::cache::DEFAULT_MAX_BYTES));
+                Ok(Some(Arc::new(c.with_verbose(self.flags.verbose))))
+            }
             Err(e) => {
                 self.note(&format!("{}; going on without it", e.message));
                 Ok(None)

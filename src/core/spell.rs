@@ -20,7 +20,7 @@ use super::fields;
 use super::text::{fold_whitespace, is_white_space};
 
 /// One child of ESpell's `<SpelledQuery>`, in document order.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Segment {
     /// `<Original>`: text ESpell kept (possibly re-cased).
     Original(String),

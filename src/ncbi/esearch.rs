@@ -29,7 +29,7 @@ pub struct EsearchParams {
 
 /// A note NCBI attached to the query (`<ErrorList>` or `<WarningList>`
 /// child): `kind` is the element name (`PhraseNotFound`), `text` its value.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct QueryNote {
     /// Element name, e.g. `FieldNotFound`, `OutputMessage`.
     pub kind: String,
@@ -38,7 +38,7 @@ pub struct QueryNote {
 }
 
 /// ESearch's answer.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct EsearchAnswer {
     /// `<Count>`: hits of the translated query.
     pub count: u64,
@@ -173,13 +173,34 @@ impl Client {
             params.push(("mindate", min.clone()));
             params.push(("maxdate", max.clone()));
         }
+        // The cache (docs/cache.md): reused only with `--cache searches`;
+        // only an answer that passed every check is stored.
+        let key = serde_json::to_string(&params).map(|k| format!("{db:?}:{k}"));
+        let cache = self.cache().zip(key.ok());
+        let reuse = cache
+            .as_ref()
+            .filter(|(c, _)| c.mode() == crate::cache::CacheMode::Searches);
+        if let Some(a) = reuse
+            .and_then(|(c, k)| c.get(crate::cache::Kind::Esearch, k))
+            .and_then(|h| serde_json::from_str::<EsearchAnswer>(&h.body).ok())
+        {
+            return Ok(a);
+        }
         let req = self.eutils_request("esearch.fcgi", db, params, 0);
-        self.eutils_xml_checked("ESearch", req, |root| {
-            let a = parse(root).map_err(Refusal::Invalid)?;
-            check_consistent(&a, p.retstart, p.retmax).map_err(Refusal::Inconsistent)?;
-            Ok(a)
-        })
-        .await
+        let a = self
+            .eutils_xml_checked("ESearch", req, |root| {
+                let a = parse(root).map_err(Refusal::Invalid)?;
+                check_consistent(&a, p.retstart, p.retmax).map_err(Refusal::Inconsistent)?;
+                Ok(a)
+            })
+            .await?;
+        if let (Some((c, k)), Ok(body)) = (cache, serde_json::to_string(&a)) {
+            c.put(
+                crate::cache::Kind::Esearch,
+                [(k.as_str(), body.as_str(), None)],
+            );
+        }
+        Ok(a)
     }
 }
 

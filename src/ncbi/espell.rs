@@ -10,7 +10,7 @@ use crate::error::Result;
 
 /// ESpell's answer. `corrected_query` is kept for diagnostics only: it is
 /// lower-cased as a whole, operators included, and never returned to users.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct EspellAnswer {
     /// `<Query>` as NCBI echoed it.
     pub query: String,
@@ -88,6 +88,24 @@ impl Client {
     /// `ncbi_invalid_response` when the last attempt still is one, never
     /// applied (docs/spell.md "Which answer is ours").
     pub async fn espell(&self, db: Db, term: &str) -> Result<EspellAnswer> {
+        use crate::cache::Kind;
+        // The cache (docs/cache.md): PubMed answers, keyed by the term sent;
+        // only an answer that passed every check is stored.
+        let cache = self.cache().filter(|_| db == Db::Pubmed);
+        let hit = cache
+            .and_then(|c| c.get(Kind::Espell, term))
+            .and_then(|h| serde_json::from_str::<EspellAnswer>(&h.body).ok());
+        if let Some(a) = hit.filter(|a| answers(term, &a.query)) {
+            return Ok(a);
+        }
+        let a = self.espell_asked(db, term).await?;
+        if let (Some(c), Ok(body)) = (cache, serde_json::to_string(&a)) {
+            c.put(Kind::Espell, [(term, body.as_str(), None)]);
+        }
+        Ok(a)
+    }
+
+    async fn espell_asked(&self, db: Db, term: &str) -> Result<EspellAnswer> {
         let req = self.eutils_request("espell.fcgi", db, vec![("term", term.to_string())], 0);
         self.eutils_xml_checked("ESpell", req, |root| {
             let a = parse(root).map_err(Refusal::Invalid)?;
