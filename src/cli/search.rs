@@ -108,8 +108,18 @@ pub(super) async fn run(a: SearchArgs, ctx: &Context) -> Result<Exit, Failure> {
 
 /// `search --all`: streams every PMID (or summary) as ranges complete, to
 /// stdout or (`--output FILE`) to a file kept resumable.
-async fn run_all(a: &SearchArgs, ctx: &Context) -> Result<Exit, Failure> {
-    let format = ctx.format_of::<SearchAllFormat>()?;
+/// What `search --all` sends and how its output is named: the request
+/// (PMIDs alone unless `--detail` with a format that shows summaries), its
+/// plan, the first request as the search record says it was sent, and the
+/// output file's fingerprint.
+struct AllPlan {
+    req: SearchRequest,
+    plan: search_all::Plan,
+    first: search::Prepared,
+    fingerprint: Vec<(&'static str, String)>,
+}
+
+fn plan_all(a: &SearchArgs, format: SearchAllFormat) -> Result<AllPlan, Failure> {
     let query = read_query(&a.query)?;
     let mut req = search_request(a, query, format == SearchAllFormat::Ids);
     // PMIDs alone need no summaries (and none can then be missing).
@@ -118,7 +128,6 @@ async fn run_all(a: &SearchArgs, ctx: &Context) -> Result<Exit, Failure> {
     }
     let today = search::today_utc();
     let plan = search_all::prepare(&req, today)?;
-    // What the record says was sent (the plan's first request).
     let first = search::prepare(
         &SearchRequest {
             retmax: crate::ncbi::limits::ESEARCH_WINDOW,
@@ -132,28 +141,38 @@ async fn run_all(a: &SearchArgs, ctx: &Context) -> Result<Exit, Failure> {
     let mut fingerprint = plan.fingerprint();
     fingerprint.push(("detail", req.detail.as_str().to_string()));
     fingerprint.push(("format", format.as_str().to_string()));
-    // The output file is checked, locked and read back before anything is sent.
-    let mut file = match &a.output {
-        None => None,
-        Some(path) => {
-            let spec = Spec {
-                command: "search --all",
-                fingerprint: &fingerprint,
-                lines: Some(search_all_out::resume_lines(format, req.detail)),
-                on_retry: OnRetry::DropLine,
-                input: None,
-            };
-            Some(OutputFile::<Checkpoint>::open(path, a.resume, spec)?)
-        }
-    };
-    if let Some(o) = &file
-        && note_held(ctx, o, a.resume)
-    {
-        return Ok(Exit::Success);
-    }
-    let client = ctx.client()?;
+    Ok(AllPlan {
+        req,
+        plan,
+        first,
+        fingerprint,
+    })
+}
 
-    let (start, header_written) = match &mut file {
+/// `--output FILE` of `search --all`, checked, locked and read back before
+/// anything is sent (`None` without `--output`).
+fn open_all_output(
+    a: &SearchArgs,
+    format: SearchAllFormat,
+    p: &AllPlan,
+) -> Result<Option<OutputFile<Checkpoint>>, Failure> {
+    let Some(path) = &a.output else {
+        return Ok(None);
+    };
+    let spec = Spec {
+        command: "search --all",
+        fingerprint: &p.fingerprint,
+        lines: Some(search_all_out::resume_lines(format, p.req.detail)),
+        on_retry: OnRetry::DropLine,
+        input: None,
+    };
+    Ok(Some(OutputFile::<Checkpoint>::open(path, a.resume, spec)?))
+}
+
+/// Where a run starts: after what FILE holds (its PMIDs and checkpoint),
+/// and whether FILE already has its header.
+fn resume_start(file: Option<&mut OutputFile<Checkpoint>>) -> (search_all::Start, bool) {
+    match file {
         Some(o) => {
             let header = o.held().header;
             let checkpoint = o.checkpoint().cloned();
@@ -164,7 +183,20 @@ async fn run_all(a: &SearchArgs, ctx: &Context) -> Result<Exit, Failure> {
             (start, header)
         }
         None => (search_all::Start::default(), false),
-    };
+    }
+}
+
+async fn run_all(a: &SearchArgs, ctx: &Context) -> Result<Exit, Failure> {
+    let format = ctx.format_of::<SearchAllFormat>()?;
+    let p = plan_all(a, format)?;
+    let mut file = open_all_output(a, format, &p)?;
+    if let Some(o) = &file
+        && note_held(ctx, o, a.resume)
+    {
+        return Ok(Exit::Success);
+    }
+    let client = ctx.client()?;
+    let (start, header_written) = resume_start(file.as_mut());
     let progress = if file.is_some() {
         ctx.progress_to_file(Counting::Pmids)
     } else {
@@ -175,17 +207,18 @@ async fn run_all(a: &SearchArgs, ctx: &Context) -> Result<Exit, Failure> {
         Some(o) => Box::new(io::BufWriter::new(o.start()?)),
         None => Box::new(io::BufWriter::new(stdout.lock())),
     };
-    let mut writer = search_all_out::Writer::begin(&mut out, format, req.detail);
+    let mut writer = search_all_out::Writer::begin(&mut out, format, p.req.detail);
     if header_written {
         writer.header_written();
     }
     let mut set: Option<Vec<String>> = a.record.as_ref().map(|_| Vec::new());
     let mut sink = |event: Event<'_>| {
-        if let (Event::Pmids(p), Some(set)) = (&event, set.as_mut()) {
-            set.extend(p.iter().cloned());
+        if let (Event::Pmids(pmids), Some(set)) = (&event, set.as_mut()) {
+            set.extend(pmids.iter().cloned());
         }
         on_event(&event, ctx, &progress, &mut writer, file.as_mut())
     };
+    let plan = p.plan.clone();
     let result = interruptible(search_all::search_all(&client, plan, start, &mut sink)).await;
     progress.clear();
     let outcome = match result {
@@ -202,30 +235,50 @@ async fn run_all(a: &SearchArgs, ctx: &Context) -> Result<Exit, Failure> {
     }
     note_outcome(ctx, &outcome);
     if let (Some(path), Some(pmids)) = (&a.record, set) {
-        if outcome.complete && outcome.first_failure.is_none() {
-            let searched = crate::ops::recorded::Searched {
-                query: req.query.clone(),
-                effective_query: first.params.term.clone(),
-                query_translation: outcome.query_translation.clone(),
-                applied_filters: first.applied.clone(),
-                dates: req.dates.clone(),
-                warnings: outcome.warnings.clone(),
-                count: outcome.total,
-                retstart: 0,
-                retmax: u32::try_from(outcome.total).unwrap_or(u32::MAX),
-                sort: None,
-                all: true,
-                pmids,
-            };
-            record_search(ctx, path, &searched, &client.settings().eutils_url)?;
-        } else {
-            crate::diag!(
-                "pubmed: warning: not recorded in {}: the set is incomplete",
-                path.display()
-            );
-        }
+        record_all(
+            ctx,
+            path,
+            &p,
+            &outcome,
+            pmids,
+            &client.settings().eutils_url,
+        )?;
     }
     Ok(outcome.exit())
+}
+
+/// `--record FILE` of `search --all`: the whole set when the run is
+/// complete, else a warning that nothing was recorded.
+fn record_all(
+    ctx: &Context,
+    path: &Path,
+    p: &AllPlan,
+    outcome: &search_all::AllOutcome,
+    pmids: Vec<String>,
+    eutils_url: &str,
+) -> Result<(), Failure> {
+    if !outcome.complete || outcome.first_failure.is_some() {
+        crate::diag!(
+            "pubmed: warning: not recorded in {}: the set is incomplete",
+            path.display()
+        );
+        return Ok(());
+    }
+    let searched = crate::ops::recorded::Searched {
+        query: p.req.query.clone(),
+        effective_query: p.first.params.term.clone(),
+        query_translation: outcome.query_translation.clone(),
+        applied_filters: p.first.applied.clone(),
+        dates: p.req.dates.clone(),
+        warnings: outcome.warnings.clone(),
+        count: outcome.total,
+        retstart: 0,
+        retmax: u32::try_from(outcome.total).unwrap_or(u32::MAX),
+        sort: None,
+        all: true,
+        pmids,
+    };
+    record_search(ctx, path, &searched, eutils_url)
 }
 
 /// One event of the run: the progress bar, its notes on stderr, the

@@ -1040,6 +1040,8 @@ mod tests {
             let answer = EsummaryAnswer {
                 docs,
                 missing: Vec::new(),
+                from_cache: 0,
+                cache_oldest: None,
             };
             run.on_done(Done::Summaries(vec![Part {
                 ids: batch,
