@@ -34,43 +34,17 @@ pub const TOP_BOUND: u64 = 999_999_999;
 /// run's last batch is partial.
 const SUMMARY_BATCH: usize = crate::ncbi::esummary::ESUMMARY_BATCH;
 
-/// Bytes one ESummary answer may take while it is parsed: its XML tree,
-/// the summaries read from it and their JSON. A batch holds 1,000
-/// summaries while each costs under 32 KB parsed (NCBI's usual ones),
-/// fewer when they are richer (docs/search.md "Memory").
-const PARSED_BYTES_PER_REQUEST: usize = 32 << 20;
-
-/// Bytes one node (element or text) of an ESummary answer's XML tree takes
-/// parsed, allocator overhead included (measured with heaptrack on the
-/// `summaries_rich` benchmark: about 190).
-const PARSED_NODE_BYTES: usize = 200;
-
-/// Nodes of a `DocumentSummary` besides its lists: about 45 elements of
-/// NCBI's version 2.0 layout and the text between them.
-const BASE_NODES: usize = 90;
-
-/// Nodes per author or publication type (`<Author>` with `Name`,
-/// `AuthType`, `ClusterID` and the text between them).
-const NODES_PER_ITEM: usize = 11;
-
-/// PMIDs of the first summary request, sent before the size of the
-/// query's summaries is known: 100 rich summaries stay near 12 MB parsed.
-const PROBE_BATCH: usize = 100;
+/// Summary bytes (as JSON) one ESummary request is sized for: a batch holds
+/// 1,000 summaries while they average under 4 KB, fewer when NCBI's are
+/// richer (docs/search.md "Memory").
+const SUMMARY_BYTES_PER_REQUEST: usize = 4 << 20;
 
 /// The smallest summary batch the byte rule makes.
-const MIN_SUMMARY_BATCH: usize = 20;
+const MIN_SUMMARY_BATCH: usize = 50;
 
-/// Summary bytes (as JSON) in flight at once, whatever their number:
-/// requests beyond it wait for answers to be written.
+/// Summary bytes in flight at once, whatever their number: requests beyond
+/// it wait for answers to be written.
 const SUMMARY_BYTES_IN_FLIGHT: usize = 12 << 20;
-
-/// The bytes summary `s`, `json` bytes as JSON, takes while its ESummary
-/// answer is parsed (an estimate from its lists' lengths). Pure.
-fn parsed_cost(s: &Summary, json: usize) -> usize {
-    let nodes = BASE_NODES + NODES_PER_ITEM * (s.authors.len() + s.pub_types.len());
-    2 * json + PARSED_NODE_BYTES * nodes
-}
-
 /// More hits than PubMed holds (about 40 million records): an ESearch count
 /// above this is not believed, so no plan of millions of ranges is made.
 pub const MAX_HITS: u64 = 100_000_000;
@@ -415,17 +389,16 @@ struct AllRun<'s> {
     /// Ranges to send; they wait while summaries are due, so PMIDs found
     /// are written before more are looked for (memory stays bounded).
     ranges: VecDeque<Job>,
-    /// PMIDs waiting for their summary request, cut into batches when it
-    /// is sent (so a batch has the size learned last); a partial batch
-    /// goes only when no range is left to add to it.
-    queued: VecDeque<String>,
-    /// PMIDs per summary request once a summary was seen: [`SUMMARY_BATCH`],
-    /// fewer when summaries are rich (bounded by bytes, not counts).
+    /// Full summary batches to send.
+    summaries: VecDeque<Job>,
+    /// PMIDs waiting for a full batch; sent partial only when no range is
+    /// left to add to it.
+    batch: Vec<String>,
+    /// PMIDs per summary request: [`SUMMARY_BATCH`], fewer when the
+    /// summaries written so far are large (bounded by bytes, not counts).
     batch_size: usize,
     /// The largest summary seen, in JSON bytes (0 before the first answer).
     summary_bytes: usize,
-    /// The largest summary seen, in bytes parsed ([`parsed_cost`]).
-    parsed_bytes: usize,
     /// Summary requests in flight.
     summaries_open: usize,
     /// Ranges queued or in flight.
@@ -465,10 +438,10 @@ impl<'s> AllRun<'s> {
             sink,
             seen,
             ranges: VecDeque::new(),
-            queued: VecDeque::new(),
+            summaries: VecDeque::new(),
+            batch: Vec::new(),
             batch_size: SUMMARY_BATCH,
             summary_bytes: 0,
-            parsed_bytes: 0,
             summaries_open: 0,
             ranges_open: 0,
             open: Default::default(),
@@ -570,51 +543,43 @@ impl<'s> AllRun<'s> {
         self.ranges_open += 1;
     }
 
-    /// PMIDs the next summary request holds: [`PROBE_BATCH`] before any
-    /// summary was seen, else the learned batch size.
-    fn next_batch_size(&self) -> usize {
-        if self.summary_bytes == 0 {
-            PROBE_BATCH
-        } else {
-            self.batch_size
-        }
-    }
-
     /// The next request to send: a full summary batch, else a range, else
     /// (no range left) the last, partial batch.
     /// Summary requests fill [`SUMMARY_BYTES_IN_FLIGHT`] at most (one always
-    /// may go; before the first answer, one at a time); ranges wait while
-    /// summaries are due.
+    /// may go); ranges wait while summaries are due.
     fn next_job(&mut self) -> Option<Job> {
-        let size = self.next_batch_size();
+        // before the first answer the size is unknown: one at a time
         let room = self.summaries_open == 0
             || (self.summary_bytes > 0
-                && (self.summaries_open + 1) * size * self.summary_bytes
+                && (self.summaries_open + 1) * self.batch_size * self.summary_bytes
                     <= SUMMARY_BYTES_IN_FLIGHT);
-        let full = self.queued.len() >= size;
-        if full && !room {
-            return None;
+        if !self.summaries.is_empty() {
+            if !room {
+                return None;
+            }
+            self.summaries_open += 1;
+            return self.summaries.pop_front();
         }
-        if !full && let Some(job) = self.ranges.pop_front() {
+        if let Some(job) = self.ranges.pop_front() {
             return Some(job);
         }
-        if (full || self.ranges_open == 0) && !self.queued.is_empty() && room {
+        if self.ranges_open == 0 && !self.batch.is_empty() && room {
             self.summaries_open += 1;
-            let n = size.min(self.queued.len());
-            return Some(Job::Summaries(self.queued.drain(..n).collect()));
+            return Some(Job::Summaries(std::mem::take(&mut self.batch)));
         }
         None
     }
 
     /// Learns the size of summaries from an answer: the batch shrinks so a
-    /// request's answer stays near [`PARSED_BYTES_PER_REQUEST`] parsed.
+    /// request's summaries stay near [`SUMMARY_BYTES_PER_REQUEST`].
     fn learn_size(&mut self, summaries: &[Summary]) {
-        for s in summaries {
-            let json = serde_json::to_vec(s).map_or(0, |v| v.len());
-            self.summary_bytes = self.summary_bytes.max(json);
-            self.parsed_bytes = self.parsed_bytes.max(parsed_cost(s, json));
-        }
-        if let Some(n) = PARSED_BYTES_PER_REQUEST.checked_div(self.parsed_bytes) {
+        let largest = summaries
+            .iter()
+            .map(|s| serde_json::to_vec(s).map_or(0, |v| v.len()))
+            .max()
+            .unwrap_or(0);
+        self.summary_bytes = self.summary_bytes.max(largest);
+        if let Some(n) = SUMMARY_BYTES_PER_REQUEST.checked_div(self.summary_bytes) {
             self.batch_size = n.clamp(MIN_SUMMARY_BATCH, SUMMARY_BATCH);
         }
     }
@@ -646,7 +611,14 @@ impl<'s> AllRun<'s> {
         }
         self.out.written += fresh.len() as u64;
         if self.plan.want_summaries {
-            self.queued.extend(fresh);
+            for p in fresh {
+                self.batch.push(p);
+                if self.batch.len() >= self.batch_size {
+                    let full =
+                        std::mem::replace(&mut self.batch, Vec::with_capacity(self.batch_size));
+                    self.summaries.push_back(Job::Summaries(full));
+                }
+            }
         } else if !fresh.is_empty() {
             self.send(Event::Pmids(&fresh))?;
         }
@@ -898,7 +870,6 @@ pub async fn search_all(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ncbi::esummary::DocSum;
 
     fn covers_everything(ranges: &[PmidRange]) {
         let mut sorted = ranges.to_vec();
@@ -978,8 +949,8 @@ mod tests {
     }
     /// A summary as ESummary gives it: `authors` authors and a title of
     /// `title_words` words (the `summaries_rich` benchmark's are 40 and 300).
-    fn docsum(pmid: &str, authors: usize, title_words: usize) -> DocSum {
-        DocSum {
+    fn docsum(pmid: &str, authors: usize, title_words: usize) -> crate::ncbi::esummary::DocSum {
+        crate::ncbi::esummary::DocSum {
             uid: pmid.to_string(),
             title: "Rich summary words. ".repeat(title_words / 3),
             authors: (0..authors).map(|i| format!("Author{i} Q")).collect(),
@@ -1055,30 +1026,10 @@ mod tests {
     }
 
     #[test]
-    fn rich_summaries_are_requested_in_batches_bounded_by_parsed_bytes() {
-        // 40 authors and a 2,000-character title: about 110 KB parsed
-        // each (heaptrack: a 1,000-summary answer took over 100 MB).
-        let rich = Summary::from_docsum(&docsum("1", 40, 300));
-        let json = serde_json::to_vec(&rich).unwrap().len();
-        let cost = parsed_cost(&rich, json);
-        assert!(cost > 100_000, "{cost}");
-        let (sizes, peak) = schedule(5_000, 40, 300);
-        // before any answer: one probe request of 100, alone in flight
-        assert_eq!(sizes[0], PROBE_BATCH);
-        let per_request = PARSED_BYTES_PER_REQUEST / cost;
-        assert!(
-            sizes.iter().all(|&n| n <= per_request.max(PROBE_BATCH)),
-            "{sizes:?}"
-        );
-        assert_eq!(sizes[1], per_request, "{sizes:?}");
-        assert_eq!(sizes.iter().sum::<usize>(), 5_000);
-        assert!(peak * json <= SUMMARY_BYTES_IN_FLIGHT, "{peak}");
-        assert!(peak * cost <= 2 * PARSED_BYTES_PER_REQUEST, "{peak}");
-    }
-
-    #[test]
-    fn usual_summaries_keep_batches_of_1000() {
+    fn usual_summaries_go_1000_per_request_and_progress_counts_records_written() {
+        // `schedule`'s sink asserts each progress event against the
+        // summaries written so far (not the PMIDs found).
         let (sizes, _) = schedule(5_000, 3, 12);
-        assert_eq!(sizes, vec![100, 1000, 1000, 1000, 1000, 900]);
+        assert_eq!(sizes, vec![1000, 1000, 1000, 1000, 1000]);
     }
 }
