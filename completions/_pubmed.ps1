@@ -331,7 +331,7 @@ Register-ArgumentCompleter -Native -CommandName 'pubmed' -ScriptBlock {
             [CompletionResult]::new('--idconv-url', '--idconv-url', [CompletionResultType]::ParameterName, 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]')
             [CompletionResult]::new('--europepmc-url', '--europepmc-url', [CompletionResultType]::ParameterName, 'Europe PMC REST base URL, asked by fulltext when PMC has no open text [env: PUBMED_EUROPEPMC_URL; default: https://www.ebi.ac.uk/europepmc/webservices/rest/]')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]')
-            [CompletionResult]::new('--cache', '--cache', [CompletionResultType]::ParameterName, 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]')
+            [CompletionResult]::new('--cache', '--cache', [CompletionResultType]::ParameterName, 'Local cache: on (read and store), searches (on, and reuse ESearch answers), read, refresh (store only), off [env: PUBMED_CACHE; default: on]')
             [CompletionResult]::new('--report', '--report', [CompletionResultType]::ParameterName, 'Write a PRISMA-S search summary in Markdown (the same as -f markdown)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No warnings or notes on stderr')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No warnings or notes on stderr')

@@ -1838,7 +1838,7 @@ _pubmed() {
                     return 0
                     ;;
                 --cache)
-                    COMPREPLY=($(compgen -W "on read refresh off" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "on searches read refresh off" -- "${cur}"))
                     return 0
                     ;;
                 *)

@@ -318,7 +318,7 @@ set edit:completion:arg-completer[pubmed] = {|@words|
             cand --idconv-url 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]'
             cand --europepmc-url 'Europe PMC REST base URL, asked by fulltext when PMC has no open text [env: PUBMED_EUROPEPMC_URL; default: https://www.ebi.ac.uk/europepmc/webservices/rest/]'
             cand --timeout 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]'
-            cand --cache 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]'
+            cand --cache 'Local cache: on (read and store), searches (on, and reuse ESearch answers), read, refresh (store only), off [env: PUBMED_CACHE; default: on]'
             cand --report 'Write a PRISMA-S search summary in Markdown (the same as -f markdown)'
             cand -q 'No warnings or notes on stderr'
             cand --quiet 'No warnings or notes on stderr'

@@ -388,7 +388,8 @@ complete -c pubmed -n "__fish_pubmed_using_subcommand rerun" -l eutils-url -d 'E
 complete -c pubmed -n "__fish_pubmed_using_subcommand rerun" -l idconv-url -d 'PMC ID Converter URL [env: PUBMED_IDCONV_URL; default: https://pmc.ncbi.nlm.nih.gov/tools/idconv/api/v1/articles/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand rerun" -l europepmc-url -d 'Europe PMC REST base URL, asked by fulltext when PMC has no open text [env: PUBMED_EUROPEPMC_URL; default: https://www.ebi.ac.uk/europepmc/webservices/rest/]' -r
 complete -c pubmed -n "__fish_pubmed_using_subcommand rerun" -l timeout -d 'Deadline of one NCBI call in seconds, retries included [env: PUBMED_DEADLINE_S; default: 60]' -r
-complete -c pubmed -n "__fish_pubmed_using_subcommand rerun" -l cache -d 'Local cache: on (read and store), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
+complete -c pubmed -n "__fish_pubmed_using_subcommand rerun" -l cache -d 'Local cache: on (read and store), searches (on, and reuse ESearch answers), read, refresh (store only), off [env: PUBMED_CACHE; default: on]' -r -f -a "on\t''
+searches\t''
 read\t''
 refresh\t''
 off\t''"
