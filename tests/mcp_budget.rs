@@ -209,3 +209,81 @@ async fn a_fetch_of_20_is_smaller_than_before() {
     );
     c.cancel().await.unwrap();
 }
+
+fn linked_pmids(sc: &Value) -> Vec<String> {
+    let linked: Vec<String> = sc["linked"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["pmid"].as_str().unwrap().to_string())
+        .collect();
+    let summarized: Vec<String> = sc["summaries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["pmid"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(linked, summarized, "a summary for each linked PMID held");
+    linked
+}
+
+/// The 100 similar articles and 39 citing articles of the real capture
+/// for PMID 9298984: over budget they come in pages, each within it, and
+/// following `continueWith` ({offset, maxResults}) returns each once, in
+/// NCBI's order, with its rank.
+#[tokio::test]
+async fn related_stays_in_budget_and_continues_exactly_once() {
+    let fake = fake();
+    let server = start(&fake);
+    let home = tempfile::tempdir().unwrap();
+    let c = client(&server, home.path()).await;
+    let capture = "elink_pubmed_neighbor_all_pubmed_linknames.xml";
+    for (kind, linkname, small) in [
+        ("similar", "pubmed_pubmed", 40_000),
+        ("cited-by", "pubmed_pubmed_citedin", 6_000),
+    ] {
+        let expected: Vec<String> = support::ncbi::capture_links(capture, linkname)
+            .into_iter()
+            .map(|(p, _)| p)
+            .filter(|p| p != "9298984")
+            .take(100)
+            .collect();
+        let args = json!({"pmid": "9298984", "kind": kind, "maxResults": 100});
+        let pages = drain(&c, "pubmed_find_related", args.clone(), linked_pmids).await;
+        assert_exactly_once(&pages, &expected);
+        let mut small_args = args.clone();
+        small_args["maxResponseCharacters"] = small.into();
+        let r = call(&c, "pubmed_find_related", small_args).await;
+        assert!(size(&r) <= small, "{kind}: {} > {small}", size(&r));
+        let sc = r.structured_content.unwrap();
+        let held = linked_pmids(&sc);
+        assert!(!held.is_empty() && held.len() < expected.len(), "{kind}");
+        assert_eq!(strs(&sc["deferred"]), expected[held.len()..]);
+        assert_eq!(
+            sc["continueWith"],
+            json!({"offset": held.len(), "maxResults": expected.len() - held.len()})
+        );
+        let text = &r.content[0].as_text().unwrap().text;
+        assert!(
+            text.contains(&format!(
+                "holds {} of {} records",
+                held.len(),
+                expected.len()
+            )),
+            "{text}"
+        );
+        // the next page keeps NCBI's ranks
+        let next = json!({"pmid": "9298984", "kind": kind, "offset": held.len(), "maxResults": 1});
+        let sc = call(&c, "pubmed_find_related", next)
+            .await
+            .structured_content
+            .unwrap();
+        assert_eq!(
+            sc["linked"][0]["rank"],
+            held.len() + 1,
+            "{kind}: rank in NCBI's list"
+        );
+        assert_eq!(sc["linked"][0]["pmid"], expected[held.len()].as_str());
+    }
+    c.cancel().await.unwrap();
+}
