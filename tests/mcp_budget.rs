@@ -287,3 +287,65 @@ async fn related_stays_in_budget_and_continues_exactly_once() {
     }
     c.cancel().await.unwrap();
 }
+
+/// 50 PMIDs (one unknown to PubMed, 99000001, in the middle) in every
+/// format: over budget the citations come in pages, each within it, the
+/// document holding the page's entries; following `continueWith` ({pmids})
+/// returns each PMID once, in order, the unknown one in `notFound` of its
+/// page.
+#[tokio::test]
+async fn cite_stays_in_budget_and_continues_exactly_once() {
+    let fake = fake();
+    let server = start(&fake);
+    let home = tempfile::tempdir().unwrap();
+    let c = client(&server, home.path()).await;
+    let mut pmids: Vec<String> = (1..=49).map(|n| (11_700_000 + n).to_string()).collect();
+    pmids.insert(25, "99000001".into());
+    for (format, small) in [
+        ("bibtex", 8_000),
+        ("ris", 8_000),
+        ("csl-json", 8_000),
+        ("text", 4_000),
+    ] {
+        let args = json!({"pmids": pmids, "format": format});
+        let pages = drain(&c, "pubmed_format_citations", args.clone(), |sc| {
+            let held: Vec<String> = sc["citations"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c["pmid"].as_str().unwrap().to_string())
+                .collect();
+            let doc = sc["document"].as_str().unwrap();
+            for p in &held {
+                assert!(doc.contains(p.as_str()), "{format}: document holds {p}");
+            }
+            held
+        })
+        .await;
+        assert_exactly_once(&pages, &pmids);
+        let mut small_args = args.clone();
+        small_args["maxResponseCharacters"] = small.into();
+        let r = call(&c, "pubmed_format_citations", small_args).await;
+        assert!(size(&r) <= small, "{format}: {} > {small}", size(&r));
+        let sc = r.structured_content.unwrap();
+        let n = sc["citations"].as_array().unwrap().len();
+        assert!(n >= 1 && n < pmids.len(), "{format}: {n}");
+        assert_eq!(strs(&sc["deferred"]), pmids[n..], "{format}");
+        assert_eq!(strs(&sc["continueWith"]["pmids"]), pmids[n..], "{format}");
+        let text = &r.content[0].as_text().unwrap().text;
+        assert!(
+            text.contains(&format!("holds {n} of 50 records")),
+            "{format}: {text}"
+        );
+        // the unknown PMID is in notFound of the page holding it
+        let r = call(
+            &c,
+            "pubmed_format_citations",
+            json!({"pmids": pmids[25..], "format": format, "maxResponseCharacters": small}),
+        )
+        .await;
+        let sc = r.structured_content.unwrap();
+        assert_eq!(sc["notFound"], json!(["99000001"]), "{format}");
+    }
+    c.cancel().await.unwrap();
+}

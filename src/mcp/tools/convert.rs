@@ -22,9 +22,9 @@ pub const MAX_IDS: usize = 50;
 /// The declaration.
 pub fn spec() -> ToolSpec {
     let description = format!(
-        "Convert up to {MAX_IDS} article IDs of one type between PMID, PMCID and DOI with the PMC ID Converter. Use it to get a PMCID (free full text in PubMed Central) or a DOI for PMIDs, or the PMID of a DOI. One record per input, in input order, under the ID as given.\n\n\
+        "Convert up to {MAX_IDS} article IDs of one type between PMID, PMCID and DOI with the PMC ID Converter. E.g. a PMCID (free full text) or DOI for PMIDs, or a DOI's PMID. One record per input, in input order, under the ID as given.\n\n\
 `ids`: all of `idType`, one ID per element (a packed \"23193287,37952131\" is not split): a PMID is digits (leading zeros allowed, never 0), a PMCID PMC and digits (prefix optional, any case), a DOI 10.… with a / (10.1093/nar/gks1195). The first malformed element fails the call before any request.\n\n\
-Each record has `requestedId` and, when converted, `pmid`, `pmcid` and `doi` (a field is absent when the article has none). A record that failed has `errmsg` and a machine-readable `reason`: `not_in_pmc` (the article has no PMC copy — it may still be in PubMed: look it up with {SEARCH_TOOL}, e.g. query \"10.1038/ng.590[doi]\" or \"23193287[pmid]\"; do not retry), `no_record_returned` (the Converter did not answer for this ID). If NCBI fails for the call, the result is an error (below) and no record is reported as converted.\n\n{}",
+Each record has `requestedId` and, when converted, `pmid`, `pmcid` and `doi` (a field is absent when the article has none). A record that failed has `errmsg` and a machine-readable `reason`: `not_in_pmc` (the article has no PMC copy — it may still be in PubMed: look it up with {SEARCH_TOOL}, e.g. query \"10.1038/ng.590[doi]\" or \"23193287[pmid]\"; do not retry), `no_record_returned` (the Converter did not answer for this ID). If NCBI fails, the call is an error and no record counts as converted.\n\n{}",
         errors_paragraph(&[
             (
                 Reason::MalformedId,
