@@ -349,3 +349,65 @@ async fn cite_stays_in_budget_and_continues_exactly_once() {
     }
     c.cancel().await.unwrap();
 }
+
+/// 50 PMIDs (seven of them, the multiples of 7, without a PMC copy) with a
+/// 3,000-character budget: pages within it, `continueWith` ({ids}) returns
+/// every record once, in order, with the fake Converter's PMCID
+/// (PMID + PMC_OFFSET; PMC3531190 for the real 23193287) or `not_in_pmc`.
+#[tokio::test]
+async fn convert_stays_in_budget_and_continues_exactly_once() {
+    let fake = fake();
+    let server = start(&fake);
+    let home = tempfile::tempdir().unwrap();
+    let c = client(&server, home.path()).await;
+    let pmids: Vec<u64> = (23_193_280..23_193_330).collect();
+    let ids: Vec<String> = pmids.iter().map(u64::to_string).collect();
+    let args = json!({"ids": ids, "idType": "pmid", "maxResponseCharacters": 3000});
+    let r = call(&c, "pubmed_convert_ids", args.clone()).await;
+    assert!(size(&r) <= 3000, "{}", size(&r));
+    let sc = r.structured_content.unwrap();
+    let n = sc["records"].as_array().unwrap().len();
+    assert!((1..50).contains(&n), "{n}");
+    assert_eq!(strs(&sc["deferred"]), ids[n..]);
+    assert_eq!(sc["continueWith"], json!({"ids": ids[n..]}));
+    assert_eq!(sc["totalSubmitted"], n);
+    let text = &r.content[0].as_text().unwrap().text;
+    assert!(text.contains(&format!("holds {n} of 50 records")), "{text}");
+    assert!(text.contains("Deferred IDs: "), "{text}");
+    let mut records = Vec::new();
+    let pages = drain(&c, "pubmed_convert_ids", args, |sc| {
+        let recs = sc["records"].as_array().unwrap();
+        assert_eq!(sc["totalSubmitted"], recs.len());
+        recs.iter()
+            .map(|r| {
+                let pmcid = r["pmcid"].as_str().map(str::to_string);
+                let reason = r["reason"].as_str().map(str::to_string);
+                format!(
+                    "{} {pmcid:?} {reason:?}",
+                    r["requestedId"].as_str().unwrap()
+                )
+            })
+            .collect()
+    })
+    .await;
+    assert!(pages.len() > 1);
+    let expected: Vec<String> = pmids
+        .iter()
+        .map(|p| {
+            if p % 7 == 0 {
+                format!("{p} None Some(\"not_in_pmc\")")
+            } else if *p == 23_193_287 {
+                // the real Converter's record (PMID 23193287 is PMC3531190)
+                format!("{p} Some(\"PMC3531190\") None")
+            } else {
+                format!(
+                    "{p} Some(\"PMC{}\") None",
+                    p + support::fake_ncbi::PMC_OFFSET
+                )
+            }
+        })
+        .collect();
+    records.extend(pages.concat());
+    assert_eq!(records, expected);
+    c.cancel().await.unwrap();
+}

@@ -29,7 +29,7 @@ pub const MAX_PMIDS: usize = 50;
 /// The declaration.
 pub fn spec() -> ToolSpec {
     let description = format!(
-        "Format 1–{MAX_PMIDS} PubMed records as citations: RIS, BibTeX or CSL-JSON for reference managers and LaTeX, or references formatted in a citation style (APA, Vancouver, AMA or another bundled CSL style). One citation per PMID, in input order, numbered by position for numeric styles. A retracted article is marked in every format (RIS N1, BibTeX and CSL-JSON note, and a RETRACTED: prefix with the retraction notice in formatted text), so check retracted before citing. `document` holds the whole file ready to save; a PMID PubMed does not have gets an error entry in its place and is listed in notFound; a record the style cannot format gets an error entry with reason citation_failed. If NCBI fails for part of the call, the result is an error carrying the entries made.\n\n{}",
+        "Format 1–{MAX_PMIDS} PubMed records as citations: RIS, BibTeX or CSL-JSON for reference managers and LaTeX, or references formatted in a citation style (APA, Vancouver, AMA or another bundled CSL style). One citation per PMID, in input order, numbered by position for numeric styles. A retracted article is marked in every format (a note, or a RETRACTED: prefix in text); check retracted before citing. `document` holds the whole file ready to save; a PMID PubMed does not have gets an error entry in its place and is listed in notFound; a record the style cannot format gets an error entry with reason citation_failed. If NCBI fails for part of the call, the result is an error carrying the entries made.\n\n{}",
         errors_paragraph(&[
             (
                 Reason::MalformedId,
@@ -60,7 +60,7 @@ pub fn spec() -> ToolSpec {
                 "format",
                 &formats,
                 None,
-                "ris (Zotero, EndNote, Mendeley import), bibtex (LaTeX; keys pmid12091962), csl-json (Zotero, pandoc --citeproc), or text (references formatted in `style`, one per line).",
+                "ris (EndNote, Zotero), bibtex (LaTeX; keys pmid12091962), csl-json (Zotero, pandoc), or text (references in `style`, one per line).",
             )
             .required(),
             Arg::text(

@@ -30,7 +30,7 @@ pub fn spec() -> ToolSpec {
         "PubMed has no article with this PMID; check it with {SEARCH_TOOL}, e.g. query \"9298984[pmid]\""
     );
     let description = format!(
-        "Find articles linked to one PubMed article: similar articles (best match first), the articles that cite it (cited-by), or the articles it cites (references), each with a short summary (title, authors, journal, date, DOI, retraction status). Use it to widen a literature search from a known relevant article, or to follow its citations. One call takes one PMID; `total` says how many links NCBI lists, `maxResults` (1–{MAX_RELATED}, default {DEFAULT_RELATED}) how many come, from `offset` on. cited-by and references come from PubMed's own links, built from reference lists in PubMed Central: counts are often lower than elsewhere, and zero does not mean uncited. An article with no links of the kind returns an empty list and a `notice`.\n\n{}",
+        "Find articles linked to one PubMed article: similar articles (best match first), the articles that cite it (cited-by), or the articles it cites (references), each with a short summary (title, authors, journal, date, DOI, retraction status). Use it to widen a search from a known article or follow its citations. One call takes one PMID; `total` says how many links NCBI lists, `maxResults` (1–{MAX_RELATED}, default {DEFAULT_RELATED}) how many come, from `offset` on. cited-by and references come from PubMed's own links, built from reference lists in PubMed Central: counts are often lower than elsewhere, and zero does not mean uncited. An article with no links of the kind returns an empty list and a `notice`.\n\n{}",
         errors_paragraph(&[
             (Reason::MalformedId, "pmid is not digits, or is 0"),
             (
