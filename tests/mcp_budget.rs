@@ -209,3 +209,205 @@ async fn a_fetch_of_20_is_smaller_than_before() {
     );
     c.cancel().await.unwrap();
 }
+
+fn linked_pmids(sc: &Value) -> Vec<String> {
+    let linked: Vec<String> = sc["linked"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["pmid"].as_str().unwrap().to_string())
+        .collect();
+    let summarized: Vec<String> = sc["summaries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["pmid"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(linked, summarized, "a summary for each linked PMID held");
+    linked
+}
+
+/// The 100 similar articles and 39 citing articles of the real capture
+/// for PMID 9298984: over budget they come in pages, each within it, and
+/// following `continueWith` ({offset, maxResults}) returns each once, in
+/// NCBI's order, with its rank.
+#[tokio::test]
+async fn related_stays_in_budget_and_continues_exactly_once() {
+    let fake = fake();
+    let server = start(&fake);
+    let home = tempfile::tempdir().unwrap();
+    let c = client(&server, home.path()).await;
+    let capture = "elink_pubmed_neighbor_all_pubmed_linknames.xml";
+    for (kind, linkname, small) in [
+        ("similar", "pubmed_pubmed", 40_000),
+        ("cited-by", "pubmed_pubmed_citedin", 6_000),
+    ] {
+        let expected: Vec<String> = support::ncbi::capture_links(capture, linkname)
+            .into_iter()
+            .map(|(p, _)| p)
+            .filter(|p| p != "9298984")
+            .take(100)
+            .collect();
+        let args = json!({"pmid": "9298984", "kind": kind, "maxResults": 100});
+        let pages = drain(&c, "pubmed_find_related", args.clone(), linked_pmids).await;
+        assert_exactly_once(&pages, &expected);
+        let mut small_args = args.clone();
+        small_args["maxResponseCharacters"] = small.into();
+        let r = call(&c, "pubmed_find_related", small_args).await;
+        assert!(size(&r) <= small, "{kind}: {} > {small}", size(&r));
+        let sc = r.structured_content.unwrap();
+        let held = linked_pmids(&sc);
+        assert!(!held.is_empty() && held.len() < expected.len(), "{kind}");
+        assert_eq!(strs(&sc["deferred"]), expected[held.len()..]);
+        assert_eq!(
+            sc["continueWith"],
+            json!({"offset": held.len(), "maxResults": expected.len() - held.len()})
+        );
+        let text = &r.content[0].as_text().unwrap().text;
+        assert!(
+            text.contains(&format!(
+                "holds {} of {} records",
+                held.len(),
+                expected.len()
+            )),
+            "{text}"
+        );
+        // the next page keeps NCBI's ranks
+        let next = json!({"pmid": "9298984", "kind": kind, "offset": held.len(), "maxResults": 1});
+        let sc = call(&c, "pubmed_find_related", next)
+            .await
+            .structured_content
+            .unwrap();
+        assert_eq!(
+            sc["linked"][0]["rank"],
+            held.len() + 1,
+            "{kind}: rank in NCBI's list"
+        );
+        assert_eq!(sc["linked"][0]["pmid"], expected[held.len()].as_str());
+    }
+    c.cancel().await.unwrap();
+}
+
+/// 50 PMIDs (one unknown to PubMed, 99000001, in the middle) in every
+/// format: over budget the citations come in pages, each within it, the
+/// document holding the page's entries; following `continueWith` ({pmids})
+/// returns each PMID once, in order, the unknown one in `notFound` of its
+/// page.
+#[tokio::test]
+async fn cite_stays_in_budget_and_continues_exactly_once() {
+    let fake = fake();
+    let server = start(&fake);
+    let home = tempfile::tempdir().unwrap();
+    let c = client(&server, home.path()).await;
+    let mut pmids: Vec<String> = (1..=49).map(|n| (11_700_000 + n).to_string()).collect();
+    pmids.insert(25, "99000001".into());
+    for (format, small) in [
+        ("bibtex", 8_000),
+        ("ris", 8_000),
+        ("csl-json", 8_000),
+        ("text", 4_000),
+    ] {
+        let args = json!({"pmids": pmids, "format": format});
+        let pages = drain(&c, "pubmed_format_citations", args.clone(), |sc| {
+            let held: Vec<String> = sc["citations"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c["pmid"].as_str().unwrap().to_string())
+                .collect();
+            let doc = sc["document"].as_str().unwrap();
+            for p in &held {
+                assert!(doc.contains(p.as_str()), "{format}: document holds {p}");
+            }
+            held
+        })
+        .await;
+        assert_exactly_once(&pages, &pmids);
+        let mut small_args = args.clone();
+        small_args["maxResponseCharacters"] = small.into();
+        let r = call(&c, "pubmed_format_citations", small_args).await;
+        assert!(size(&r) <= small, "{format}: {} > {small}", size(&r));
+        let sc = r.structured_content.unwrap();
+        let n = sc["citations"].as_array().unwrap().len();
+        assert!(n >= 1 && n < pmids.len(), "{format}: {n}");
+        assert_eq!(strs(&sc["deferred"]), pmids[n..], "{format}");
+        assert_eq!(strs(&sc["continueWith"]["pmids"]), pmids[n..], "{format}");
+        let text = &r.content[0].as_text().unwrap().text;
+        assert!(
+            text.contains(&format!("holds {n} of 50 records")),
+            "{format}: {text}"
+        );
+        // the unknown PMID is in notFound of the page holding it
+        let r = call(
+            &c,
+            "pubmed_format_citations",
+            json!({"pmids": pmids[25..], "format": format, "maxResponseCharacters": small}),
+        )
+        .await;
+        let sc = r.structured_content.unwrap();
+        assert_eq!(sc["notFound"], json!(["99000001"]), "{format}");
+    }
+    c.cancel().await.unwrap();
+}
+
+/// 50 PMIDs (seven of them, the multiples of 7, without a PMC copy) with a
+/// 3,000-character budget: pages within it, `continueWith` ({ids}) returns
+/// every record once, in order, with the fake Converter's PMCID
+/// (PMID + PMC_OFFSET; PMC3531190 for the real 23193287) or `not_in_pmc`.
+#[tokio::test]
+async fn convert_stays_in_budget_and_continues_exactly_once() {
+    let fake = fake();
+    let server = start(&fake);
+    let home = tempfile::tempdir().unwrap();
+    let c = client(&server, home.path()).await;
+    let pmids: Vec<u64> = (23_193_280..23_193_330).collect();
+    let ids: Vec<String> = pmids.iter().map(u64::to_string).collect();
+    let args = json!({"ids": ids, "idType": "pmid", "maxResponseCharacters": 3000});
+    let r = call(&c, "pubmed_convert_ids", args.clone()).await;
+    assert!(size(&r) <= 3000, "{}", size(&r));
+    let sc = r.structured_content.unwrap();
+    let n = sc["records"].as_array().unwrap().len();
+    assert!((1..50).contains(&n), "{n}");
+    assert_eq!(strs(&sc["deferred"]), ids[n..]);
+    assert_eq!(sc["continueWith"], json!({"ids": ids[n..]}));
+    assert_eq!(sc["totalSubmitted"], n);
+    let text = &r.content[0].as_text().unwrap().text;
+    assert!(text.contains(&format!("holds {n} of 50 records")), "{text}");
+    assert!(text.contains("Deferred IDs: "), "{text}");
+    let mut records = Vec::new();
+    let pages = drain(&c, "pubmed_convert_ids", args, |sc| {
+        let recs = sc["records"].as_array().unwrap();
+        assert_eq!(sc["totalSubmitted"], recs.len());
+        recs.iter()
+            .map(|r| {
+                let pmcid = r["pmcid"].as_str().map(str::to_string);
+                let reason = r["reason"].as_str().map(str::to_string);
+                format!(
+                    "{} {pmcid:?} {reason:?}",
+                    r["requestedId"].as_str().unwrap()
+                )
+            })
+            .collect()
+    })
+    .await;
+    assert!(pages.len() > 1);
+    let expected: Vec<String> = pmids
+        .iter()
+        .map(|p| {
+            if p % 7 == 0 {
+                format!("{p} None Some(\"not_in_pmc\")")
+            } else if *p == 23_193_287 {
+                // the real Converter's record (PMID 23193287 is PMC3531190)
+                format!("{p} Some(\"PMC3531190\") None")
+            } else {
+                format!(
+                    "{p} Some(\"PMC{}\") None",
+                    p + support::fake_ncbi::PMC_OFFSET
+                )
+            }
+        })
+        .collect();
+    records.extend(pages.concat());
+    assert_eq!(records, expected);
+    c.cancel().await.unwrap();
+}

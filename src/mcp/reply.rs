@@ -250,7 +250,7 @@ pub fn budget_arg() -> Arg {
         BUDGET_RANGE.0,
         BUDGET_RANGE.1,
         Some(DEFAULT_BUDGET),
-        "Answer size cap in characters; overflow goes to `deferred`.",
+        "Cap in characters; the rest is `deferred`.",
     )
 }
 
@@ -295,6 +295,19 @@ pub fn deferral(
     deferred: &[String],
     continue_with: Value,
 ) -> (Map<String, Value>, String) {
+    deferral_of("PMIDs", tool, budget, held, deferred, continue_with)
+}
+
+/// [`deferral`] for deferred inputs that are `noun` ("IDs") rather than
+/// PMIDs.
+pub fn deferral_of(
+    noun: &str,
+    tool: &str,
+    budget: u64,
+    held: usize,
+    deferred: &[String],
+    continue_with: Value,
+) -> (Map<String, Value>, String) {
     let mut m = Map::new();
     if deferred.is_empty() {
         return (m, String::new());
@@ -302,7 +315,7 @@ pub fn deferral(
     m.insert("deferred".into(), deferred.into());
     m.insert("continueWith".into(), continue_with.clone());
     let text = format!(
-        "\n\n**Budget:** this answer holds {held} of {} records ({BUDGET_ARG} {budget}). Deferred PMIDs: {}. To get them, call {tool} again with {} (other arguments unchanged).",
+        "\n\n**Budget:** this answer holds {held} of {} records ({BUDGET_ARG} {budget}). Deferred {noun}: {}. To get them, call {tool} again with {} (other arguments unchanged).",
         held + deferred.len(),
         deferred.join(", "),
         continue_with

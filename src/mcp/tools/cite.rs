@@ -12,11 +12,11 @@ use serde_json::{Map, Value, json};
 use super::{ToolSpec, errors_paragraph};
 use crate::core::choice::Choice;
 use crate::error::{Error, Field, Reason};
-use crate::mcp::reply::{Failure, success};
+use crate::mcp::reply::{BUDGET_ARG, DEFAULT_BUDGET, Failure, budget_arg, deferral, fit, success};
 use crate::mcp::schema::{Arg, Values};
 use crate::ncbi::Client;
-use crate::ops::cite::{self, CiteReason, CiteStyle, Cited};
-use crate::ops::fetch::{self, FetchOptions, Fetched, RecordReason};
+use crate::ops::cite::{self, CiteStyle, Cited};
+use crate::ops::fetch::{self, FetchOptions, Fetched};
 use crate::output::citation::{BibOptions, CitationWriter, Export};
 use crate::output::cite::CiteWriter;
 use crate::output::{CiteFormat, ToolCiteFormat};
@@ -29,7 +29,7 @@ pub const MAX_PMIDS: usize = 50;
 /// The declaration.
 pub fn spec() -> ToolSpec {
     let description = format!(
-        "Format 1–{MAX_PMIDS} PubMed records as citations: RIS, BibTeX or CSL-JSON for reference managers and LaTeX, or references formatted in a citation style (APA, Vancouver/NLM, AMA, Harvard, Chicago author-date, IEEE, Nature or any other bundled CSL style) through a CSL processor. One citation per PMID, in input order, numbered by position for numeric styles. Authors come in PubMed's order with group authors, dates at the precision PubMed gives, and the journal's ISO abbreviation where a style wants it. A retracted article is marked in every format (RIS N1, BibTeX and CSL-JSON note, and a RETRACTED: prefix with the retraction notice in formatted text), so check retracted before citing. `document` holds the whole file ready to save; a PMID PubMed does not have gets an error entry in its place and is listed in notFound; a record the style cannot format gets an error entry with reason citation_failed. If NCBI fails for part of the call, the result is an error (below) that still carries the entries made.\n\n{}",
+        "Format 1–{MAX_PMIDS} PubMed records as citations: RIS, BibTeX or CSL-JSON for reference managers and LaTeX, or references formatted in a citation style (APA, Vancouver, AMA or another bundled CSL style). One citation per PMID, in input order, numbered by position for numeric styles. A retracted article is marked in every format (a note, or a RETRACTED: prefix in text); check retracted before citing. `document` holds the whole file ready to save; a PMID PubMed does not have gets an error entry in its place and is listed in notFound; a record the style cannot format gets an error entry with reason citation_failed. If NCBI fails for part of the call, the result is an error carrying the entries made.\n\n{}",
         errors_paragraph(&[
             (
                 Reason::MalformedId,
@@ -52,7 +52,7 @@ pub fn spec() -> ToolSpec {
                 "pmids",
                 1,
                 MAX_PMIDS,
-                format!("1–{MAX_PMIDS} PMIDs (digits, e.g. 12091962; strings or whole numbers; leading zeros allowed, never 0), one per element. One citation per PMID, in this order."),
+                format!("1–{MAX_PMIDS} PMIDs (digits, as strings or whole numbers; leading zeros allowed, never 0), one per element; one citation each, in order."),
             )
             .required()
             .fills(Field::Ids),
@@ -60,7 +60,7 @@ pub fn spec() -> ToolSpec {
                 "format",
                 &formats,
                 None,
-                "ris (Zotero, EndNote, Mendeley import), bibtex (LaTeX; keys pmid12091962), csl-json (Zotero, pandoc --citeproc), or text (references formatted in `style`, one per line).",
+                "ris (EndNote, Zotero), bibtex (LaTeX; keys pmid12091962), csl-json (Zotero, pandoc), or text (references in `style`, one per line).",
             )
             .required(),
             Arg::text(
@@ -68,6 +68,7 @@ pub fn spec() -> ToolSpec {
                 format!("For format text: a citation style — {}, or any other bundled CSL style name such as the-lancet or american-chemical-society. Default {}. Ignored by the other formats.", cite::SHORT_NAMES.map(|(n, _)| n).join(", "), cite::DEFAULT_STYLE),
             )
             .fills(Field::Style),
+            budget_arg(),
         ],
         output: output_schema(),
     }
@@ -94,7 +95,9 @@ fn output_schema() -> Value {
                 "required": ["pmid"]
             }},
             "document": {"type": "string", "description": "Every entry joined into one file: RIS, BibTeX, a CSL-JSON array, or one reference per line — what the CLI writes."},
-            "notFound": {"type": "array", "items": {"type": "string", "description": "A PMID."}, "description": "PMIDs PubMed has no record for."}
+            "notFound": {"type": "array", "items": {"type": "string", "description": "A PMID."}, "description": "PMIDs PubMed has no record for."},
+            "deferred": {"type": "array", "items": {"type": "string", "description": "A PMID."}, "description": "PMIDs left for another call because the answer reached maxResponseCharacters (absent when all came)."},
+            "continueWith": {"type": "object", "properties": {"pmids": {"type": "array", "items": {"type": "string", "description": "A PMID."}, "description": "pmids of the next call."}}, "description": "The arguments that change in the call returning the deferred PMIDs (pmids = deferred); the others stay as given."}
         },
         "required": ["format", "citations", "document", "notFound"]
     })
@@ -104,28 +107,58 @@ fn entry_error(pmid: &str, reason: &str, message: &str) -> Value {
     json!({"pmid": pmid, "error": {"reason": reason, "message": message}})
 }
 
-/// The result: `out` as a success, or the first upstream failure with
-/// `out` beside it (the CLI exits non-zero for the same input).
-fn finish(spec: &ToolSpec, failure: Option<&Error>, out: Map<String, Value>) -> CallToolResult {
-    if let Some(e) = failure {
-        return Failure::from_error(e, &spec.args).result(Some(out));
-    }
-    let text = out["document"].as_str().unwrap_or_default().to_string();
-    success(Value::Object(out), text, &[])
+/// What a call made: one citation per PMID, and the document of the first
+/// `k` ([`Made::document`]).
+struct Made<'a> {
+    format: ToolCiteFormat,
+    style: Option<String>,
+    pmids: &'a [String],
+    citations: Vec<Value>,
+    document: Box<dyn Fn(usize) -> String + Send + Sync + 'a>,
 }
 
-fn fields(
-    format: ToolCiteFormat,
-    citations: Vec<Value>,
-    document: String,
-    nf: Vec<String>,
-) -> Map<String, Value> {
-    let mut m = Map::new();
-    m.insert("format".into(), format.as_str().into());
-    m.insert("citations".into(), citations.into());
-    m.insert("document".into(), document.into());
-    m.insert("notFound".into(), nf.into());
-    m
+impl Made<'_> {
+    /// The fields holding the first `k` citations; `notFound` among them.
+    fn fields(&self, k: usize) -> Map<String, Value> {
+        let held = &self.citations[..k];
+        let nf: Vec<Value> = held
+            .iter()
+            .filter(|c| c["error"]["reason"] == NOT_FOUND)
+            .map(|c| c["pmid"].clone())
+            .collect();
+        let mut m = Map::new();
+        m.insert("format".into(), self.format.as_str().into());
+        if let Some(s) = &self.style {
+            m.insert("style".into(), s.clone().into());
+        }
+        m.insert("citations".into(), held.to_vec().into());
+        m.insert("document".into(), (self.document)(k).into());
+        m.insert("notFound".into(), nf.into());
+        m
+    }
+}
+
+/// `error.reason` of a PMID PubMed has no record for.
+const NOT_FOUND: &str = "not_found";
+
+/// The result: the citations that fit in the budget as a success, the
+/// others deferred (docs/mcp.md "Response budget"); or the first upstream
+/// failure with every citation made beside it (the CLI exits non-zero for
+/// the same input).
+fn finish(spec: &ToolSpec, failure: Option<&Error>, made: Made<'_>, budget: u64) -> CallToolResult {
+    let n = made.citations.len();
+    if let Some(e) = failure {
+        return Failure::from_error(e, &spec.args).result(Some(made.fields(n)));
+    }
+    let (out, text) = fit(n, budget as usize, |k| {
+        let mut out = made.fields(k);
+        let deferred = made.pmids[k.min(made.pmids.len())..].to_vec();
+        let (extra, note) = deferral(NAME, budget, k, &deferred, json!({"pmids": deferred}));
+        let text = format!("{}{note}", out["document"].as_str().unwrap_or_default());
+        out.extend(extra);
+        (Value::Object(out), text)
+    });
+    success(out, text, &[])
 }
 
 /// One line of `cite -f text` output for `c`, as the CLI writes it.
@@ -143,6 +176,7 @@ async fn references(
     client: &Client,
     pmids: &[String],
     style: &str,
+    budget: u64,
     report: &super::Reporter,
 ) -> CallToolResult {
     let style = match CiteStyle::bundled(style) {
@@ -153,28 +187,23 @@ async fn references(
         Ok(r) => r,
         Err(e) => return spec.failure(&e),
     };
-    let mut document = String::new();
-    let mut nf = Vec::new();
+    let lines: Vec<String> = cited.iter().map(text_entry).collect();
     let citations: Vec<Value> = cited
         .iter()
-        .map(|c| {
-            let line = text_entry(c);
-            document.push_str(&line);
-            document.push('\n');
-            match &c.outcome {
-                Ok(r) => json!({"pmid": c.pmid, "citation": line, "retracted": r.retracted, "retractionNotice": r.retraction_notice}),
-                Err(e) => {
-                    if e.reason == CiteReason::Fetch(RecordReason::NotFound) {
-                        nf.push(c.pmid.clone());
-                    }
-                    entry_error(&c.pmid, e.reason.as_str(), &e.message)
-                }
-            }
+        .zip(&lines)
+        .map(|(c, line)| match &c.outcome {
+            Ok(r) => json!({"pmid": c.pmid, "citation": line, "retracted": r.retracted, "retractionNotice": r.retraction_notice}),
+            Err(e) => entry_error(&c.pmid, e.reason.as_str(), &e.message),
         })
         .collect();
-    let mut out = fields(ToolCiteFormat::Text, citations, document, nf);
-    out.insert("style".into(), style.title.clone().into());
-    finish(spec, totals.failure(), out)
+    let made = Made {
+        format: ToolCiteFormat::Text,
+        style: Some(style.title.clone()),
+        pmids,
+        citations,
+        document: Box::new(move |k| lines[..k].iter().map(|l| format!("{l}\n")).collect()),
+    };
+    finish(spec, totals.failure(), made, budget)
 }
 
 /// Reference-manager exports (`pubmed fetch -f ris|bibtex|csl-json`).
@@ -184,6 +213,7 @@ async fn export(
     pmids: &[String],
     format: ToolCiteFormat,
     export: Export,
+    budget: u64,
     report: &super::Reporter,
 ) -> CallToolResult {
     let fetched = fetch::fetch_pmids_reporting(client, pmids, FetchOptions::default(), report);
@@ -194,7 +224,6 @@ async fn export(
     let mut writer = CitationWriter::new(export, BibOptions::default());
     let mut entries = Vec::with_capacity(records.len());
     let mut citations = Vec::with_capacity(records.len());
-    let mut nf = Vec::new();
     for f in &records {
         let entry = match writer.entry(f) {
             Ok(e) => e,
@@ -209,25 +238,26 @@ async fn export(
                 return spec.failure(&e);
             }
         };
-        citations.push(export_entry(f, &entry, &mut nf));
+        citations.push(export_entry(f, &entry));
         entries.push(entry);
     }
-    let document = CitationWriter::document(export, &entries);
-    let out = fields(format, citations, document, nf);
-    finish(spec, totals.failure(), out)
+    let made = Made {
+        format,
+        style: None,
+        pmids,
+        citations,
+        document: Box::new(move |k| CitationWriter::document(export, &entries[..k])),
+    };
+    finish(spec, totals.failure(), made, budget)
 }
 
-/// The `citations` element of one exported record; a PMID PubMed does not
-/// have goes to `nf` too.
-fn export_entry(f: &Fetched, entry: &str, nf: &mut Vec<String>) -> Value {
+/// The `citations` element of one exported record.
+fn export_entry(f: &Fetched, entry: &str) -> Value {
     match f.parsed() {
         Ok(r) => {
             json!({"pmid": f.pmid, "citation": entry, "retracted": r.retracted, "retractionNotice": r.retraction_notice})
         }
         Err(e) => {
-            if e.reason == RecordReason::NotFound {
-                nf.push(f.pmid.clone());
-            }
             let mut v = entry_error(&f.pmid, e.reason.as_str(), &e.message);
             v["citation"] = entry.into();
             v
@@ -243,6 +273,7 @@ pub async fn run(
     report: &super::Reporter,
 ) -> CallToolResult {
     let pmids = v.strings("pmids");
+    let budget = v.integer(BUDGET_ARG).unwrap_or(DEFAULT_BUDGET);
     match v
         .choice::<ToolCiteFormat>("format")
         .unwrap_or(ToolCiteFormat::Text)
@@ -251,12 +282,16 @@ pub async fn run(
             let style = v
                 .text("style")
                 .unwrap_or_else(|| cite::DEFAULT_STYLE.to_string());
-            references(spec, client, &pmids, &style, report).await
+            references(spec, client, &pmids, &style, budget, report).await
         }
-        f @ ToolCiteFormat::Ris => export(spec, client, &pmids, f, Export::Ris, report).await,
-        f @ ToolCiteFormat::Bibtex => export(spec, client, &pmids, f, Export::Bibtex, report).await,
+        f @ ToolCiteFormat::Ris => {
+            export(spec, client, &pmids, f, Export::Ris, budget, report).await
+        }
+        f @ ToolCiteFormat::Bibtex => {
+            export(spec, client, &pmids, f, Export::Bibtex, budget, report).await
+        }
         f @ ToolCiteFormat::CslJson => {
-            export(spec, client, &pmids, f, Export::CslJson, report).await
+            export(spec, client, &pmids, f, Export::CslJson, budget, report).await
         }
     }
 }

@@ -1,6 +1,6 @@
 //! `pubmed_convert_ids`: the convert operation (`pubmed convert`) as an MCP
 //! tool. A call whose upstream failed is an `isError` result by the same
-//! rule that sets the CLI's exit status ([`Totals::failure`]); per-ID
+//! rule that sets the CLI's exit status ([`crate::ops::batch::Totals::failure`]); per-ID
 //! failures stay records with their `reason`.
 
 use rmcp::model::CallToolResult;
@@ -9,10 +9,12 @@ use serde_json::{Map, Value, json};
 use super::{ToolSpec, errors_paragraph};
 use crate::core::ids::IdType;
 use crate::error::{Field, Reason};
-use crate::mcp::reply::{Failure, SEARCH_TOOL, render, success};
+use crate::mcp::reply::{
+    BUDGET_ARG, DEFAULT_BUDGET, Failure, SEARCH_TOOL, budget_arg, deferral_of, fit, render, success,
+};
 use crate::mcp::schema::{Arg, Values};
 use crate::ncbi::Client;
-use crate::ops::convert::{self, ConvertRecord, Totals};
+use crate::ops::convert::{self, ConvertRecord};
 
 /// The tool name.
 pub const NAME: &str = "pubmed_convert_ids";
@@ -22,9 +24,9 @@ pub const MAX_IDS: usize = 50;
 /// The declaration.
 pub fn spec() -> ToolSpec {
     let description = format!(
-        "Convert up to {MAX_IDS} article IDs of one type between PMID, PMCID and DOI with the PMC ID Converter. Use it to get a PMCID (free full text in PubMed Central) or a DOI for PMIDs, or the PMID of a DOI. One record per input, in input order, under the ID as given.\n\n\
-`ids`: 1–{MAX_IDS} IDs, all of `idType`, each element one ID with no comma and no whitespace (a packed \"23193287,37952131\" is not split): a PMID is digits (23193287; leading zeros allowed, never 0), a PMCID is PMC followed by digits (PMC3531190; the prefix is optional and any case), a DOI starts with 10. and holds a / (10.1093/nar/gks1195). The first malformed element fails the whole call before any request.\n\n\
-Each record has `requestedId` and, when converted, `pmid`, `pmcid` and `doi` (a field is absent when the article has none). A record that failed has `errmsg` and a machine-readable `reason`: `not_in_pmc` (the article has no PMC copy — it may still be in PubMed: look it up with {SEARCH_TOOL}, e.g. query \"10.1038/ng.590[doi]\" or \"23193287[pmid]\"; do not retry), `no_record_returned` (the Converter did not answer for this ID). If NCBI fails for the call, the result is an error (below) and no record is reported as converted.\n\n{}",
+        "Convert up to {MAX_IDS} article IDs of one type between PMID, PMCID and DOI with the PMC ID Converter. E.g. a PMCID (free full text) or DOI for PMIDs, or a DOI's PMID. One record per input, in input order, under the ID as given.\n\n\
+`ids`: all of `idType`, one ID per element (a packed \"23193287,37952131\" is not split): a PMID is digits (leading zeros allowed, never 0), a PMCID PMC and digits (prefix optional, any case), a DOI 10.… with a / (10.1093/nar/gks1195). The first malformed element fails the call before any request.\n\n\
+Each record has `requestedId` and, when converted, `pmid`, `pmcid`, `doi` (absent if none). A record that failed has `errmsg` and a machine-readable `reason`: `not_in_pmc` (no PMC copy; it may still be in PubMed: look it up with {SEARCH_TOOL}, e.g. query \"10.1038/ng.590[doi]\"; do not retry), `no_record_returned` (the Converter did not answer for this ID). If NCBI fails, the call is an error and no record counts as converted.\n\n{}",
         errors_paragraph(&[
             (
                 Reason::MalformedId,
@@ -54,6 +56,7 @@ Each record has `requestedId` and, when converted, `pmid`, `pmcid` and `doi` (a 
             .fills(Field::Ids),
             Arg::choice_of::<IdType>("idType", None, "The type of every element of ids.")
                 .required(),
+            budget_arg(),
         ],
         output: json!({
             "type": "object",
@@ -70,8 +73,10 @@ Each record has `requestedId` and, when converted, `pmid`, `pmcid` and `doi` (a 
                     },
                     "required": ["requestedId"]
                 }},
-                "totalConverted": {"type": "integer", "description": "Records without an error."},
-                "totalSubmitted": {"type": "integer", "description": "Records (the number of ids)."}
+                "totalConverted": {"type": "integer", "description": "Records held without an error."},
+                "totalSubmitted": {"type": "integer", "description": "Records (the number of ids held)."},
+                "deferred": {"type": "array", "items": {"type": "string", "description": "An ID as given."}, "description": "IDs left for another call because the answer reached maxResponseCharacters (absent when all came)."},
+                "continueWith": {"type": "object", "properties": {"ids": {"type": "array", "items": {"type": "string", "description": "An ID."}, "description": "ids of the next call."}}, "description": "The arguments that change in the call returning the deferred IDs (ids = deferred); the others stay as given."}
             },
             "required": ["records", "totalConverted", "totalSubmitted"]
         }),
@@ -79,7 +84,12 @@ Each record has `requestedId` and, when converted, `pmid`, `pmcid` and `doi` (a 
 }
 
 /// The MCP view of convert records (CLI JSON ↔ MCP mapping in docs/mcp.md).
-fn output(spec: &ToolSpec, records: &[ConvertRecord], totals: &Totals) -> Map<String, Value> {
+fn output(
+    spec: &ToolSpec,
+    records: &[ConvertRecord],
+    converted: u64,
+    submitted: u64,
+) -> Map<String, Value> {
     let recs: Vec<Value> = records
         .iter()
         .map(|r| {
@@ -96,8 +106,8 @@ fn output(spec: &ToolSpec, records: &[ConvertRecord], totals: &Totals) -> Map<St
         .collect();
     let mut m = Map::new();
     m.insert("records".into(), recs.into());
-    m.insert("totalConverted".into(), totals.succeeded.into());
-    m.insert("totalSubmitted".into(), totals.submitted.into());
+    m.insert("totalConverted".into(), converted.into());
+    m.insert("totalSubmitted".into(), submitted.into());
     m
 }
 
@@ -109,16 +119,34 @@ pub async fn run(spec: &ToolSpec, client: &Client, v: &Values) -> CallToolResult
         Ok(r) => r,
         Err(e) => return spec.failure(&e),
     };
-    let out = output(spec, &records, &totals);
     if let Some(e) = totals.failure() {
+        let out = output(spec, &records, totals.succeeded, totals.submitted);
         return Failure::from_error(e, &spec.args).result(Some(out));
     }
+    let budget = v.integer(BUDGET_ARG).unwrap_or(DEFAULT_BUDGET);
+    let (out, text) = fit(records.len(), budget as usize, |k| {
+        budgeted(spec, &records, &ids, k, budget)
+    });
+    success(out, text, &[])
+}
+
+/// The answer holding the first `k` records, the others' IDs deferred
+/// (docs/mcp.md "Response budget"); the totals count the held records.
+fn budgeted(
+    spec: &ToolSpec,
+    records: &[ConvertRecord],
+    ids: &[String],
+    k: usize,
+    budget: u64,
+) -> (Value, String) {
+    let held = &records[..k];
+    let converted = held.iter().filter(|r| r.outcome.is_ok()).count() as u64;
+    let mut out = output(spec, held, converted, k as u64);
     let mut text = format!(
-        "Converted {} of {}:",
-        totals.succeeded,
-        crate::core::text::count(totals.submitted, "ID")
+        "Converted {converted} of {}:",
+        crate::core::text::count(k as u64, "ID")
     );
-    for (r, rec) in records
+    for (r, rec) in held
         .iter()
         .zip(out["records"].as_array().into_iter().flatten())
     {
@@ -138,5 +166,9 @@ pub async fn run(spec: &ToolSpec, client: &Client, v: &Values) -> CallToolResult
             )),
         }
     }
-    success(Value::Object(out), text, &[])
+    let deferred = ids[k.min(ids.len())..].to_vec();
+    let (extra, note) = deferral_of("IDs", NAME, budget, k, &deferred, json!({"ids": deferred}));
+    out.extend(extra);
+    text.push_str(&note);
+    (Value::Object(out), text)
 }

@@ -7,7 +7,9 @@ use serde_json::{Value, json};
 use super::{ToolSpec, errors_paragraph, summary_schema};
 use crate::core::text::count;
 use crate::error::{Error, Field, Reason};
-use crate::mcp::reply::{SEARCH_TOOL, success};
+use crate::mcp::reply::{
+    BUDGET_ARG, DEFAULT_BUDGET, SEARCH_TOOL, budget_arg, deferral, fit, success,
+};
 use crate::mcp::schema::{Arg, Values};
 use crate::ncbi::Client;
 use crate::ncbi::elink::LinkKind;
@@ -28,7 +30,7 @@ pub fn spec() -> ToolSpec {
         "PubMed has no article with this PMID; check it with {SEARCH_TOOL}, e.g. query \"9298984[pmid]\""
     );
     let description = format!(
-        "Find articles linked to one PubMed article: similar articles (PubMed's \"Similar articles\", best match first), the articles that cite it (cited-by), or the articles it cites (references), each with a short summary (title, authors, journal, date, DOI, retraction status). Use it to widen a literature search from a known relevant article, or to follow its citations. One call takes one PMID; `total` says how many links NCBI lists and `maxResults` (1–{MAX_RELATED}, default {DEFAULT_RELATED}) how many are returned. cited-by and references come from PubMed's own links, built from reference lists deposited in PubMed Central: counts are often lower than in other citation indexes, and zero does not mean the article is uncited. An article with no links of the kind returns an empty list and a `notice`.\n\n{}",
+        "Find articles linked to one PubMed article: similar articles (best match first), the articles that cite it (cited-by), or the articles it cites (references), each with a short summary (title, authors, journal, date, DOI, retraction status). Use it to widen a search from a known article or follow its citations. One call takes one PMID; `total` says how many links NCBI lists, `maxResults` (1–{MAX_RELATED}, default {DEFAULT_RELATED}) how many come, from `offset` on. cited-by and references come from PubMed's own links, built from reference lists in PubMed Central: counts are often lower than elsewhere, and zero does not mean uncited. An article with no links of the kind returns an empty list and a `notice`.\n\n{}",
         errors_paragraph(&[
             (Reason::MalformedId, "pmid is not digits, or is 0"),
             (
@@ -53,7 +55,7 @@ pub fn spec() -> ToolSpec {
             Arg::choice_of(
                 "kind",
                 Some(LinkKind::default()),
-                "similar: PubMed's similar articles, best match first; cited-by: articles that cite it; references: articles it cites. cited-by and references come from PubMed's own citation links, built from the reference lists of articles in PubMed Central: counts can be lower than in other citation indexes, and an article whose references are not in PMC has none listed.",
+                "similar (best match first), cited-by (articles citing it) or references (articles it cites).",
             ),
             Arg::integer(
                 "maxResults",
@@ -62,6 +64,14 @@ pub fn spec() -> ToolSpec {
                 Some(DEFAULT_RELATED),
                 "Linked articles to return, in NCBI's order; `total` says how many NCBI lists.",
             ),
+            Arg::integer(
+                "offset",
+                0,
+                MAX_RELATED - 1,
+                Some(0),
+                "Linked articles to skip first (for `continueWith`).",
+            ),
+            budget_arg(),
         ],
         output: json!({
             "type": "object",
@@ -80,7 +90,9 @@ pub fn spec() -> ToolSpec {
                 }},
                 "summaries": {"type": "array", "items": summary_schema(), "description": "A summary of every linked PMID (ESummary), in the order of linked."},
                 "missing": {"type": "array", "items": {"type": "object", "properties": {"pmid": {"type": "string", "description": "The linked PMID without a summary."}, "message": {"type": "string", "description": "NCBI's message for it."}}}, "description": "Linked PMIDs ESummary has no summary for."},
-                "notice": {"type": "string", "description": "Present when there are no links: what that means."}
+                "notice": {"type": "string", "description": "Present when there are no links: what that means."},
+                "deferred": {"type": "array", "items": {"type": "string", "description": "A PMID."}, "description": "Linked PMIDs left for another call because the answer reached maxResponseCharacters (absent when all came)."},
+                "continueWith": {"type": "object", "properties": {"offset": {"type": "integer", "description": "offset of the next call."}, "maxResults": {"type": "integer", "description": "maxResults of the next call."}}, "description": "The arguments that change in the call returning the deferred PMIDs; the others stay as given."}
             },
             "required": ["pmid", "kind", "total", "linked", "summaries"]
         }),
@@ -201,9 +213,10 @@ pub async fn run(
     report: &super::Reporter,
 ) -> CallToolResult {
     let pmid = v.text("pmid").unwrap_or_default();
+    let offset = v.integer("offset").unwrap_or(0) as usize;
     let req = RelatedRequest {
         kind: v.choice("kind").unwrap_or_default(),
-        retmax: Some(v.integer("maxResults").unwrap_or(DEFAULT_RELATED) as usize),
+        retmax: Some(offset + v.integer("maxResults").unwrap_or(DEFAULT_RELATED) as usize),
         detail: Detail::Full,
     };
     let outcome = related::related_ids_reporting(client, std::slice::from_ref(&pmid), &req, report)
@@ -224,7 +237,35 @@ pub async fn run(
             }
         });
     match outcome {
-        Ok(r) => success(output(&r), text(&r), &[]),
+        Ok(mut r) => {
+            if let Ok(l) = &mut r.outcome {
+                l.linked.drain(..offset.min(l.linked.len()));
+            }
+            let budget = v.integer(BUDGET_ARG).unwrap_or(DEFAULT_BUDGET);
+            let (out, text) = fit(r.linked().len(), budget as usize, |k| {
+                budgeted(&r, offset, k, budget)
+            });
+            success(out, text, &[])
+        }
         Err(e) => spec.failure(&e),
     }
+}
+
+/// The answer holding the first `k` linked articles of `r` (which starts
+/// at `offset` in NCBI's list), the others deferred to a call at
+/// `offset` + `k` (docs/mcp.md "Response budget").
+fn budgeted(r: &RelatedRecord, offset: usize, k: usize, budget: u64) -> (Value, String) {
+    let mut held = r.clone();
+    let mut deferred = Vec::new();
+    if let Ok(l) = &mut held.outcome {
+        deferred = l.linked.split_off(k.min(l.linked.len()));
+    }
+    let deferred: Vec<String> = deferred.into_iter().map(|l| l.pmid).collect();
+    let next = json!({"offset": offset + k, "maxResults": deferred.len()});
+    let (extra, note) = deferral(NAME, budget, k, &deferred, next);
+    let mut out = output(&held);
+    if let Value::Object(m) = &mut out {
+        m.extend(extra);
+    }
+    (out, text(&held) + &note)
 }
