@@ -711,7 +711,7 @@ mod tests {
         let e = env_mode(&env("sometimes")).unwrap_err();
         assert_eq!(
             e.message,
-            "PUBMED_CACHE=\"sometimes\" is not a cache mode; modes: on, read, refresh, off"
+            "PUBMED_CACHE=\"sometimes\" is not a cache mode; modes: on, searches, read, refresh, off"
         );
     }
 }
