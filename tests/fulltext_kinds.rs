@@ -586,6 +586,29 @@ fn cli_output_file_resumes_after_the_records_it_holds() {
     let side: Value = serde_json::from_slice(&std::fs::read(&sidecar).unwrap()).unwrap();
     assert_eq!(side["complete"], true);
 
+    // --resume on the finished FILE: nothing is sent, and stderr says FILE
+    // is complete (as `search --all --resume` says it), not "0 of 0".
+    let before = s.requests().len();
+    let again = pubmed(
+        &argv(&["--resume"])
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+    )
+    .server(&s)
+    .run();
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert_eq!(s.requests().len(), before);
+    assert!(
+        again.stderr.contains(&format!(
+            "{} is complete (3 IDs); nothing to resume",
+            out.display()
+        )),
+        "{}",
+        again.stderr
+    );
+    assert!(!again.stderr.contains("0 of 0"), "{}", again.stderr);
+    assert_eq!(file_records(&out).len(), 3);
 }
 
 #[test]
