@@ -595,10 +595,10 @@ fn fenced(m: &Math, kids: &[&Math]) -> Piece {
         .collect();
     let mut pieces = Vec::new();
     for (i, k) in kids.iter().enumerate() {
-        if i > 0 {
-            if let Some(c) = seps.get(i - 1).or(seps.last()) {
-                pieces.push(operator(&c.to_string()));
-            }
+        if i > 0
+            && let Some(c) = seps.get(i - 1).or(seps.last())
+        {
+            pieces.push(operator(&c.to_string()));
         }
         pieces.push(piece(k));
     }
@@ -655,18 +655,18 @@ fn table(m: &Math, rows: &[&Math]) -> Piece {
                 .collect()
         };
         let mut spec: Vec<char> = m.attr("columnalign").map(spec_of).unwrap_or_default();
-        if spec.is_empty() {
-            if let Some(r) = rows.first() {
-                spec = r
-                    .elements()
-                    .map(|c| {
-                        c.attr("columnalign")
-                            .or(r.attr("columnalign"))
-                            .and_then(|v| spec_of(v).first().copied())
-                            .unwrap_or('c')
-                    })
-                    .collect();
-            }
+        if spec.is_empty()
+            && let Some(r) = rows.first()
+        {
+            spec = r
+                .elements()
+                .map(|c| {
+                    c.attr("columnalign")
+                        .or(r.attr("columnalign"))
+                        .and_then(|v| spec_of(v).first().copied())
+                        .unwrap_or('c')
+                })
+                .collect();
         }
         let last = spec.last().copied().unwrap_or('c');
         let spec: String = (0..width.max(1))
