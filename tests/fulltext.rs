@@ -259,6 +259,38 @@ fn cli_markdown_and_section_selection() {
 }
 
 #[test]
+fn cli_text_underlines_every_heading_by_level() {
+    let s = server();
+    let run = pubmed(&[
+        "fulltext",
+        "-f",
+        "text",
+        "PMC3166277",
+        "--section",
+        "methods",
+    ])
+    .server(&s)
+    .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let t = &run.stdout;
+    // the title `=`, the abstract and top-level sections `-`, their
+    // subsections `~`, each line as long as the heading
+    let title = "Factors influencing lysis time stochasticity in bacteriophage λ";
+    assert!(
+        t.starts_with(&format!(
+            "{title}\n{}\n\n",
+            "=".repeat(title.chars().count())
+        )),
+        "{}",
+        &t[..300]
+    );
+    assert!(t.contains("\nAbstract\n--------\n\n"));
+    assert!(t.contains("\nMethods\n-------\n\n"));
+    assert!(t.contains("\nBacterial strains\n~~~~~~~~~~~~~~~~~\n\n"));
+    assert!(!t.contains("## "));
+}
+
+#[test]
 fn cli_only_unavailable_exits_not_found() {
     let s = server();
     let run = pubmed(&["fulltext", "PMC1"]).server(&s).run();

@@ -196,8 +196,9 @@ fn mathml_in_a_paragraph_and_table_cells() {
         ]
     );
     assert_eq!(a.sections[1].kind.as_deref(), Some("materials-and-methods"));
-    // Inline <mml:math> and two <disp-formula>s with their labels, as the
-    // MathML's text in document order.
+    // Inline <mml:math> as $TeX$, two <disp-formula>s as their label and
+    // $$TeX$$; each formula's TeX is pandoc 3.9's
+    // (tests/fixtures/mathml_tex_pandoc.json, entries 0–11 of this file).
     let p = a
         .sections
         .iter()
@@ -208,7 +209,7 @@ fn mathml_in_a_paragraph_and_table_cells() {
         .unwrap();
     assert_eq!(
         p,
-        "The amount of analyte in the gas phase (Cg), which has an impact on the detection sensitivity, depends on its concentration in the liquid phase as well as its partition coefficient and phase ratio, as described by Equation (1) [23], (1) A∝Cg=C0K+β where A is the analyte signal intensity (e.g., peak area in GC–MS) in a given volume of headspace, Cg is the gas‐phase concentration of the analyte in headspace, C0 is the initial concentration of the analyte in the sample, K the partition coefficient, and β is the phase ratio in the static system (e.g., the vial). In this study, optimization factors were only centered on K, which is described by Equation (2) [23], (2) K∝1pi°·γi where pi° is the vapor pressure (temperature‐ and time‐dependent) and γi is the activity coefficient (matrix‐composition‐dependent) of the analyte."
+        "The amount of analyte in the gas phase ($C_{g}$), which has an impact on the detection sensitivity, depends on its concentration in the liquid phase as well as its partition coefficient and phase ratio, as described by Equation (1) [23], (1) $$A \\propto C_{g} = \\frac{C_{0}}{K + \\beta}$$ where $A$ is the analyte signal intensity (e.g., peak area in GC–MS) in a given volume of headspace, $C_{g}$ is the gas‐phase concentration of the analyte in headspace, $C_{0}$ is the initial concentration of the analyte in the sample, $K$ the partition coefficient, and $\\beta$ is the phase ratio in the static system (e.g., the vial). In this study, optimization factors were only centered on K, which is described by Equation (2) [23], (2) $$K \\propto \\frac{1}{{p_{i}}^{{^\\circ}} \\cdot \\gamma_{i}}$$ where ${p_{i}}^{{^\\circ}}$ is the vapor pressure (temperature‐ and time‐dependent) and $\\gamma_{i}$ is the activity coefficient (matrix‐composition‐dependent) of the analyte."
     );
     assert_eq!(a.tables.len(), 4);
     let t = &a.tables[0];
@@ -584,6 +585,30 @@ fn cli_output_file_resumes_after_the_records_it_holds() {
     assert_eq!(requested, ["PMC3460867", "PMC13249512", "PMC1"]);
     let side: Value = serde_json::from_slice(&std::fs::read(&sidecar).unwrap()).unwrap();
     assert_eq!(side["complete"], true);
+
+    // --resume on the finished FILE: nothing is sent, and stderr says FILE
+    // is complete (as `search --all --resume` says it), not "0 of 0".
+    let before = s.requests().len();
+    let again = pubmed(
+        &argv(&["--resume"])
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+    )
+    .server(&s)
+    .run();
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert_eq!(s.requests().len(), before);
+    assert!(
+        again.stderr.contains(&format!(
+            "{} is complete (3 IDs); nothing to resume",
+            out.display()
+        )),
+        "{}",
+        again.stderr
+    );
+    assert!(!again.stderr.contains("0 of 0"), "{}", again.stderr);
+    assert_eq!(file_records(&out).len(), 3);
 }
 
 #[test]

@@ -24,6 +24,7 @@ mod fulltext;
 mod fulltext_kinds;
 mod fulltext_props;
 mod hardening;
+mod mathml_tex;
 mod mcp;
 mod mcp_budget;
 mod mcp_http;

@@ -51,6 +51,10 @@ pub(super) async fn run(a: FulltextArgs, ctx: &Context) -> Result<Exit, Failure>
         None => ctx.progress(Counting::Ids(input.total(ctx))),
     };
     let mut lines = input.lines();
+    // `--resume` on a finished FILE: said as `search --all` says it.
+    let complete = output
+        .as_ref()
+        .map(|o| (o.complete(), o.path().display().to_string()));
     let already = match &mut output {
         Some(o) => pass_held(ctx, o, &mut lines, &progress, "ID", line_key).await?,
         None => 0,
@@ -99,11 +103,17 @@ pub(super) async fn run(a: FulltextArgs, ctx: &Context) -> Result<Exit, Failure>
     if let Some(o) = output {
         o.finish(true)?;
     }
-    ctx.note(&format!(
-        "{} of {} with open full text",
-        totals.succeeded,
-        count(totals.submitted, "input")
-    ));
+    match complete {
+        Some((true, file)) if totals.submitted == 0 => ctx.note(&format!(
+            "{file} is complete ({}); nothing to resume",
+            count(already, "ID")
+        )),
+        _ => ctx.note(&format!(
+            "{} of {} with open full text",
+            totals.succeeded,
+            count(totals.submitted, "input")
+        )),
+    }
     // a resumed run over a finished FILE had its input, all of it in FILE
     super::require_input(totals.submitted + already, "IDs")?;
     Ok(totals.exit())

@@ -13,6 +13,8 @@ use quick_xml::escape::resolve_predefined_entity;
 use quick_xml::events::{BytesStart, Event};
 use serde::Serialize;
 
+use super::mathml;
+
 /// Elements read as one paragraph each (their inline content folded).
 const PARAGRAPHS: [&str; 6] = [
     "p",
@@ -295,6 +297,33 @@ fn tag(e: &BytesStart<'_>) -> Result<Tag, JatsError> {
     Ok(Tag { name, attrs })
 }
 
+fn math_el(t: &Tag) -> mathml::Math {
+    let mut m = mathml::Math::new(&t.name);
+    m.attrs = t.attrs.clone();
+    m
+}
+
+/// Appends a formula: ` label $tex$` or ` label $$tex$$` (display).
+fn push_formula(out: &mut String, label: &str, tex: &str, display: bool) {
+    if tex.is_empty() {
+        return;
+    }
+    if display || !label.is_empty() {
+        space(out);
+    }
+    if !label.is_empty() {
+        out.push_str(label);
+        out.push(' ');
+    }
+    let d = if display { "$$" } else { "$" };
+    out.push_str(d);
+    out.push_str(tex);
+    out.push_str(d);
+    if display {
+        out.push(' ');
+    }
+}
+
 /// Appends `s` with whitespace folded to single spaces.
 fn push_folded(out: &mut String, s: &str) {
     for (i, part) in s.split(char::is_whitespace).enumerate() {
@@ -414,11 +443,17 @@ impl<R: BufRead> Parser<R> {
                     {
                         space(out);
                     }
-                    if t.name == "tex-math" {
-                        // The TeX spelling of a formula beside its MathML:
-                        // MathML's own text is what is kept (docs/fulltext.md).
-                        self.skip()?;
-                        continue;
+                    match t.name.as_str() {
+                        "inline-formula" | "disp-formula" | "tex-math" => {
+                            self.formula(&t, out, art)?;
+                            continue;
+                        }
+                        n if mathml::local(n) == "math" => {
+                            let m = self.math_tree(&t)?;
+                            push_formula(out, "", &mathml::to_tex(&m), m.is_display());
+                            continue;
+                        }
+                        _ => {}
                     }
                     self.inline(out, art, blocks, spaced)?;
                     if spaced {
@@ -426,6 +461,122 @@ impl<R: BufRead> Parser<R> {
                     }
                 }
             }
+        }
+    }
+
+    /// A formula (`<inline-formula>`, `<disp-formula>`, a lone
+    /// `<tex-math>`) just started as `t`, written as `$TeX$` (inline) or
+    /// `$$TeX$$` (display) after its label: the author's `<tex-math>` when
+    /// there is one, else the MathML converted (`core::mathml`), else the
+    /// formula's text (docs/fulltext.md "Formulas").
+    fn formula(&mut self, t: &Tag, out: &mut String, art: &mut Article) -> Result<(), JatsError> {
+        let display = t.name == "disp-formula";
+        let mut label = String::new();
+        let mut tex = String::new();
+        let mut math: Option<mathml::Math> = None;
+        let mut other = String::new();
+        if t.name == "tex-math" {
+            self.raw_text(&mut tex)?;
+        } else {
+            self.formula_parts(&mut label, &mut tex, &mut math, &mut other, art)?;
+        }
+        let tex = mathml::tex_math_body(&tex);
+        let display = display || math.as_ref().is_some_and(mathml::Math::is_display);
+        let tex = if !tex.is_empty() {
+            tex
+        } else {
+            math.as_ref().map(mathml::to_tex).unwrap_or_default()
+        };
+        if tex.is_empty() {
+            // No formula in TeX or MathML (a graphic, plain text): its text.
+            let lead = finish(std::mem::take(&mut label));
+            space(out);
+            push_folded(out, &lead);
+            space(out);
+            push_folded(out, other.trim());
+            return Ok(());
+        }
+        push_formula(out, &finish(label), &tex, display);
+        Ok(())
+    }
+
+    fn formula_parts(
+        &mut self,
+        label: &mut String,
+        tex: &mut String,
+        math: &mut Option<mathml::Math>,
+        other: &mut String,
+        art: &mut Article,
+    ) -> Result<(), JatsError> {
+        loop {
+            match self.next()? {
+                Ev::End => return Ok(()),
+                Ev::Eof => return Err(truncated()),
+                Ev::Empty(_) => {}
+                Ev::Text(t) => push_folded(other, &t),
+                Ev::Start(c) => match c.name.as_str() {
+                    "label" => *label = self.text_of(art)?,
+                    "alternatives" => self.formula_parts(label, tex, math, other, art)?,
+                    "tex-math" if tex.is_empty() => self.raw_text(tex)?,
+                    n if mathml::local(n) == "math" && math.is_none() => {
+                        *math = Some(self.math_tree(&c)?)
+                    }
+                    // A graphic's text, or inline markup around plain text.
+                    _ => {
+                        let mut floats = Vec::new();
+                        self.inline(other, art, &mut floats, false)?;
+                    }
+                },
+            }
+        }
+    }
+
+    /// The character data of the element just started, as written.
+    fn raw_text(&mut self, out: &mut String) -> Result<(), JatsError> {
+        let mut open = 1usize;
+        while open > 0 {
+            match self.next()? {
+                Ev::Start(_) => open += 1,
+                Ev::End => open -= 1,
+                Ev::Eof => return Err(truncated()),
+                Ev::Text(t) => out.push_str(&t),
+                Ev::Empty(_) => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// The MathML element just started as `t`, as a tree (a formula is
+    /// small; the depth cap still holds).
+    fn math_tree(&mut self, t: &Tag) -> Result<mathml::Math, JatsError> {
+        let mut m = math_el(t);
+        loop {
+            match self.next()? {
+                Ev::End => return Ok(m),
+                Ev::Eof => return Err(truncated()),
+                Ev::Empty(c) => m.children.push(mathml::MathChild::El(math_el(&c))),
+                Ev::Text(s) => m.children.push(mathml::MathChild::Text(s)),
+                Ev::Start(c) => {
+                    let k = self.math_tree(&c)?;
+                    m.children.push(mathml::MathChild::El(k));
+                }
+            }
+        }
+    }
+
+    /// The text of a paragraph-like element just started as `t`: a
+    /// `<disp-formula>` as a formula, others their inline text.
+    fn block_text(
+        &mut self,
+        t: &Tag,
+        out: &mut String,
+        art: &mut Article,
+        floats: &mut Vec<Block>,
+    ) -> Result<(), JatsError> {
+        if t.name == "disp-formula" {
+            self.formula(t, out, art)
+        } else {
+            self.inline(out, art, floats, false)
         }
     }
 
@@ -645,7 +796,7 @@ impl<R: BufRead> Parser<R> {
                         name if PARAGRAPHS.contains(&name) => {
                             let mut s = String::new();
                             let mut floats = Vec::new();
-                            self.inline(&mut s, art, &mut floats, false)?;
+                            self.block_text(&t, &mut s, art, &mut floats)?;
                             let s = finish(s);
                             if !s.is_empty() {
                                 sec.blocks.push(Block::Paragraph(s));
@@ -819,7 +970,7 @@ impl<R: BufRead> Parser<R> {
                     }
                     let mut s = String::new();
                     let mut floats = Vec::new();
-                    self.inline(&mut s, art, &mut floats, false)?;
+                    self.block_text(&t, &mut s, art, &mut floats)?;
                     let s = finish(s);
                     if !s.is_empty() {
                         lead.blocks.push(Block::Paragraph(s));
@@ -1069,6 +1220,29 @@ mod tests {
             SetItem::Article(a) => *a,
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn formulas_prefer_the_authors_tex_then_mathml() {
+        // PMC's <alternatives>: a whole LaTeX document in <tex-math> beside
+        // MathML saying something else; the author's TeX is written.
+        let a = one(
+            r#"<article xmlns:mml="http://www.w3.org/1998/Math/MathML"><front><article-meta>
+<article-id pub-id-type="pmc">1</article-id></article-meta></front><body><sec><title>M</title>
+<p>Let <inline-formula><alternatives><tex-math id="t1"><![CDATA[\documentclass[12pt]{minimal}
+\usepackage{amsmath}\begin{document}$$\alpha_{1}$$\end{document}]]></tex-math><mml:math><mml:mi>b</mml:mi></mml:math></alternatives></inline-formula> hold.</p>
+<disp-formula id="e1"><label>(1)</label><mml:math display="block"><mml:mfrac><mml:mi>a</mml:mi><mml:mn>2</mml:mn></mml:mfrac></mml:math></disp-formula>
+<p>By <disp-formula><tex-math>x^2</tex-math></disp-formula>then <inline-formula><mml:math><mml:mi>y</mml:mi></mml:math></inline-formula>.</p>
+</sec></body></article>"#,
+        );
+        assert_eq!(
+            a.sections[0].paragraphs().collect::<Vec<_>>(),
+            [
+                "Let $\\alpha_{1}$ hold.",
+                "(1) $$\\frac{a}{2}$$",
+                "By $$x^2$$ then $y$."
+            ]
+        );
     }
 
     #[test]

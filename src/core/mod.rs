@@ -8,6 +8,7 @@ pub mod dates;
 pub mod fields;
 pub mod ids;
 pub mod jats;
+pub mod mathml;
 pub mod mesh;
 pub mod query;
 pub mod record;

@@ -27,6 +27,7 @@ use super::db::Db;
 use super::pacer::Lane;
 use super::transport::{HttpResponse, Method, TransportError};
 use super::xml::{self, Element, Node};
+use crate::core::mathml;
 use crate::core::record::{
     AbstractSection, Author, Book, CommentCorrection, DateParts, Grant, Journal, MeshHeading,
     MeshQualifier, Pages, Record, join_abstract, normalize_orcid, pubmed_url,
@@ -214,7 +215,7 @@ fn local(name: &str) -> &str {
 }
 
 /// The plain text of an element: text of inline markup kept, MathML
-/// written linearly, whitespace folded.
+/// as linear TeX in `$…$` (`core::mathml`), whitespace folded.
 pub fn plain_text(e: &Element) -> String {
     let mut out = String::new();
     collect_plain(e, &mut out);
@@ -226,68 +227,35 @@ fn collect_plain(e: &Element, out: &mut String) {
         match n {
             Node::Text(t) => out.push_str(t),
             Node::Element(c) if local(&c.name) == "math" => {
-                let mut m = String::new();
-                math_text(c, &mut m);
-                out.push_str(&m);
+                // Linear TeX, `$…$` (`$$…$$` for display="block"), as
+                // `fulltext` writes formulas (docs/fetch.md "The record").
+                let m = math_tree(c);
+                let tex = mathml::to_tex(&m);
+                if !tex.is_empty() {
+                    let d = if m.is_display() { "$$" } else { "$" };
+                    out.push_str(d);
+                    out.push_str(&tex);
+                    out.push_str(d);
+                }
             }
             Node::Element(c) => collect_plain(c, out),
         }
     }
 }
 
-/// MathML as linear text: token contents in reading order (whitespace
-/// between elements is layout, not content), prescripts before their base
-/// (`³He` → `3He`), fractions as `a/b`.
-fn math_text(e: &Element, out: &mut String) {
-    let kids: Vec<&Element> = e.elements().collect();
-    match local(&e.name) {
-        "mi" | "mn" | "mo" | "ms" => out.push_str(e.text().trim()),
-        "mtext" => {
-            let t = e.text();
-            if t.trim().is_empty() && !t.is_empty() {
-                out.push(' ');
-            } else {
-                out.push_str(t.trim());
-            }
-        }
-        "none" | "mprescripts" | "annotation" | "annotation-xml" => {}
-        "semantics" => {
-            if let Some(first) = kids.first() {
-                math_text(first, out);
-            }
-        }
-        "mmultiscripts" => {
-            let at = kids.iter().position(|k| local(&k.name) == "mprescripts");
-            let (post, pre) = match at {
-                Some(i) => (&kids[..i], &kids[i + 1..]),
-                None => (&kids[..], &[][..]),
-            };
-            for k in pre {
-                math_text(k, out);
-            }
-            for k in post {
-                math_text(k, out);
-            }
-        }
-        "mfrac" if kids.len() == 2 => {
-            math_text(kids[0], out);
-            out.push('/');
-            math_text(kids[1], out);
-        }
-        "msqrt" => {
-            out.push('√');
-            for k in kids {
-                math_text(k, out);
-            }
-        }
-        _ => {
-            for n in &e.children {
-                match n {
-                    Node::Element(c) => math_text(c, out),
-                    Node::Text(t) => out.push_str(t.trim()),
-                }
-            }
-        }
+/// An `ncbi::xml` element as the tree `core::mathml` reads.
+fn math_tree(e: &Element) -> mathml::Math {
+    mathml::Math {
+        name: local(&e.name).to_string(),
+        attrs: e.attrs.clone(),
+        children: e
+            .children
+            .iter()
+            .map(|n| match n {
+                Node::Element(c) => mathml::MathChild::El(math_tree(c)),
+                Node::Text(t) => mathml::MathChild::Text(t.clone()),
+            })
+            .collect(),
     }
 }
 
@@ -1312,12 +1280,17 @@ mod tests {
     }
 
     #[test]
-    fn mathml_is_written_linearly() {
+    fn mathml_is_written_as_linear_tex() {
         let e = xml::parse(
             "<AbstractText>inhaled <mml:math xmlns:mml=\"http://www.w3.org/1998/Math/MathML\">\n  <mml:mrow>\n    <mml:mmultiscripts>\n      <mml:mrow><mml:mi>He</mml:mi></mml:mrow>\n      <mml:mprescripts/>\n      <mml:none/>\n      <mml:mrow><mml:mn>3</mml:mn></mml:mrow>\n    </mml:mmultiscripts>\n    <mml:mo>/</mml:mo>\n    <mml:mtext> </mml:mtext>\n    <mml:mi>MRI</mml:mi>\n    <mml:mfrac><mml:mi>a</mml:mi><mml:mn>2</mml:mn></mml:mfrac>\n  </mml:mrow>\n</mml:math> ventilation</AbstractText>",
         )
         .unwrap();
-        assert_eq!(plain_text(&e), "inhaled 3He/ MRIa/2 ventilation");
+        // pandoc 3.9 (`-f jats -t latex`) on the same <mml:math>:
+        // \({{}_{}^{3}{He}}/{MRI}\frac{a}{2}\)
+        assert_eq!(
+            plain_text(&e),
+            "inhaled ${{}_{}^{3}{He}}/{MRI}\\frac{a}{2}$ ventilation"
+        );
     }
 
     #[test]

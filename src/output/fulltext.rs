@@ -68,16 +68,7 @@ pub fn record_json(r: &FulltextRecord, wanted: &[String]) -> Value {
 pub fn article_text(f: &Fulltext, wanted: &[String], markdown: bool) -> String {
     let a = &f.article;
     let mut out = String::new();
-    let h = |level: usize, t: &str| {
-        if markdown {
-            format!("{} {t}\n\n", "#".repeat(level.min(6)))
-        } else {
-            format!(
-                "{t}\n{}\n\n",
-                if level <= 1 { "=" } else { "-" }.repeat(t.chars().count().min(72))
-            )
-        }
-    };
+    let h = |level: usize, t: &str| heading(level, t, markdown);
     out.push_str(&h(1, &a.title));
     if !a.authors.is_empty() {
         out.push_str(&format!("{}\n\n", a.authors.join(", ")));
@@ -123,13 +114,26 @@ pub fn article_text(f: &Fulltext, wanted: &[String], markdown: bool) -> String {
     out
 }
 
+/// A heading at `level` (1 the title): Markdown `#`s, or in text the
+/// title underlined by level, `=` (1), `-` (2), `~` (3), `^` (4 and
+/// deeper), as long as the title (at most 72 characters).
+fn heading(level: usize, t: &str, md: bool) -> String {
+    if md {
+        format!("{} {t}\n\n", "#".repeat(level.min(6)))
+    } else {
+        let mark = match level {
+            0 | 1 => "=",
+            2 => "-",
+            3 => "~",
+            _ => "^",
+        };
+        format!("{t}\n{}\n\n", mark.repeat(t.chars().count().min(72)))
+    }
+}
+
 fn section_text(out: &mut String, a: &Article, s: &Section, level: usize, md: bool) {
     if !s.title.is_empty() {
-        if md {
-            out.push_str(&format!("{} {}\n\n", "#".repeat(level.min(6)), s.title));
-        } else {
-            out.push_str(&format!("{}\n\n", s.title));
-        }
+        out.push_str(&heading(level, &s.title, md));
     }
     let bold = |t: &str| {
         if md {
