@@ -849,3 +849,38 @@ fn search_mesh_check_outage_is_a_warning_and_the_search_runs() {
     );
     assert!(v["count"].as_u64().is_some());
 }
+
+/// At 100 columns the table never splits a search clause: each of
+/// D009203's three clauses and the real SCR capture's `[nm]` clause is
+/// whole on one line.
+#[test]
+fn mesh_table_keeps_each_clause_on_one_line_at_100_columns() {
+    let server = mesh_server();
+    for (term, clauses) in [
+        (
+            "D009203",
+            vec![
+                "\"Myocardial Infarction\"[Mesh]",
+                "\"Myocardial Infarction\"[majr]",
+                "\"Myocardial Infarction\"[mh:noexp]",
+            ],
+        ),
+        ("C414177", vec!["\"SLC7A2 protein, human\"[nm]"]),
+    ] {
+        let run = pubmed(&["mesh", "-f", "table", "--tree", term])
+            .server(&server)
+            .env("COLUMNS", "100")
+            .run();
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        for line in run.stdout.lines() {
+            assert!(line.chars().count() <= 100, "{line}");
+        }
+        for c in clauses {
+            assert!(
+                run.stdout.lines().any(|l| l.contains(c)),
+                "{c} on one line:\n{}",
+                run.stdout
+            );
+        }
+    }
+}
