@@ -512,7 +512,7 @@ async fn lookup_mesh_stays_in_budget_and_continues_exactly_once() {
 /// returns every citation once, in order, with its PMID.
 #[tokio::test]
 async fn lookup_citation_stays_in_budget_and_continues_exactly_once() {
-    let known = vec![
+    let known = [
         (
             "proc natl acad sci u s a|1991|88|3248".to_string(),
             "2014248".to_string(),
