@@ -1060,7 +1060,7 @@ fn a_malformed_argument_exits_2_before_any_request() {
     let run = fetch(&server, &["10.1038/ng.590"]);
     assert_eq!(
         run.stderr,
-        "pubmed: error: \"10.1038/ng.590\" is not a valid PMID: expected digits, not 0, e.g. 23193287 [malformed_id]\n\
+        "pubmed: error: \"10.1038/ng.590\" is not a valid PMID: it is written as a DOI; a PMID is digits, never 0 (leading zeros allowed), e.g. 23193287 [malformed_id]\n\
          pubmed: hint: this command takes PMIDs (digits); turn a PMCID or DOI into its PMID with `pubmed convert ID --to pmid`\n"
     );
     assert_eq!(server.count(), 0);

@@ -411,3 +411,160 @@ async fn convert_stays_in_budget_and_continues_exactly_once() {
     assert_eq!(records, expected);
     c.cancel().await.unwrap();
 }
+
+/// Calls `tool` with `args` and `budget`, then with each `continueWith`
+/// merged in, until nothing is deferred: every answer within the budget,
+/// each deferred item listed once in structuredContent and never in the
+/// text (issue 27: the list was counted four times). Returns what each
+/// answer held (`held` of its structuredContent).
+async fn drain_by_offset(
+    c: &rmcp::service::RunningService<rmcp::service::RoleClient, ()>,
+    tool: &'static str,
+    mut args: Value,
+    budget: usize,
+    held: impl Fn(&Value) -> Vec<String>,
+) -> Vec<Vec<String>> {
+    args["maxResponseCharacters"] = budget.into();
+    let mut pages = Vec::new();
+    loop {
+        let r = call(c, tool, args.clone()).await;
+        assert_eq!(r.is_error, Some(false), "{r:?}");
+        assert!(size(&r) <= budget, "{tool}: {} > {budget}", size(&r));
+        let sc = r.structured_content.clone().unwrap();
+        let page = held(&sc);
+        assert!(!page.is_empty(), "an answer holds at least one record");
+        let offset = args.get("offset").and_then(Value::as_u64).unwrap_or(0);
+        assert_eq!(sc["offset"], offset);
+        pages.push(page);
+        let Some(next) = sc.get("continueWith") else {
+            assert!(sc.get("deferred").is_none());
+            break;
+        };
+        let text = &r.content[0].as_text().unwrap().text;
+        let deferred = strs(&sc["deferred"]);
+        assert!(!deferred.is_empty());
+        assert!(
+            text.contains(&format!("the {} deferred ", deferred.len())),
+            "{text}"
+        );
+        let total: usize = pages.iter().map(Vec::len).sum();
+        assert_eq!(
+            next,
+            &json!({"offset": total}),
+            "continueWith is the offset alone"
+        );
+        // listed once: in `deferred`, not in `continueWith`, not in the text
+        let last = deferred.last().unwrap();
+        assert!(!text.contains(last.as_str()), "{text}");
+        args["offset"] = next["offset"].clone();
+        assert!(pages.len() < 100, "no progress");
+    }
+    pages
+}
+
+/// `heart attack` with `tree`: the fake's D009203 (Myocardial
+/// Infarction, its two tree positions, 13 qualifiers) and D056988
+/// (Anterior Wall Myocardial Infarction) do not fit together in 2,000
+/// characters: the first answer holds D009203 and defers D056988, the
+/// continuation holds D056988, each once.
+#[tokio::test]
+async fn lookup_mesh_stays_in_budget_and_continues_exactly_once() {
+    let server = support::mesh::mesh_server();
+    let home = tempfile::tempdir().unwrap();
+    let c = client(&server, home.path()).await;
+    let pages = drain_by_offset(
+        &c,
+        "pubmed_lookup_mesh",
+        json!({"term": "heart attack", "tree": true}),
+        2_000,
+        |sc| {
+            assert_eq!(sc["count"], 2);
+            sc["records"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| r["ui"].as_str().unwrap().to_string())
+                .collect()
+        },
+    )
+    .await;
+    assert_eq!(
+        pages,
+        vec![vec!["D009203".to_string()], vec!["D056988".to_string()]]
+    );
+    // the default budget holds both, nothing deferred
+    let r = call(
+        &c,
+        "pubmed_lookup_mesh",
+        json!({"term": "heart attack", "tree": true}),
+    )
+    .await;
+    let sc = r.structured_content.unwrap();
+    assert_eq!(sc["records"].as_array().unwrap().len(), 2);
+    assert!(sc.get("deferred").is_none() && sc.get("continueWith").is_none());
+    c.cancel().await.unwrap();
+}
+
+/// 40 citations: the real ECitMatch capture's two found references
+/// (PMID 2014248, Mann BJ, PNAS 1991; PMID 31978945, Zhu N, NEJM 2020)
+/// every tenth, the others unknown to the fake (NOT_FOUND). A
+/// 4,000-character budget pages them; the continuation by `offset`
+/// returns every citation once, in order, with its PMID.
+#[tokio::test]
+async fn lookup_citation_stays_in_budget_and_continues_exactly_once() {
+    let known = [
+        (
+            "proc natl acad sci u s a|1991|88|3248".to_string(),
+            "2014248".to_string(),
+        ),
+        (
+            "n engl j med|2020|382|727".to_string(),
+            "31978945".to_string(),
+        ),
+    ];
+    let server = support::mesh::server(move |b| {
+        let k: Vec<(&str, &str)> = known
+            .iter()
+            .map(|(a, b)| (a.as_str(), b.as_str()))
+            .collect();
+        support::mesh::ecitmatch_answer(b, &k)
+    });
+    let home = tempfile::tempdir().unwrap();
+    let c = client(&server, home.path()).await;
+    let citations: Vec<String> = (0..40)
+        .map(|i| match i % 10 {
+            0 => format!("proc natl acad sci u s a|1991|88|3248|mann bj|ref{i}|"),
+            5 => format!("n engl j med|2020|382|727|zhu n|ref{i}|"),
+            _ => format!("j unknown|2001|{i}|{i}|nobody|ref{i}|"),
+        })
+        .collect();
+    let expected: Vec<String> = (0..40)
+        .map(|i| match i % 10 {
+            0 => format!("ref{i} 2014248"),
+            5 => format!("ref{i} 31978945"),
+            _ => format!("ref{i} not_found"),
+        })
+        .collect();
+    let pages = drain_by_offset(
+        &c,
+        "pubmed_lookup_citation",
+        json!({"citations": citations}),
+        4_000,
+        |sc| {
+            let recs = sc["records"].as_array().unwrap();
+            assert_eq!(sc["totalSubmitted"], recs.len());
+            let matched = recs.iter().filter(|r| r["status"] == "matched").count();
+            assert_eq!(sc["totalMatched"], matched);
+            recs.iter()
+                .map(|r| {
+                    let what = r["pmid"].as_str().unwrap_or(r["status"].as_str().unwrap());
+                    format!("{} {what}", r["key"].as_str().unwrap())
+                })
+                .collect()
+        },
+    )
+    .await;
+    assert!(pages.len() > 1, "{pages:?}");
+    assert_eq!(pages.concat(), expected);
+    c.cancel().await.unwrap();
+}

@@ -695,3 +695,192 @@ fn match_ris_records_and_write_back() {
     assert_eq!(std::fs::read_to_string(&out).unwrap(), want);
     assert_eq!(std::fs::read_to_string(&path).unwrap(), ris);
 }
+
+/// A server answering `db=mesh` as [`support::mesh::reply`] (or with
+/// `mesh_status` when set) and PubMed as the shared fake.
+fn search_server(mesh_status: Option<u16>) -> support::server::TestServer {
+    use support::fake_ncbi::{Corpus, FakeNcbi};
+    let fake = FakeNcbi::new(Corpus::default());
+    support::server::TestServer::start(move |req| {
+        if req.param("db") == Some("mesh") {
+            return match mesh_status {
+                Some(s) => support::server::Reply::status(s, "text/plain", "MeSH is down"),
+                None => support::mesh::reply(req, &|_| {
+                    support::server::Reply::status(404, "text/plain", "no")
+                }),
+            };
+        }
+        fake.reply(req)
+    })
+}
+
+fn pubmed_term(server: &support::server::TestServer) -> Vec<String> {
+    server
+        .requests()
+        .iter()
+        .filter(|r| r.is("esearch.fcgi") && r.param("db") != Some("mesh"))
+        .map(|r| r.param("term").unwrap_or_default().to_string())
+        .collect()
+}
+
+fn mesh_requests(server: &support::server::TestServer) -> Vec<support::server::Request> {
+    server
+        .requests()
+        .into_iter()
+        .filter(|r| r.param("db") == Some("mesh"))
+        .collect()
+}
+
+#[test]
+fn search_mesh_ui_searches_the_records_name_with_one_request() {
+    let server = search_server(None);
+    let run = pubmed(&[
+        "search", "", "--mesh", "D009203", "--mesh", "C414177", "-f", "json",
+    ])
+    .server(&server)
+    .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    // D009203 is Myocardial Infarction; C414177 is the real SCR capture's
+    // "SLC7A2 protein, human", which PubMed indexes under [nm].
+    let want = "\"Myocardial Infarction\"[MeSH Terms] AND \"SLC7A2 protein, human\"[nm]";
+    assert_eq!(pubmed_term(&server), vec![want.to_string()]);
+    let v = run.json();
+    assert_eq!(v["effectiveQuery"], want);
+    assert_eq!(
+        v["appliedFilters"]["meshTerms"],
+        json!(["Myocardial Infarction", "SLC7A2 protein, human"])
+    );
+    assert!(
+        v["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|w| !w["kind"].as_str().unwrap().starts_with("mesh_")),
+        "{}",
+        v["warnings"]
+    );
+    // 7-character UIs need no ESearch: one ESummary for both.
+    let m = mesh_requests(&server);
+    assert_eq!(m.len(), 1, "{m:?}");
+    assert!(m[0].is("esummary.fcgi"));
+    assert_eq!(m[0].param("id"), Some("68009203,67414177"));
+}
+
+#[test]
+fn search_mesh_misspelled_or_entry_term_warns_and_searches_as_typed() {
+    let server = search_server(None);
+    let args = [
+        "search",
+        "aspirin",
+        "--mesh",
+        "Myocardial Infarctoin",
+        "--mesh",
+        "Heart Attack",
+        "--mesh",
+        "asthma",
+    ];
+    let mut json_args = args.to_vec();
+    json_args.extend(["-f", "json"]);
+    let run = pubmed(&json_args).server(&server).run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        pubmed_term(&server),
+        vec![
+            "(aspirin) AND \"Myocardial Infarctoin\"[MeSH Terms] AND \"Heart Attack\"[MeSH Terms] AND \"asthma\"[MeSH Terms]"
+                .to_string()
+        ]
+    );
+    let m = mesh_requests(&server);
+    assert_eq!(m.len(), 2, "one ESearch and one ESummary: {m:?}");
+    assert_eq!(
+        m[0].param("term"),
+        Some("\"Myocardial Infarctoin\"[mh] OR \"Heart Attack\"[mh] OR \"asthma\"[mh]")
+    );
+    assert_eq!(m[1].param("id"), Some("68009203,68001249"));
+    let misspelled = "\"Myocardial Infarctoin\" is not a current MeSH descriptor: MeSH has no heading or entry term of this name, so it may match nothing; it was searched as typed (check it with `pubmed mesh \"Myocardial Infarctoin\"`)";
+    let entry = "\"Heart Attack\" is not a current MeSH descriptor: it is an entry term of \"Myocardial Infarction\" (D009203), the heading to search; it was searched as typed (check it with `pubmed mesh \"Heart Attack\"`)";
+    let v = run.json();
+    let w: Vec<&serde_json::Value> = v["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|w| w["kind"] == "mesh_not_descriptor")
+        .collect();
+    assert_eq!(w.len(), 2, "asthma is a heading (case ignored): {w:?}");
+    assert_eq!(w[0]["message"], misspelled);
+    assert_eq!(w[0]["terms"], json!(["Myocardial Infarctoin"]));
+    assert_eq!(w[1]["message"], entry);
+    // and on stderr outside JSON
+    let mut tsv_args = args.to_vec();
+    tsv_args.extend(["-f", "tsv"]);
+    let run = pubmed(&tsv_args).server(&server).run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains(&format!("warning: {misspelled}")),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn search_mesh_check_outage_is_a_warning_and_the_search_runs() {
+    let server = search_server(Some(400));
+    let run = pubmed(&["search", "", "--mesh", "Asthma", "-f", "json"])
+        .server(&server)
+        .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        pubmed_term(&server),
+        vec!["\"Asthma\"[MeSH Terms]".to_string()]
+    );
+    let v = run.json();
+    let w: Vec<&serde_json::Value> = v["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|w| w["kind"] == "mesh_check_failed")
+        .collect();
+    assert_eq!(w.len(), 1, "{}", v["warnings"]);
+    let msg = w[0]["message"].as_str().unwrap();
+    assert!(
+        msg.starts_with("the MeSH check of the MeSH terms could not run: ")
+            && msg.ends_with("; they were searched as typed"),
+        "{msg}"
+    );
+    assert!(v["count"].as_u64().is_some());
+}
+
+/// At 100 columns the table never splits a search clause: each of
+/// D009203's three clauses and the real SCR capture's `[nm]` clause is
+/// whole on one line.
+#[test]
+fn mesh_table_keeps_each_clause_on_one_line_at_100_columns() {
+    let server = mesh_server();
+    for (term, clauses) in [
+        (
+            "D009203",
+            vec![
+                "\"Myocardial Infarction\"[Mesh]",
+                "\"Myocardial Infarction\"[majr]",
+                "\"Myocardial Infarction\"[mh:noexp]",
+            ],
+        ),
+        ("C414177", vec!["\"SLC7A2 protein, human\"[nm]"]),
+    ] {
+        let run = pubmed(&["mesh", "-f", "table", "--tree", term])
+            .server(&server)
+            .env("COLUMNS", "100")
+            .run();
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        for line in run.stdout.lines() {
+            assert!(line.chars().count() <= 100, "{line}");
+        }
+        for c in clauses {
+            assert!(
+                run.stdout.lines().any(|l| l.contains(c)),
+                "{c} on one line:\n{}",
+                run.stdout
+            );
+        }
+    }
+}

@@ -36,6 +36,9 @@ impl Fake {
     }
 
     fn reply(&self, req: &Request) -> Reply {
+        if req.param("db") == Some("mesh") {
+            return support::mesh::reply(req, &|_| Reply::status(404, "text/plain", "no"));
+        }
         if req.is("esearch.fcgi") {
             let term = req.param("term").unwrap_or_default();
             let body = self
@@ -90,7 +93,8 @@ impl Fake {
 fn esearch_requests(s: &TestServer) -> Vec<Request> {
     s.requests()
         .into_iter()
-        .filter(|r| r.is("esearch.fcgi"))
+        // PubMed's: the MeSH check of `--mesh` searches `db=mesh` first.
+        .filter(|r| r.is("esearch.fcgi") && r.param("db") != Some("mesh"))
         .collect()
 }
 

@@ -23,9 +23,9 @@ impl IdType {
     /// What a valid ID of this type looks like, for messages.
     pub fn expected_form(self) -> &'static str {
         match self {
-            IdType::Pmid => "digits, not 0, e.g. 23193287",
+            IdType::Pmid => "digits, never 0 (leading zeros allowed), e.g. 23193287",
             IdType::Pmcid => {
-                "PMC followed by digits, not 0 (PMC optional, any case), e.g. PMC3531190"
+                "PMC followed by digits, never 0 (PMC optional, any case), e.g. PMC3531190"
             }
             IdType::Doi => "10.<registrant>/<suffix> with no spaces or commas, e.g. 10.1038/ng.590",
         }
@@ -62,10 +62,45 @@ fn pmcid_digits(s: &str) -> Option<&str> {
     digits(d).then_some(d)
 }
 
+/// What is wrong with `raw` as an ID of `idtype`, in a few words (the
+/// first rule it breaks, in [`validate`]'s order).
+fn problem(raw: &str, idtype: IdType) -> String {
+    let written_as = |t: IdType| format!("it is written as a {}", t.as_str().to_uppercase());
+    if raw.is_empty() {
+        return "it is empty".into();
+    }
+    if raw.contains(',') {
+        return "it holds a comma (one ID at a time)".into();
+    }
+    if raw.chars().any(char::is_whitespace) {
+        return "it holds whitespace".into();
+    }
+    if raw.chars().any(|c| !is_visible(c)) {
+        return "it holds an invisible character".into();
+    }
+    let rest = match unpaste(raw) {
+        (Some(t), _) if t != idtype => return written_as(t),
+        (_, rest) => rest,
+    };
+    let doi_like = rest.starts_with("10.") && rest.contains('/');
+    match idtype {
+        IdType::Pmid if digits(rest) => "it is 0".into(),
+        IdType::Pmid if doi_like => written_as(IdType::Doi),
+        IdType::Pmid if pmcid_digits(rest).is_some() => written_as(IdType::Pmcid),
+        IdType::Pmid => "it holds characters other than digits".into(),
+        IdType::Pmcid if pmcid_digits(rest).is_some() => "it is 0".into(),
+        IdType::Pmcid if doi_like => written_as(IdType::Doi),
+        IdType::Pmcid => "it is not PMC followed by digits".into(),
+        IdType::Doi => "it does not start with 10. or has no /".into(),
+    }
+}
+
 fn malformed(raw: &str, idtype: Option<IdType>) -> Error {
     let why = match idtype {
         Some(t) => format!(
-            "{raw:?} is not a valid {}: expected {}",
+            "{raw:?} is not a valid {}: {}; a {} is {}",
+            t.as_str().to_uppercase(),
+            problem(raw, t),
             t.as_str().to_uppercase(),
             t.expected_form()
         ),
@@ -252,8 +287,38 @@ mod tests {
         let e = validate(IdType::Pmid, "doi:10.1038/ng.590").unwrap_err();
         assert_eq!(
             e.message,
-            "\"doi:10.1038/ng.590\" is not a valid PMID: expected digits, not 0, e.g. 23193287"
+            "\"doi:10.1038/ng.590\" is not a valid PMID: it is written as a DOI; a PMID is digits, never 0 (leading zeros allowed), e.g. 23193287"
         );
+        // each message says what is wrong, then what the ID must be
+        for (bad, t, why) in [
+            ("abc", IdType::Pmid, "it holds characters other than digits"),
+            ("000", IdType::Pmid, "it is 0"),
+            ("12,34", IdType::Pmid, "it holds a comma (one ID at a time)"),
+            ("12 34", IdType::Pmid, "it holds whitespace"),
+            (
+                "\u{FEFF}123",
+                IdType::Pmid,
+                "it holds an invisible character",
+            ),
+            ("PMC3531190", IdType::Pmid, "it is written as a PMCID"),
+            ("10.1038/ng.590", IdType::Pmcid, "it is written as a DOI"),
+            ("PMC0", IdType::Pmcid, "it is 0"),
+            ("PMCX1", IdType::Pmcid, "it is not PMC followed by digits"),
+            (
+                "11.1/x",
+                IdType::Doi,
+                "it does not start with 10. or has no /",
+            ),
+        ] {
+            let e = validate(t, bad).unwrap_err();
+            let form = t.expected_form();
+            let name = t.as_str().to_uppercase();
+            assert_eq!(
+                e.message,
+                format!("{bad:?} is not a valid {name}: {why}; a {name} is {form}"),
+                "{bad:?}"
+            );
+        }
     }
 
     #[test]

@@ -328,6 +328,18 @@ fn bare_or_quoted(v: String) -> String {
 /// is parenthesised so its own operators keep their meaning. Errors:
 /// `blank_filter`; `blank_query` when both query and filters are empty.
 pub fn compose(query: &str, filters: &Filters) -> Result<String> {
+    compose_tagged(query, filters, &[])
+}
+
+/// [`compose`], with the tag of some MeSH values given: a `mesh_terms`
+/// value listed in `mesh_tags` as `(value, tag)` is searched as
+/// `"value"[tag]` (a supplementary concept's `nm`, a qualifier's `sh`,
+/// found by `search`'s MeSH check), every other as `"value"[MeSH Terms]`.
+pub fn compose_tagged(
+    query: &str,
+    filters: &Filters,
+    mesh_tags: &[(String, String)],
+) -> Result<String> {
     let mut clauses: Vec<String> = Vec::new();
     if !filters.publication_types.is_empty() {
         let parts = filters
@@ -357,8 +369,12 @@ pub fn compose(query: &str, filters: &Filters) -> Result<String> {
         ));
     }
     for m in &filters.mesh_terms {
+        let tag = mesh_tags
+            .iter()
+            .find(|(v, _)| v == m)
+            .map_or("MeSH Terms", |(_, t)| t.as_str());
         clauses.push(format!(
-            "\"{}\"[MeSH Terms]",
+            "\"{}\"[{tag}]",
             filter_value((Field::MeshTerm, "MeSH term"), m)?
         ));
     }

@@ -323,6 +323,35 @@ pub fn deferral_of(
     (m, text)
 }
 
+/// The budget part of an answer of a tool that continues by `offset`
+/// (`pubmed_lookup_mesh`, `pubmed_lookup_citation`): the answer holds
+/// `held` records from `offset` on and defers `deferred` (their UIs or
+/// inputs). `deferred` is listed once, in structuredContent; the text
+/// says how many and how to continue, and `continueWith` is
+/// `{"offset": offset + held}`, never the list again.
+pub fn deferral_at(
+    noun: &str,
+    tool: &str,
+    budget: u64,
+    offset: usize,
+    held: usize,
+    deferred: &[String],
+) -> (Map<String, Value>, String) {
+    let mut m = Map::new();
+    if deferred.is_empty() {
+        return (m, String::new());
+    }
+    let next = json!({"offset": offset + held});
+    m.insert("deferred".into(), deferred.into());
+    m.insert("continueWith".into(), next.clone());
+    let text = format!(
+        "\n\n**Budget:** this answer holds {held} of {} records from offset {offset} ({BUDGET_ARG} {budget}); the {} deferred {noun} are listed in structuredContent `deferred`. To get them, call {tool} again with {next} (other arguments unchanged).",
+        held + deferred.len(),
+        deferred.len()
+    );
+    (m, text)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -253,3 +253,167 @@ pub fn entry(record: MeshRecord, others: &HashMap<String, MeshRecord>, tree: boo
         record,
     }
 }
+
+/// What MeSH says of one `search --mesh` value ([`check_headings`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HeadingCheck {
+    /// The value is the heading of a current descriptor: search it as typed.
+    Heading,
+    /// The value is a UI; this is its record: search the record's name
+    /// under the record's tag ([`mesh::clauses`]).
+    Named(MeshRecord),
+    /// The value is not a current descriptor's heading (nor a UI MeSH
+    /// knows): searched as typed, with the closest record when the lookup
+    /// found one (the descriptor whose entry term it is, or the
+    /// supplementary concept or qualifier it names).
+    NotDescriptor(Option<MeshRecord>),
+}
+
+/// The ESearch `db=mesh` term that finds every value's record at once
+/// (`"Name"[mh] OR D000072669[mhui]`), and the ESummary UIDs known
+/// without it (7-character UIs). `None` when no value needs ESearch.
+pub fn heading_lookup(values: &[String]) -> (Option<String>, Vec<String>) {
+    let mut clauses: Vec<String> = Vec::new();
+    let mut uids: Vec<String> = Vec::new();
+    for v in values.iter().map(|v| v.trim()) {
+        if mesh::is_ui(v) {
+            match mesh::uid_from_ui(v) {
+                Some(u) => uids.push(u),
+                None => clauses.push(mesh::search_term(v)),
+            }
+        } else {
+            let n: String = v.chars().filter(|c| *c != '"').collect();
+            clauses.push(format!("\"{n}\"[mh]"));
+        }
+    }
+    clauses.dedup();
+    ((!clauses.is_empty()).then(|| clauses.join(" OR ")), uids)
+}
+
+fn folded(s: &str) -> String {
+    s.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+}
+
+/// Judges each value against the records the lookup found (pure): a UI
+/// is [`HeadingCheck::Named`] by its record (or not known); a name is a
+/// [`HeadingCheck::Heading`] when a descriptor's heading is that name
+/// (case and blank runs ignored), else the record naming it (heading of
+/// another kind, or entry term) is the closest.
+pub fn judge_headings(values: &[String], records: &[MeshRecord]) -> Vec<HeadingCheck> {
+    values
+        .iter()
+        .map(|v| {
+            let v = v.trim();
+            if mesh::is_ui(v) {
+                return match records.iter().find(|r| r.ui == v) {
+                    Some(r) => HeadingCheck::Named(r.clone()),
+                    None => HeadingCheck::NotDescriptor(None),
+                };
+            }
+            let n: String = v.chars().filter(|c| *c != '"').collect();
+            let heading = records.iter().find(|r| mesh::names_heading(r, &n));
+            match heading {
+                Some(r) if r.kind() == RecordKind::Descriptor => HeadingCheck::Heading,
+                Some(r) => HeadingCheck::NotDescriptor(Some(r.clone())),
+                None => HeadingCheck::NotDescriptor(
+                    records
+                        .iter()
+                        .find(|r| r.entry_terms.iter().any(|t| folded(t) == folded(&n)))
+                        .cloned(),
+                ),
+            }
+        })
+        .collect()
+}
+
+/// Checks `search --mesh` values against MeSH (docs/search.md "MeSH
+/// check"): one ESearch `db=mesh` for the names and 10-character UIs
+/// together ([`heading_lookup`]; none when every value is a 7-character
+/// UI), then ESummary for the records found, [`MESH_MAX_RECORDS`] UIDs a
+/// request (one request for up to 20 records). One [`HeadingCheck`] per
+/// value, in order.
+///
+/// Errors: the client's (the caller turns them into a warning: a failed
+/// check never fails a search).
+pub async fn check_headings(client: &Client, values: &[String]) -> Result<Vec<HeadingCheck>> {
+    let (term, mut uids) = heading_lookup(values);
+    if let Some(term) = term {
+        let p = EsearchParams {
+            term,
+            retmax: (MESH_MAX_RECORDS * values.len()).min(500) as u32,
+            ..EsearchParams::default()
+        };
+        for id in client.esearch(Db::Mesh, &p).await?.ids {
+            if !uids.contains(&id) {
+                uids.push(id);
+            }
+        }
+    }
+    let mut records = Vec::new();
+    for chunk in uids.chunks(MESH_MAX_RECORDS) {
+        records.extend(client.mesh_summaries(chunk).await?);
+    }
+    Ok(judge_headings(values, &records))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rec(ui: &str, name: &str, entry: &[&str]) -> MeshRecord {
+        MeshRecord {
+            ui: ui.into(),
+            name: name.into(),
+            entry_terms: entry.iter().map(|s| s.to_string()).collect(),
+            ..MeshRecord::default()
+        }
+    }
+
+    #[test]
+    fn one_esearch_for_names_and_long_uis_none_for_short_uis() {
+        let v = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            heading_lookup(&v(&["Asthma", "D009203", "D000072669", "Child"])),
+            (
+                Some("\"Asthma\"[mh] OR D000072669[mhui] OR \"Child\"[mh]".into()),
+                vec!["68009203".to_string()]
+            )
+        );
+        assert_eq!(
+            heading_lookup(&v(&["D009203", "C414177"])),
+            (None, vec!["68009203".to_string(), "67414177".to_string()])
+        );
+    }
+
+    #[test]
+    fn headings_entry_terms_and_unknown_names() {
+        let mi = rec("D009203", "Myocardial Infarction", &["Heart Attack"]);
+        let scr = rec("C414177", "SLC7A2 protein, human", &[]);
+        let records = vec![mi.clone(), scr.clone()];
+        let values: Vec<String> = [
+            "myocardial  infarction",
+            "Heart Attack",
+            "Myocardial Infarctoin",
+            "D009203",
+            "D999999",
+            "SLC7A2 protein, human",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        assert_eq!(
+            judge_headings(&values, &records),
+            vec![
+                HeadingCheck::Heading,
+                HeadingCheck::NotDescriptor(Some(mi.clone())),
+                HeadingCheck::NotDescriptor(None),
+                HeadingCheck::Named(mi),
+                HeadingCheck::NotDescriptor(None),
+                HeadingCheck::NotDescriptor(Some(scr)),
+            ]
+        );
+    }
+}

@@ -4,9 +4,11 @@
 
 use serde::Serialize;
 
+use super::mesh::HeadingCheck;
 use crate::core::choice::{Choice, choice, choice_traits};
 use crate::core::dates::{self, DateBound, DateRange, DateRequest};
 use crate::core::fields;
+use crate::core::mesh::{MeshRecord, RecordKind};
 use crate::core::query::{self, Filters};
 use crate::core::text::{clean_markup, fold_whitespace, thousands};
 use crate::error::{Error, Field, Reason, Result, Words};
@@ -154,6 +156,14 @@ choice! {
         SpellApplied = "spell_applied",
         /// `--spell` could not run (ESpell failed; the search stands).
         SpellFailed = "spell_failed",
+        /// A `--mesh` value is not the heading of a current MeSH
+        /// descriptor (misspelled, retired, an entry term, a supplementary
+        /// concept): searched as typed, with the closest record if MeSH
+        /// names one.
+        MeshNotDescriptor = "mesh_not_descriptor",
+        /// The MeSH check of `--mesh` could not run (`db=mesh` failed);
+        /// the values were searched as typed.
+        MeshCheckFailed = "mesh_check_failed",
         /// Any other ESearch note, quoted.
         NcbiMessage = "ncbi_message",
         /// `--all`: the ranges' counts or the PMIDs written do not add up to
@@ -728,6 +738,13 @@ pub async fn search_reporting(
     progress: &(dyn Fn(super::batch::Progress) + Send + Sync),
 ) -> Result<SearchOutcome> {
     let before = client.requests_sent();
+    let checked;
+    let (req, prepared) = if prepared.applied.filters.mesh_terms.is_empty() {
+        (req, prepared)
+    } else {
+        checked = mesh_checked(client, req, prepared, today).await;
+        (&checked.0, &checked.1)
+    };
     let answer = client.esearch(Db::Pubmed, &prepared.params).await?;
     let mut out = outcome_from(req, prepared, answer);
     let step = |done: usize, total: usize| {
@@ -793,6 +810,102 @@ pub async fn search_reporting(
         out.spell = Some(note);
     }
     Ok(out)
+}
+
+/// The request and its parameters after the MeSH check of its `--mesh`
+/// values (docs/search.md "MeSH check"): a UI is replaced by its record's
+/// name (`D009203` → `"Myocardial Infarction"[MeSH Terms]`, an SCR's
+/// `[nm]`, a qualifier's `[sh]`); a value that is not a current
+/// descriptor's heading gets a `mesh_not_descriptor` warning and stays as
+/// typed; a failed lookup is one `mesh_check_failed` warning. Never an
+/// error: the search runs in every case.
+async fn mesh_checked(
+    client: &Client,
+    req: &SearchRequest,
+    prepared: &Prepared,
+    today: DateBound,
+) -> (SearchRequest, Prepared) {
+    let values = prepared.applied.filters.mesh_terms.clone();
+    let checks = match super::mesh::check_headings(client, &values).await {
+        Ok(c) => c,
+        Err(e) => {
+            let mut p = prepared.clone();
+            p.warnings.push(Warning::new(
+                WarningKind::MeshCheckFailed,
+                format!(
+                    "the MeSH check of the MeSH terms could not run: {} [{}]; they were searched as typed",
+                    e.message, e.reason
+                ),
+            ));
+            return (req.clone(), p);
+        }
+    };
+    let mut again = req.clone();
+    let mut tags: Vec<(String, String)> = Vec::new();
+    let mut warnings = Vec::new();
+    for (value, check) in values.iter().zip(checks) {
+        match check {
+            HeadingCheck::Heading => {}
+            HeadingCheck::Named(r) => {
+                let name: String = r.name.chars().filter(|c| *c != '"').collect();
+                if let Some(m) = again.filters.mesh_terms.iter_mut().find(|m| *m == value) {
+                    m.clone_from(&name);
+                }
+                match r.kind() {
+                    RecordKind::Descriptor => {}
+                    RecordKind::Supplementary => tags.push((name, "nm".into())),
+                    RecordKind::Qualifier => tags.push((name, "sh".into())),
+                }
+            }
+            HeadingCheck::NotDescriptor(closest) => {
+                warnings.push(Warning {
+                    terms: Some(vec![value.clone()]),
+                    ..Warning::new(
+                        WarningKind::MeshNotDescriptor,
+                        not_descriptor(value, closest.as_ref()),
+                    )
+                });
+            }
+        }
+    }
+    // Re-prepared so the term, the applied filters and the URL all say
+    // what is searched; the request was valid, and names keep it so.
+    let Ok(mut p) = prepare(&again, today) else {
+        let mut p = prepared.clone();
+        p.warnings.extend(warnings);
+        return (req.clone(), p);
+    };
+    if !tags.is_empty()
+        && let Ok(term) = query::compose_tagged(&p.normalized_query, &p.applied.filters, &tags)
+    {
+        p.params.term = term;
+    }
+    p.warnings.extend(warnings);
+    (again, p)
+}
+
+/// The message of a `mesh_not_descriptor` warning for `value`, naming the
+/// closest record when the lookup found one.
+pub fn not_descriptor(value: &str, closest: Option<&MeshRecord>) -> String {
+    let why = match closest {
+        None if crate::core::mesh::is_ui(value) => "MeSH has no record with this UI".to_string(),
+        None => {
+            "MeSH has no heading or entry term of this name, so it may match nothing".to_string()
+        }
+        Some(r) if r.kind() == RecordKind::Descriptor => format!(
+            "it is an entry term of {:?} ({}), the heading to search",
+            r.name, r.ui
+        ),
+        Some(r) => format!(
+            "it names a {} record ({}), searched as {}",
+            r.kind().as_str(),
+            r.ui,
+            crate::core::mesh::clauses(&r.name, r.kind()).mesh
+        ),
+    };
+    format!(
+        "{value:?} is not a current MeSH descriptor: {why}; it was searched as typed (check it with `pubmed mesh {value:?}`)"
+    )
 }
 
 /// How many summaries [`fill_summaries`] asks ESummary for.

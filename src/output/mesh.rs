@@ -2,7 +2,10 @@
 //! terminal, one JSON document, one JSON object per record, TSV with one
 //! row per record (lists joined with `; `), or the UIs alone.
 
+use crate::core::text::printable;
+use comfy_table::{Cell, ColumnConstraint, Width};
 use std::io::{self, Write};
+use unicode_width::UnicodeWidthStr;
 
 use super::delimited::{write_header, write_rows};
 use super::{MeshFormat, Style, cell, write_json, write_json_line, write_table};
@@ -98,20 +101,25 @@ fn block(out: &mut dyn Write, e: &MeshEntry, style: &Style) -> io::Result<()> {
     writeln!(
         out,
         "{} {} ({})",
-        style.bold(&crate::core::text::printable(&r.name)),
+        style.bold(&printable(&r.name)),
         r.ui,
         e.kind.as_str()
     )?;
     let mut t = style.table();
+    let mut search = vec![e.search.mesh.clone()];
+    search.extend(e.search.major.clone());
+    search.extend(e.search.no_explode.clone());
+    // One clause a line (not through `cell`, which folds line breaks), and
+    // the column never narrower than the widest: a clause is pasted whole,
+    // so it never wraps inside its quotes.
+    let search: Vec<String> = search.iter().map(|c| printable(c).into_owned()).collect();
+    let widest = search.iter().map(|c| c.width()).max().unwrap_or(1);
+    t.add_row(vec![cell("search"), Cell::new(search.join("\n"))]);
     let mut add = |k: &str, v: String| {
         if !v.is_empty() {
             t.add_row(vec![cell(k), cell(&v)]);
         }
     };
-    let mut search = vec![e.search.mesh.clone()];
-    search.extend(e.search.major.clone());
-    search.extend(e.search.no_explode.clone());
-    add("search", search.join("  "));
     add("scope note", r.scope_note.clone());
     add("entry terms", r.entry_terms.join("; "));
     add("tree numbers", r.tree_numbers.join(", "));
@@ -143,6 +151,11 @@ fn block(out: &mut dyn Write, e: &MeshEntry, style: &Style) -> io::Result<()> {
                 .collect::<Vec<_>>()
                 .join("; "),
         );
+    }
+    if let Some(c) = t.column_mut(1) {
+        c.set_constraint(ColumnConstraint::LowerBoundary(Width::Fixed(
+            u16::try_from(widest).unwrap_or(u16::MAX),
+        )));
     }
     write_table(out, t)
 }

@@ -100,6 +100,36 @@ pub const RECORDS: &[Rec] = &[
             ("68009203", "C14.907.585.500.187", &[]),
         ],
     },
+    // The headings other tests pass to `search --mesh` (scope notes as
+    // NLM's records D001249, D002648, D006801 give them).
+    Rec {
+        uid: "68001249",
+        year: "",
+        scope: "A form of bronchial disorder with three distinct components: airway hyper-responsiveness (RESPIRATORY HYPERSENSITIVITY), airway INFLAMMATION, and intermittent AIRWAY OBSTRUCTION.",
+        terms: &["Asthma", "Asthma, Bronchial", "Bronchial Asthma"],
+        subheadings: &[],
+        links: &[("68001982", "C08.127.108", &[])],
+    },
+    Rec {
+        uid: "68002648",
+        year: "",
+        scope: "A person 6 to 12 years of age. An individual 2 to 5 years old is CHILD, PRESCHOOL.",
+        terms: &["Child", "Children"],
+        subheadings: &[],
+        links: &[("68009273", "M01.060.406", &[])],
+    },
+    Rec {
+        uid: "68006801",
+        year: "",
+        scope: "Members of the species Homo sapiens.",
+        terms: &["Humans", "Human", "Homo sapiens", "Man (Taxonomy)"],
+        subheadings: &[],
+        links: &[(
+            "68015186",
+            "B01.050.150.900.649.313.988.400.112.400.400",
+            &[],
+        )],
+    },
     Rec {
         uid: "68026923",
         year: "",
@@ -201,6 +231,36 @@ pub const TERMS: &[(&str, &[&str])] = &[
     ("C414177[mhui]", &["67414177"]),
 ];
 
+/// The UIDs of an OR of `"Name"[mh]` (a heading or an entry term, case
+/// ignored, as MeSH's `[mh]` searches both) and `UI[mhui]` clauses, each
+/// once, in clause order: the MeSH check of `search --mesh`.
+pub fn tagged_ids(term: &str) -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = Vec::new();
+    for clause in term.split(" OR ") {
+        let found = if let Some(name) = clause.strip_suffix("[mh]") {
+            let name = name.trim_matches('"').to_lowercase();
+            RECORDS
+                .iter()
+                .find(|r| r.terms.iter().any(|t| t.to_lowercase() == name))
+                .map(|r| r.uid)
+                .or_else(|| (name == "slc7a2 protein, human").then_some("67414177"))
+        } else if let Some(ui) = clause.strip_suffix("[mhui]") {
+            RECORDS
+                .iter()
+                .find(|r| format!("D{}", &r.uid[2..]) == ui)
+                .map(|r| r.uid)
+        } else {
+            None
+        };
+        if let Some(u) = found
+            && !out.contains(&u)
+        {
+            out.push(u);
+        }
+    }
+    out
+}
+
 /// The handler: ESearch and ESummary on `db=mesh`; ECitMatch by `ecitmatch`.
 pub fn reply(req: &Request, ecitmatch: &(dyn Fn(&str) -> Reply + Send + Sync)) -> Reply {
     if req.is("ecitmatch.cgi") {
@@ -211,9 +271,14 @@ pub fn reply(req: &Request, ecitmatch: &(dyn Fn(&str) -> Reply + Send + Sync)) -
     }
     if req.is("esearch.fcgi") {
         let term = req.param("term").unwrap_or_default();
-        return match TERMS.iter().find(|(t, _)| *t == term) {
-            Some((_, ids)) => Reply::xml(esearch(ids.len(), ids, term)),
-            None => Reply::xml(fixture("esearch_zero_hits_phrase_not_found.xml")),
+        if let Some((_, ids)) = TERMS.iter().find(|(t, _)| *t == term) {
+            return Reply::xml(esearch(ids.len(), ids, term));
+        }
+        let ids = tagged_ids(term);
+        return if ids.is_empty() {
+            Reply::xml(fixture("esearch_zero_hits_phrase_not_found.xml"))
+        } else {
+            Reply::xml(esearch(ids.len(), &ids, term))
         };
     }
     if req.is("esummary.fcgi") {

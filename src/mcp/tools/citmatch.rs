@@ -6,10 +6,11 @@ use serde_json::json;
 use super::{ToolSpec, errors_paragraph};
 use crate::core::reflist::{self, Reference};
 use crate::error::{Field, Reason};
-use crate::mcp::reply::success;
+use crate::mcp::reply::{BUDGET_ARG, DEFAULT_BUDGET, budget_arg, deferral_at, fit, success};
 use crate::mcp::schema::{Arg, Values};
 use crate::ncbi::Client;
 use crate::ops::citmatch;
+use crate::ops::citmatch::MatchRecord;
 
 /// The tool name.
 pub const NAME: &str = "pubmed_lookup_citation";
@@ -21,7 +22,7 @@ const MAX_CITATIONS: usize = 100;
 pub fn spec() -> ToolSpec {
     let description = format!(
         "Find the PMIDs of references with NCBI's ECitMatch, from journal, year, volume, first page and first author. Use it to turn a reference list into PMIDs, then fetch the records. Each citation gets one record, in order: matched (with pmid and method citmatch), not_found, ambiguous (ECitMatch's candidates, none chosen) or invalid_citation; a match is never guessed.\n\n\
-Input: `citations` (1 to {MAX_CITATIONS}), each a string in ECitMatch's own form `journal|year|volume|first_page|author|key|` (journal as the ISO abbreviation or the full title, author as surname and initials: `mann bj`). Output: `records[{{input, key, status, pmid, method, candidates, detail, reason, message}}]`, `totalSubmitted`, `totalMatched`.\n\n{}",
+Input: `citations` (1 to {MAX_CITATIONS}), each a string in ECitMatch's own form `journal|year|volume|first_page|author|key|` (journal as the ISO abbreviation or the full title, author as surname and initials: `mann bj`). Output: `records[{{input, key, status, pmid, method, candidates, detail, reason, message}}]`, `totalSubmitted`, `totalMatched` (of the records held). `offset` (citations to skip, from `continueWith`) and `maxResponseCharacters` (the response budget): the citations whose records do not fit are `deferred` and matched by the call `continueWith` describes.\n\n{}",
         errors_paragraph(&[(
             Reason::InvalidArgument,
             "a wrong argument, e.g. no citations or more than 100"
@@ -41,6 +42,14 @@ Input: `citations` (1 to {MAX_CITATIONS}), each a string in ECitMatch's own form
             )
             .required()
             .fills(Field::Ids),
+            Arg::integer(
+                "offset",
+                0,
+                MAX_CITATIONS as u64 - 1,
+                Some(0),
+                "Citations to skip (continueWith gives it).",
+            ),
+            budget_arg(),
         ],
         output: json!({
             "type": "object",
@@ -60,51 +69,76 @@ Input: `citations` (1 to {MAX_CITATIONS}), each a string in ECitMatch's own form
                     },
                     "required": ["input", "key", "status"]
                 }},
-                "totalSubmitted": {"type": "integer", "description": "Citations given."},
-                "totalMatched": {"type": "integer", "description": "Citations matched."}
+                "totalSubmitted": {"type": "integer", "description": "Citations whose records this answer holds."},
+                "totalMatched": {"type": "integer", "description": "Of those, the citations matched."},
+                "offset": {"type": "integer", "description": "Citations skipped (the offset argument)."},
+                "deferred": {"type": "array", "items": {"type": "string"}, "description": "The citations whose records did not fit in maxResponseCharacters, as given."},
+                "continueWith": {"type": "object", "description": "The arguments that match the deferred citations: {\"offset\": N}, others unchanged.", "properties": {"offset": {"type": "integer", "description": "The next offset."}}}
             },
             "required": ["records", "totalSubmitted", "totalMatched"]
         }),
     }
 }
 
-/// Runs the tool.
+/// Runs the tool: the citations from `offset` on are matched, and the
+/// records that fit in the budget returned (docs/mcp.md "Response budget").
 pub async fn run(spec: &ToolSpec, client: &Client, v: &Values) -> rmcp::model::CallToolResult {
-    let lines: Vec<Reference> = v
-        .strings("citations")
-        .iter()
-        .map(|s| reflist::from_line(s))
-        .collect();
+    let given = v.strings("citations");
+    let offset = (v.integer("offset").unwrap_or(0) as usize).min(given.len());
+    let budget = v.integer(BUDGET_ARG).unwrap_or(DEFAULT_BUDGET);
+    let inputs = &given[offset..];
+    let lines: Vec<Reference> = inputs.iter().map(|s| reflist::from_line(s)).collect();
     match citmatch::match_all(client, lines).await {
         Err(f) => spec.failure(&f.into_op_error()),
         Ok((records, totals)) => {
             if let Some(e) = totals.failure() {
                 return spec.failure(e);
             }
-            let text = records
-                .iter()
-                .map(|r| {
-                    format!(
-                        "- {}: {}{}",
-                        r.input,
-                        r.status.as_str(),
-                        r.pmid
-                            .as_deref()
-                            .map(|p| format!(" PMID {p}"))
-                            .unwrap_or_default()
-                    )
-                })
-                .collect::<Vec<_>>()
-                .join("\n");
-            success(
-                json!({
-                    "records": records,
-                    "totalSubmitted": totals.submitted,
-                    "totalMatched": totals.succeeded,
-                }),
-                text,
-                &[],
-            )
+            let (out, text) = fit(records.len(), budget as usize, |k| {
+                budgeted(&records, inputs, offset, k, budget)
+            });
+            success(out, text, &[])
         }
     }
+}
+
+/// The answer holding the first `k` records, the other citations
+/// deferred; the totals count the held records.
+fn budgeted(
+    records: &[MatchRecord],
+    inputs: &[String],
+    offset: usize,
+    k: usize,
+    budget: u64,
+) -> (serde_json::Value, String) {
+    let held = &records[..k];
+    let mut text = held
+        .iter()
+        .map(|r| {
+            format!(
+                "- {}: {}{}",
+                r.input,
+                r.status.as_str(),
+                r.pmid
+                    .as_deref()
+                    .map(|p| format!(" PMID {p}"))
+                    .unwrap_or_default()
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let matched = held.iter().filter(|r| r.pmid.is_some()).count();
+    let mut out = serde_json::Map::new();
+    out.insert(
+        "records".into(),
+        serde_json::to_value(held).unwrap_or_default(),
+    );
+    out.insert("totalSubmitted".into(), k.into());
+    out.insert("totalMatched".into(), matched.into());
+    out.insert("offset".into(), offset.into());
+    let deferred = inputs[k.min(inputs.len())..].to_vec();
+    let (extra, note) = deferral_at("citations", NAME, budget, offset, k, &deferred);
+    out.extend(extra);
+    text.push_str(&note);
+    (serde_json::Value::Object(out), text)
 }

@@ -4,7 +4,9 @@ use serde_json::json;
 
 use super::{ToolSpec, errors_paragraph};
 use crate::error::{Field, Reason};
-use crate::mcp::reply::{SEARCH_TOOL, SPELL_TOOL, success};
+use crate::mcp::reply::{
+    BUDGET_ARG, DEFAULT_BUDGET, SEARCH_TOOL, SPELL_TOOL, budget_arg, deferral_at, fit, success,
+};
 use crate::mcp::schema::{Arg, Values};
 use crate::ncbi::Client;
 use crate::ncbi::limits::MESH_MAX_RECORDS;
@@ -29,7 +31,7 @@ fn strings(what: &str) -> serde_json::Value {
 pub fn spec() -> ToolSpec {
     let description = format!(
         "Look up MeSH (Medical Subject Headings, NLM's controlled vocabulary) for a term or a MeSH UI with NCBI's ESearch and ESummary (db=mesh). Use it before {SEARCH_TOOL} to find the heading PubMed indexes a concept under (\"heart attack\" → Myocardial Infarction, D009203) and paste its `search.mesh` clause (`\"Myocardial Infarction\"[Mesh]`, exploded; `search.major` for [majr], `search.noExplode` for [mh:noexp]); with `tree`, each tree position's parent and children, to widen or narrow a search.\n\n\
-Input: `term` (words or a UI such as D009203 or C414177), `tree` (default false), `max` (records, 1 to {MESH_MAX_RECORDS}, default 5). Output: `query`, `count` (records MeSH holds for the term) and `records`, each with `ui`, `name`, `kind` (descriptor, supplementary for a supplementary concept record, qualifier), `scopeNote`, `entryTerms`, `treeNumbers`, `allowableQualifiers`, `yearIntroduced`, `previousIndexing`, `seeRelated`, `search`, `mappedTo` (the descriptors a supplementary concept maps to) and, with `tree`, `tree`. No record is an error (ncbi_resource_not_found): check the spelling with {SPELL_TOOL}.\n\n{}",
+Input: `term` (words or a UI such as D009203 or C414177), `tree` (default false), `max` (records, 1 to {MESH_MAX_RECORDS}, default 5), `offset` and `maxResponseCharacters` (the response budget: records that do not fit are `deferred`, `continueWith` gives the offset that returns them). Output: `query`, `count` (records MeSH holds for the term) and `records`, each with `ui`, `name`, `kind` (descriptor, supplementary for a supplementary concept record, qualifier), `scopeNote`, `entryTerms`, `treeNumbers`, `allowableQualifiers`, `yearIntroduced`, `previousIndexing`, `seeRelated`, `search`, `mappedTo` (the descriptors a supplementary concept maps to) and, with `tree`, `tree`. No record is an error (ncbi_resource_not_found): check the spelling with {SPELL_TOOL}.\n\n{}",
         errors_paragraph(&[
             (Reason::BlankQuery, "the term has no visible character"),
             (
@@ -62,12 +64,23 @@ Input: `term` (words or a UI such as D009203 or C414177), `tree` (default false)
                 Some(5),
                 "Records to return.",
             ),
+            Arg::integer(
+                "offset",
+                0,
+                MESH_MAX_RECORDS as u64 - 1,
+                Some(0),
+                "Records of the answer to skip (continueWith gives it).",
+            ),
+            budget_arg(),
         ],
         output: json!({
             "type": "object",
             "properties": {
                 "query": {"type": "string", "description": "The term or UI as given."},
                 "count": {"type": "integer", "description": "Records MeSH holds for the term; records shows at most max of them."},
+                "offset": {"type": "integer", "description": "Records skipped (the offset argument)."},
+                "deferred": strings("The UIs of the records that did not fit in maxResponseCharacters."),
+                "continueWith": {"type": "object", "description": "The arguments that fetch the deferred records: {\"offset\": N}, others unchanged.", "properties": {"offset": {"type": "integer", "description": "The next offset."}}},
                 "records": {"type": "array", "description": "The MeSH records, in MeSH's order.", "items": {
                     "type": "object",
                     "properties": {
@@ -101,23 +114,54 @@ Input: `term` (words or a UI such as D009203 or C414177), `tree` (default false)
     }
 }
 
-/// Runs the tool.
+/// Runs the tool: the lookup, then the records from `offset` on that fit
+/// in the budget (docs/mcp.md "Response budget").
 pub async fn run(spec: &ToolSpec, client: &Client, v: &Values) -> rmcp::model::CallToolResult {
     let req = MeshRequest {
         term: v.text("term").unwrap_or_default(),
         tree: v.boolean("tree"),
         max: v.integer("max").unwrap_or(5) as usize,
     };
+    let offset = v.integer("offset").unwrap_or(0) as usize;
+    let budget = v.integer(BUDGET_ARG).unwrap_or(DEFAULT_BUDGET);
     match mesh::lookup(client, &req).await {
         Err(e) => spec.failure(&e),
-        Ok(o) => {
-            let lines: Vec<String> = o
-                .records
-                .iter()
-                .map(|e| format!("- {} ({}): {}", e.record.name, e.record.ui, e.search.mesh))
-                .collect();
-            let text = format!("MeSH for {:?}:\n{}", o.query, lines.join("\n"));
-            success(serde_json::to_value(&o).unwrap_or_default(), text, &[])
+        Ok(mut o) => {
+            let rest = o.records.split_off(offset.min(o.records.len()));
+            let (out, text) = fit(rest.len(), budget as usize, |k| {
+                budgeted(&o, &rest, offset, k, budget)
+            });
+            success(out, text, &[])
         }
     }
+}
+
+/// The answer holding the first `k` of `rest` (the records from `offset`
+/// on), the others' UIs deferred.
+fn budgeted(
+    o: &mesh::MeshOutcome,
+    rest: &[mesh::MeshEntry],
+    offset: usize,
+    k: usize,
+    budget: u64,
+) -> (serde_json::Value, String) {
+    let held = &rest[..k];
+    let lines: Vec<String> = held
+        .iter()
+        .map(|e| format!("- {} ({}): {}", e.record.name, e.record.ui, e.search.mesh))
+        .collect();
+    let mut text = format!("MeSH for {:?}:\n{}", o.query, lines.join("\n"));
+    let mut out = serde_json::Map::new();
+    out.insert("query".into(), o.query.clone().into());
+    out.insert("count".into(), o.count.into());
+    out.insert("offset".into(), offset.into());
+    out.insert(
+        "records".into(),
+        serde_json::to_value(held).unwrap_or_default(),
+    );
+    let deferred: Vec<String> = rest[k..].iter().map(|e| e.record.ui.clone()).collect();
+    let (extra, note) = deferral_at("UIs", NAME, budget, offset, k, &deferred);
+    out.extend(extra);
+    text.push_str(&note);
+    (serde_json::Value::Object(out), text)
 }
