@@ -53,7 +53,7 @@ pub fn spec() -> ToolSpec {
             Arg::boolean_or(
                 "includeAbstract",
                 true,
-                "Include the abstract (plain text and its labelled sections).",
+                "Include the abstract (by section).",
             ),
             Arg::boolean_or("includeMesh", true, "Include MeSH headings and keywords."),
             Arg::boolean(
