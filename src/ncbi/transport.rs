@@ -330,3 +330,32 @@ impl Transport for ReqwestTransport {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// hyper-util hands tokio-rustls' `io::Error` on inside another
+    /// `io::Error` (seen with reqwest 0.13): the certificate error is found
+    /// through both, and nothing else counts as one.
+    #[test]
+    fn a_certificate_error_is_found_inside_nested_io_errors() {
+        use std::io;
+        let tls = rustls::Error::InvalidCertificate(rustls::CertificateError::UnknownIssuer);
+        let nested = io::Error::other(io::Error::new(io::ErrorKind::InvalidData, tls));
+        let c = certificate_error(&nested).unwrap();
+        assert_eq!(c, &rustls::CertificateError::UnknownIssuer);
+        assert!(certificate_problem(c).contains("not issued by an authority"));
+        let other = io::Error::other(io::Error::new(
+            io::ErrorKind::InvalidData,
+            rustls::Error::DecryptError,
+        ));
+        assert!(certificate_error(&other).is_none());
+        let refused = io::Error::from(io::ErrorKind::ConnectionRefused);
+        assert!(certificate_error(&refused).is_none());
+        assert_eq!(
+            certificate_problem(&rustls::CertificateError::Expired),
+            "it has expired"
+        );
+    }
+}

@@ -527,3 +527,50 @@ fn budgeted(records: &[Fetched], k: usize, parts: Parts, budget: u64) -> (Value,
     t.push_str(&note);
     (Value::Object(out), t)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `pubDateText` is dropped only when it spells the ISO date the way
+    /// PubMed writes `Year Month Day` (the dates of the EFetch captures).
+    #[test]
+    fn a_written_date_goes_only_when_the_iso_date_says_it_all() {
+        for (text, iso) in [
+            ("2001 Nov", "2001-11"),
+            ("1976 Sep 28", "1976-09-28"),
+            ("2012 Nov 4", "2012-11-04"),
+            ("2012 Nov 04", "2012-11-04"),
+            ("1990", "1990"),
+        ] {
+            assert!(written_as_iso(text, iso), "{text} = {iso}");
+        }
+        for (text, iso) in [
+            ("1990 Spring", "1990"),
+            ("2013 Nov-Dec", "2013-11"),
+            ("2017 06", "2017-06"),
+            ("1998 Dec-1999 Jan", "1998-12"),
+            ("2001 Nov", "2001-12"),
+        ] {
+            assert!(!written_as_iso(text, iso), "{text} ≠ {iso}");
+        }
+    }
+
+    /// The MCP author: `Last, Fore`, or PubMed's name without a fore name;
+    /// a group keeps its name and says `collective`.
+    #[test]
+    fn authors_are_last_comma_fore() {
+        let mut a = json!({"name": "Taddei AR", "lastName": "Taddei", "foreName": "A R", "initials": "AR", "suffix": null, "collectiveName": null, "affiliations": [], "orcid": null});
+        compact_author(&mut a);
+        assert_eq!(a, json!({"name": "Taddei, A R"}));
+        let mut a = json!({"name": "Smith J", "lastName": "Smith", "foreName": null, "initials": "J", "collectiveName": null, "suffix": "Jr"});
+        compact_author(&mut a);
+        assert_eq!(a, json!({"name": "Smith J", "suffix": "Jr"}));
+        let mut a = json!({"name": "ASPIRE Investigators", "lastName": null, "foreName": null, "collectiveName": "ASPIRE Investigators"});
+        compact_author(&mut a);
+        assert_eq!(
+            a,
+            json!({"name": "ASPIRE Investigators", "collective": true})
+        );
+    }
+}
