@@ -1047,7 +1047,8 @@ fn mcp_format_citations_matches_the_cli() {
             .await
             .unwrap();
         let sc = r.structured_content.clone().unwrap();
-        let entry = sc["citations"][0]["citation"].as_str().unwrap();
+        // one PMID: the document is its one entry
+        let entry = sc["document"].as_str().unwrap().trim_end_matches('\n');
         assert_eq!(
             pandoc_norm(entry),
             golden["apa"]["23121403"].as_str().unwrap()

@@ -134,3 +134,65 @@ async fn esummary_batches_of_1000_keep_esearch_order() {
     assert_eq!(methods, vec!["POST", "POST", "POST"]);
     assert!(reqs.iter().all(|r| r.param("version") == Some("2.0")));
 }
+
+/// A TLS server on 127.0.0.1 presenting the self-signed certificate in
+/// `tests/fixtures/tls/` (issued for `pubmed-test.invalid`); counts the TCP
+/// connections it accepts and runs each handshake to its end.
+fn self_signed_tls_server() -> (u16, Arc<AtomicUsize>) {
+    pubmed::ncbi::transport::install_tls_provider();
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tls");
+    let cert =
+        rustls::pki_types::CertificateDer::from(std::fs::read(dir.join("cert.der")).unwrap());
+    let key =
+        rustls::pki_types::PrivateKeyDer::Pkcs8(std::fs::read(dir.join("key.der")).unwrap().into());
+    let config = Arc::new(
+        rustls::ServerConfig::builder()
+            .with_no_client_auth()
+            .with_single_cert(vec![cert], key)
+            .unwrap(),
+    );
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let accepts = Arc::new(AtomicUsize::new(0));
+    let counted = accepts.clone();
+    std::thread::spawn(move || {
+        for sock in listener.incoming() {
+            let Ok(mut sock) = sock else { continue };
+            counted.fetch_add(1, Ordering::SeqCst);
+            let mut conn = rustls::ServerConnection::new(config.clone()).unwrap();
+            while conn.is_handshaking() {
+                // The client's alert (unknown CA) ends the handshake here.
+                if conn.complete_io(&mut sock).is_err() {
+                    break;
+                }
+            }
+        }
+    });
+    (port, accepts)
+}
+
+/// Issue 27: a certificate that does not verify (here self-signed, for
+/// another name) is not retried: one connection, then `ncbi_unreachable`
+/// naming the host and the certificate problem, with a hint.
+#[tokio::test]
+async fn a_certificate_that_does_not_verify_is_tried_once() {
+    let (port, accepts) = self_signed_tls_server();
+    let client = Client::new(ClientSettings {
+        eutils_url: format!("https://127.0.0.1:{port}/entrez/eutils/"),
+        ..Default::default()
+    })
+    .unwrap();
+    let e = client.espell(Db::Pubmed, "biopythooon").await.unwrap_err();
+    assert_eq!(e.reason, pubmed::error::Reason::NcbiUnreachable);
+    assert_eq!(accepts.load(Ordering::SeqCst), 1, "{}", e.message);
+    assert!(e.message.contains("ESpell (127.0.0.1)"), "{}", e.message);
+    assert!(
+        e.message.contains("TLS certificate does not verify")
+            && e.message
+                .contains("not issued by an authority this machine trusts"),
+        "{}",
+        e.message
+    );
+    assert!(e.message.contains("not retried"), "{}", e.message);
+    assert!(e.hint().contains("PUBMED_EUTILS_URL"), "{}", e.hint());
+}

@@ -1833,36 +1833,73 @@ async fn fetch_articles_returns_what_fetch_returns() {
     assert_eq!(articles[0]["retracted"], true);
     assert_eq!(articles[1]["pmid"], "5000002");
     // the facts `pubmed fetch -f json` gives, each once in MCP (the CLI's
-    // `abstract` only as sections, authors by name)
+    // `abstractSections` as `abstract`, authors as `Last, Fore`, the
+    // retraction as `retracted` and `retractionIn`)
     let cli = cli_json(&server, &["fetch", "9700097", "5000002"]);
     for (i, a) in articles.iter().enumerate() {
         let rec = &cli["records"][i];
-        for k in ["pmid", "title", "doi", "pubDate", "pubTypes", "retracted"] {
+        for k in ["pmid", "title", "doi", "pubDate", "retracted"] {
             assert_eq!(a[k], rec[k], "record {i} {k}");
         }
+        let types: Vec<&Value> = rec["pubTypes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|t| *t != "Retracted Publication")
+            .collect();
+        assert_eq!(a["pubTypes"], json!(types), "record {i}");
         assert_eq!(a["journal"]["pages"], rec["journal"]["pages"]);
-        let names = |v: &Value| -> Vec<Value> {
-            v["authors"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|x| x["name"].clone())
-                .collect()
-        };
-        assert_eq!(names(a), names(rec), "record {i} authors");
-        assert!(a.get("abstract").is_none() && a.get("pubmedUrl").is_none());
+        match rec["abstractSections"].as_array().unwrap().as_slice() {
+            [] => assert!(a.get("abstract").is_none(), "record {i}"),
+            _ => assert_eq!(
+                a["abstract"],
+                no_nulls(&rec["abstractSections"]),
+                "record {i}"
+            ),
+        }
+        let names: Vec<String> = rec["authors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| {
+                format!(
+                    "{}, {}",
+                    x["lastName"].as_str().unwrap(),
+                    x["foreName"].as_str().unwrap()
+                )
+            })
+            .collect();
+        let got: Vec<&str> = a["authors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(got, names, "record {i} authors");
+        assert!(a.get("abstractSections").is_none() && a.get("pubmedUrl").is_none());
         assert!(a["authors"][0].get("lastName").is_none());
     }
-    // the text block holds titles, authors and the abstract in full
+    let link = cli["records"][0]["commentsCorrections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["type"] == "RetractionIn")
+        .unwrap();
+    assert_eq!(
+        articles[0]["retractionIn"],
+        json!({"pmid": link["pmid"], "source": link["source"]})
+    );
+    // the text block: an index, one line per record
     let text = &r.content[0].as_text().unwrap().text;
-    assert!(text.starts_with("Fetched 2 of 3 PMIDs."), "{text}");
-    assert!(text.contains("## 1. Synthetic article 9700097: in vivo effects & outcomes."));
+    assert!(
+        text.starts_with("Fetched 2 of 3 PMIDs, one line each;"),
+        "{text}"
+    );
     assert!(text.contains(
-        "**RETRACTED ARTICLE** (retraction notice: J Test. 2021 Feb;2(1):3., PMID 9700098)"
-    ));
-    assert!(text.contains("\nPMID 9700097 · Smith J, Doe A · J Test. 1967 Winter;1(1):1-2. doi: 10.5555/pmid.9700097. · PMC14700097\n"), "{text}");
-    assert!(text.contains("Plain abstract of 5000002."));
-    assert!(text.contains("## 2. PMID 99999999: EFetch returned no record for this PMID: it is not in PubMed [not_found]"));
+        "\n1. PMID 9700097 · RETRACTED · Synthetic article 9700097: in vivo effects & outcomes. · Smith J et al. · J Test 1967 · doi:10.5555/pmid.9700097\n"
+    ), "{text}");
+    assert!(!text.contains("Plain abstract of 5000002."), "{text}");
+    assert!(text.contains("\n2. PMID 99999999: EFetch returned no record for this PMID: it is not in PubMed [not_found]"), "{text}");
     // leaving parts out
     let r = call(
         &c,
@@ -1971,7 +2008,8 @@ async fn fetch_articles_reads_a_real_efetch_answer_like_the_cli() {
     assert_eq!(a["doi"], "10.1006/cryo.2001.2328");
     assert_eq!(a["pubDate"], "2001-06");
     assert_eq!(a["authors"].as_array().unwrap().len(), 8);
-    assert_eq!(a["authors"][0]["name"], "Taddei AR");
+    // `Last, Fore` as the capture gives them
+    assert_eq!(a["authors"][0]["name"], "Taddei, A R");
     assert_eq!(
         a["authors"][0]["affiliations"][0],
         "Dipartimento di Scienze Ambientali, Università degli Studi della Tuscia, 01100 Viterbo, Italy."
@@ -1981,10 +2019,12 @@ async fn fetch_articles_reads_a_real_efetch_answer_like_the_cli() {
     assert_eq!(sc["articles"][1]["doi"], "10.1006/jmre.2001.2429");
     // 11700088 in full, read by hand from the capture's XML: MedlinePgn
     // as pages, PubDate 2001 Nov, ArticleIds doi and pii, MedlineTA equal
-    // to the ISOAbbreviation (left out), no false flags or empty lists.
+    // to the ISOAbbreviation (left out), no false flags or empty lists;
+    // `2001 Nov` is the ISO 2001-11 and English the default language, so
+    // neither is repeated.
     let abstract_text = "The sensitivity of (13)C NMR imaging can be considerably favored by detecting the (1)H nuclei bound to (13)C nuclei via scalar J-interaction (X-filter). However, the J-editing approaches have difficulty in discriminating between compounds with similar J-constant as, for example, different glucose metabolites. In such cases, it is almost impossible to get J-edited images of a single-compound distribution, since the various molecules are distinguishable only via their chemical shift. In a recent application of J-editing to high-resolution spectroscopy, it has been shown that a more efficient chemical selectivity could be obtained by utilizing the larger chemical shift range of (13)C. This has been made by introducing frequency-selective (13)C pulses that allow a great capability of indirect chemical separation. Here a double-resonance imaging approach is proposed, based on both J-editing and (13)C chemical shift editing, which achieves a powerful chemical selectivity and is able to produce full maps of specific chemical compounds. Results are presented on a multicompartments sample containing solutions of glucose and lactic and glutamic acid in water.";
-    let author = |name: &str, fore: &str| json!({"name": name, "foreName": fore});
-    let mut first = author("Casieri C", "C");
+    let author = |last: &str, fore: &str| json!({"name": format!("{last}, {fore}")});
+    let mut first = author("Casieri", "C");
     first["affiliations"] =
         json!(["INFM and Department of Physics, University of L'Aquila, I-67100 L'Aquila, Italy."]);
     assert_eq!(
@@ -1992,14 +2032,14 @@ async fn fetch_articles_reads_a_real_efetch_answer_like_the_cli() {
         json!({
             "pmid": "11700088",
             "title": "Proton MRI of (13)C distribution by J and chemical shift editing.",
-            "abstractSections": [{"text": abstract_text}],
+            "abstract": [{"text": abstract_text}],
             "authors": [
                 first,
-                author("Testa C", "C"),
-                author("Carpinelli G", "G"),
-                author("Canese R", "R"),
-                author("Podo F", "F"),
-                author("De Luca F", "F")
+                author("Testa", "C"),
+                author("Carpinelli", "G"),
+                author("Canese", "R"),
+                author("Podo", "F"),
+                author("De Luca", "F")
             ],
             "journal": {
                 "title": "Journal of magnetic resonance (San Diego, Calif. : 1997)",
@@ -2010,27 +2050,30 @@ async fn fetch_articles_reads_a_real_efetch_answer_like_the_cli() {
                 "pages": "117-23"
             },
             "pubDate": "2001-11",
-            "pubDateText": "2001 Nov",
             "doi": "10.1006/jmre.2001.2429",
             "pii": "S1090-7807(01)92429-2",
-            "language": ["eng"],
             "pubTypes": ["Journal Article"],
             "retracted": false
         })
     );
-    // the text block: a compact summary with the abstract
+    // the text block: an index, one line per PMID
     let text = &r.content[0].as_text().unwrap().text;
-    assert!(text.starts_with("Fetched 2 of 3 PMIDs."), "{text}");
+    assert!(
+        text.starts_with("Fetched 2 of 3 PMIDs, one line each;"),
+        "{text}"
+    );
     for needle in [
-        "## 1. Is cryopreservation a homogeneous process?",
-        "\nPMID 11748933 · Taddei AR, Barbato F, Abelli L et al. (8 authors) · Cryobiology. 2001 Jun;42(4):244-55. doi: 10.1006/cryo.2001.2328.\n",
-        "This study subdivides the cryopreservation procedure",
-        "## 2. Proton MRI of (13)C distribution by J and chemical shift editing.",
-        "## 3. PMID 99999999:",
+        "\n1. PMID 11748933 · Is cryopreservation a homogeneous process? Ultrastructure and motility of untreated, prefreezing, and postthawed spermatozoa of Diplodus puntazzo (Cetti). · Taddei AR et al. · Cryobiology 2001 · doi:10.1006/cryo.2001.2328\n",
+        "\n2. PMID 11700088 · Proton MRI of (13)C distribution by J and chemical shift editing. · Casieri C et al. · J Magn Reson 2001 · doi:10.1006/jmre.2001.2429\n",
+        "\n3. PMID 99999999:",
         "[not_found]",
     ] {
         assert!(text.contains(needle), "{needle}: {text}");
     }
+    assert!(
+        !text.contains("This study subdivides"),
+        "abstracts are in structuredContent only"
+    );
     c.cancel().await.unwrap();
 }
 
@@ -2108,7 +2151,9 @@ async fn format_citations_on_a_real_efetch_answer_like_the_cli() {
     let sc = r.structured_content.clone().unwrap();
     assert_eq!(sc["format"], "ris");
     assert_eq!(sc["notFound"], json!(["99999999"]));
-    let ris = sc["citations"][0]["citation"].as_str().unwrap();
+    // the citation once: in document (entry n of document is citations[n])
+    assert!(sc["citations"][0].get("citation").is_none());
+    let ris = sc["document"].as_str().unwrap();
     for line in [
         "TI  - Is cryopreservation a homogeneous process?",
         "JO  - Cryobiology",
@@ -2137,7 +2182,8 @@ async fn format_citations_on_a_real_efetch_answer_like_the_cli() {
     .await;
     assert_eq!(r.is_error, Some(false), "{r:?}");
     let sc = r.structured_content.unwrap();
-    let first = sc["citations"][0]["citation"].as_str().unwrap();
+    let lines: Vec<&str> = sc["document"].as_str().unwrap().lines().collect();
+    let first = lines[0];
     // Vancouver lists six authors, then "et al."; numbered by position
     assert!(
         first
@@ -2146,13 +2192,13 @@ async fn format_citations_on_a_real_efetch_answer_like_the_cli() {
     );
     assert!(first.contains("Cryobiology"), "{first}");
     assert!(first.contains("42(4)"), "{first}");
-    let second = sc["citations"][1]["citation"].as_str().unwrap();
+    let second = lines[1];
     assert!(second.starts_with("2. Casieri C, Testa C"), "{second}");
     let cli = support::cli::pubmed(&["cite", "11748933", "11700088", "--style", "vancouver"])
         .server(&server)
         .run();
     assert_eq!(sc["document"], cli.stdout);
-    assert_eq!(sc["document"], format!("{first}\n{second}\n"));
+    assert_eq!(lines.len(), sc["citations"].as_array().unwrap().len());
     c.cancel().await.unwrap();
 }
 

@@ -568,12 +568,16 @@ async fn half_open_connections_do_not_lock_out_a_client() {
 }
 
 /// Issue 27: sessions are capped (256); attempts beyond get 503 with a
-/// JSON-RPC error, and memory stays bounded.
+/// JSON-RPC error, and memory stays bounded. The refusals' log is rate
+/// limited (one line a second at most), and the lines written plus the
+/// counts they (and the summary at SIGTERM) give of the others are every
+/// refusal.
 #[tokio::test]
 async fn sessions_are_capped_and_memory_stays_bounded() {
     let fake = fake();
     let server = start(&fake);
-    let http = Http::start(&server, &[], &[]).await;
+    let mut http = Http::start(&server, &[], &[]).await;
+    let t0 = Instant::now();
     // This test may be the first in its process to build a TLS-capable client.
     pubmed::ncbi::transport::install_tls_provider();
     let client = reqwest::Client::builder().no_proxy().build().unwrap();
@@ -613,4 +617,54 @@ async fn sessions_are_capped_and_memory_stays_bounded() {
         .and_then(|v| v.parse().ok())
         .unwrap();
     assert!(rss_kb < 200 * 1024, "RSS {rss_kb} kB");
+
+    let elapsed = t0.elapsed();
+    assert!(
+        std::process::Command::new("kill")
+            .args(["-TERM", &pid.to_string()])
+            .status()
+            .unwrap()
+            .success()
+    );
+    tokio::time::timeout(Duration::from_secs(10), http.child.wait())
+        .await
+        .expect("exits")
+        .unwrap();
+    // the reader task takes the last lines after the exit
+    let summary = "session refusals (HTTP 503, 256 sessions open) not logged";
+    for _ in 0..100 {
+        if http.log().iter().any(|l| l.contains(summary)) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let log = http.log();
+    let refusals: Vec<&String> = log
+        .iter()
+        .filter(|l| l.contains("POST /mcp → 503"))
+        .collect();
+    // One line a second at most (the first at once).
+    assert!(
+        refusals.len() as u64 <= elapsed.as_secs() + 1,
+        "{} lines in {elapsed:?}",
+        refusals.len()
+    );
+    let counted = |l: &str| -> u64 {
+        l.split(" (")
+            .filter_map(|p| p.split_once(" more session refusals"))
+            .map(|(n, _)| n.parse::<u64>().unwrap())
+            .sum()
+    };
+    let said: u64 = refusals.iter().map(|l| counted(l)).sum();
+    let summary_line = log.iter().find(|l| l.contains(summary));
+    let at_stop = summary_line.map_or(0, |l| {
+        l.split_whitespace()
+            .find_map(|w| w.parse::<u64>().ok())
+            .unwrap()
+    });
+    assert_eq!(
+        refusals.len() as u64 + said + at_stop,
+        744,
+        "{refusals:?} {summary_line:?}"
+    );
 }

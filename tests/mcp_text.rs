@@ -91,7 +91,7 @@ async fn related_lists_authors_and_counts_of_one_are_singular() {
     );
     let r = call(&c, "pubmed_fetch_articles", json!({"pmids": ["1201"]})).await;
     assert!(
-        text(&r).starts_with("Fetched 1 of 1 PMID. "),
+        text(&r).starts_with("Fetched 1 of 1 PMID, one line each"),
         "{}",
         text(&r)
     );

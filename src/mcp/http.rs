@@ -13,7 +13,8 @@
 //! on request headers and bodies, a cap on connections (at the cap the
 //! oldest connection that has not sent a request yet is closed, so
 //! half-open connections cannot lock out a client), a cap on sessions, a
-//! back-off and a rate limit on the log of accept failures, and JSON-RPC
+//! back-off on accept failures, one rate limit on the log lines a flood
+//! repeats (accept failures, session refusals), and JSON-RPC
 //! errors (as on stdio) for bodies that are not one JSON-RPC 2.0 message.
 
 use std::collections::VecDeque;
@@ -240,6 +241,8 @@ struct Gate {
     service: StreamableHttpService<PubmedServer, LocalSessionManager>,
     sessions: Arc<LocalSessionManager>,
     token: Option<String>,
+    /// The log of session refusals (a flood of `initialize` at the cap).
+    refusals: Mutex<LogLimit>,
 }
 
 impl Gate {
@@ -304,6 +307,7 @@ impl Gate {
                 hyper::header::RETRY_AFTER,
                 hyper::header::HeaderValue::from_static("30"),
             );
+            r.extensions_mut().insert(SessionRefused);
             return r;
         }
         let (parts, body) = req.into_parts();
@@ -437,34 +441,72 @@ impl Connections {
     }
 }
 
-/// Accept failures (e.g. out of file descriptors) are logged at most once
-/// a second, with how many were not logged, and each backs off a little so
-/// the loop never spins.
-struct AcceptErrors {
+/// The one rate limit on log lines that a flood can repeat (accept
+/// failures, session refusals at the cap): at most one line per
+/// [`LogLimit::EVERY`]; each line written says how many were not logged
+/// since the one before, and [`LogLimit::flush`] reports the rest when the
+/// server stops.
+#[derive(Debug, Default)]
+pub struct LogLimit {
     last: Option<Instant>,
     unlogged: u64,
 }
 
-impl AcceptErrors {
-    async fn failed(&mut self, e: &std::io::Error) {
-        let now = Instant::now();
+impl LogLimit {
+    /// Lines of one kind are written at most this often.
+    pub const EVERY: Duration = Duration::from_secs(1);
+
+    /// An event at `now`: `Some(n)` when its line is to be written (`n`
+    /// lines were not logged since the last one), `None` when it is
+    /// counted only.
+    pub fn admit(&mut self, now: Instant) -> Option<u64> {
         if self
             .last
-            .is_none_or(|t| now.duration_since(t) >= Duration::from_secs(1))
+            .is_none_or(|t| now.saturating_duration_since(t) >= Self::EVERY)
         {
-            let more = match self.unlogged {
-                0 => String::new(),
-                n => format!(" ({n} more since the last report)"),
-            };
-            crate::diag!("pubmed mcp: accept failed: {e}{more}");
             self.last = Some(now);
-            self.unlogged = 0;
+            Some(std::mem::take(&mut self.unlogged))
         } else {
             self.unlogged += 1;
+            None
+        }
+    }
+
+    /// The lines counted but not written since the last one (then 0).
+    pub fn flush(&mut self) -> u64 {
+        std::mem::take(&mut self.unlogged)
+    }
+}
+
+/// The suffix of a rate-limited line: how many like it were not logged.
+fn unlogged(n: u64, what: &str) -> String {
+    match n {
+        0 => String::new(),
+        n => format!(" ({n} more {what} not logged since the last report)"),
+    }
+}
+
+/// Accept failures (e.g. out of file descriptors) are logged through a
+/// [`LogLimit`], and each backs off a little so the loop never spins.
+#[derive(Default)]
+struct AcceptErrors(LogLimit);
+
+impl AcceptErrors {
+    async fn failed(&mut self, e: &std::io::Error) {
+        if let Some(n) = self.0.admit(Instant::now()) {
+            crate::diag!(
+                "pubmed mcp: accept failed: {e}{}",
+                unlogged(n, "accept failures")
+            );
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
+
+/// Marks the HTTP 503 answer to a new session at [`MAX_SESSIONS`]: its log
+/// line goes through the refusals' [`LogLimit`].
+#[derive(Debug, Clone, Copy)]
+struct SessionRefused;
 
 /// An `--allow-origin` without a port names the scheme's default port
 /// only (rmcp would take a portless entry for every port, so
@@ -575,12 +617,10 @@ pub async fn serve(client: Arc<Client>, opts: HttpOptions) -> Result<(), Error> 
         service,
         sessions,
         token: opts.token.filter(|t| !t.is_empty()),
+        refusals: Mutex::new(LogLimit::default()),
     });
     let connections = Arc::new(Connections::default());
-    let mut accept_errors = AcceptErrors {
-        last: None,
-        unlogged: 0,
-    };
+    let mut accept_errors = AcceptErrors::default();
     crate::diag!(
         "pubmed mcp: serving MCP over streamable HTTP at http://{local}{PATH}{}",
         if gate.token.is_some() {
@@ -614,6 +654,16 @@ pub async fn serve(client: Arc<Client>, opts: HttpOptions) -> Result<(), Error> 
         ));
     }
     stop.cancel();
+    let refused = gate.refusals.lock().map_or(0, |mut l| l.flush());
+    if refused > 0 {
+        crate::diag!(
+            "pubmed mcp: {refused} more session refusals (HTTP 503, {MAX_SESSIONS} sessions open) not logged since the last report"
+        );
+    }
+    let failed = accept_errors.0.flush();
+    if failed > 0 {
+        crate::diag!("pubmed mcp: {failed} more accept failures not logged since the last report");
+    }
     Ok(())
 }
 
@@ -642,11 +692,22 @@ async fn connection(
                 .map(|s| format!(" session {s}"))
                 .unwrap_or_default();
             let resp = gate.handle(req).await;
-            crate::diag!(
-                "pubmed mcp: {line} → {} in {} ms{session}",
-                resp.status().as_u16(),
-                started.elapsed().as_millis()
-            );
+            let more = if resp.extensions().get::<SessionRefused>().is_some() {
+                gate.refusals
+                    .lock()
+                    .ok()
+                    .and_then(|mut l| l.admit(Instant::now()))
+                    .map(|n| unlogged(n, "session refusals"))
+            } else {
+                Some(String::new())
+            };
+            if let Some(more) = more {
+                crate::diag!(
+                    "pubmed mcp: {line} → {} in {} ms{session}{more}",
+                    resp.status().as_u16(),
+                    started.elapsed().as_millis()
+                );
+            }
             Ok::<_, Infallible>(resp)
         }
     });
@@ -671,6 +732,37 @@ mod tests {
             token: token.map(str::to_string),
             allow_origins: Vec::new(),
         }
+    }
+
+    /// One line per second at most; the next line written (or the flush)
+    /// counts every event not logged, so none is lost from the count.
+    #[test]
+    fn the_log_limit_writes_one_line_a_second_and_counts_the_rest() {
+        let t0 = Instant::now();
+        let ms = |n: u64| t0 + Duration::from_millis(n);
+        let mut l = LogLimit::default();
+        assert_eq!(l.admit(ms(0)), Some(0));
+        for i in 1..=999 {
+            assert_eq!(l.admit(ms(i)), None, "{i} ms");
+        }
+        assert_eq!(l.admit(ms(1000)), Some(999));
+        assert_eq!(l.admit(ms(1500)), None);
+        assert_eq!(l.admit(ms(1999)), None);
+        assert_eq!(l.flush(), 2);
+        assert_eq!(l.flush(), 0);
+        assert_eq!(l.admit(ms(2000)), Some(0));
+        // 100,000 events within a second: one line.
+        let mut l = LogLimit::default();
+        let written = (0..100_000u64)
+            .filter(|i| l.admit(t0 + Duration::from_micros(*i * 9)).is_some())
+            .count();
+        assert_eq!(written, 1);
+        assert_eq!(l.flush(), 99_999);
+        assert_eq!(unlogged(0, "x"), "");
+        assert_eq!(
+            unlogged(3, "session refusals"),
+            " (3 more session refusals not logged since the last report)"
+        );
     }
 
     #[test]

@@ -216,7 +216,8 @@ impl Retry {
 
     /// An attempt whose transport failed before an answer (sent to `url`):
     /// a body over the cap is `ncbi_invalid_response` and a redirect
-    /// `invalid_argument` at once (docs/client.md); a host that does not
+    /// `invalid_argument` at once (docs/client.md), and so is a certificate
+    /// that does not verify (`ncbi_unreachable`); a host that does not
     /// resolve or refuses is a hopeless retry; anything else a retry.
     fn from_transport(endpoint: &str, url: &str, e: TransportError) -> Result<Retry> {
         let host = host_of(url);
@@ -237,6 +238,11 @@ impl Retry {
                 format!("{endpoint} ({host}) answered with {e} within its own site; not followed further"),
             )
             .with_hint("check --eutils-url / PUBMED_EUTILS_URL (or --idconv-url / PUBMED_IDCONV_URL): the server at that address keeps redirecting")),
+            e @ TransportError::Certificate(_) => Err(Error::new(
+                Reason::NcbiUnreachable,
+                format!("{endpoint} ({host}): {e}; not retried (waiting cannot fix a certificate)"),
+            )
+            .with_hint(CERTIFICATE_HINT)),
             e @ (TransportError::Unresolved(_) | TransportError::Refused(_)) => {
                 Ok(Retry::transient(format!("{endpoint} ({host}): {e}"), true))
             }
@@ -271,6 +277,9 @@ impl Retry {
         }
     }
 }
+
+/// The hint for a server whose TLS certificate does not verify.
+const CERTIFICATE_HINT: &str = "check that --eutils-url / PUBMED_EUTILS_URL (or --idconv-url / PUBMED_IDCONV_URL) names the real server; a proxy that intercepts TLS needs its authority in the system's trust store; certificates are always verified";
 
 /// The hint for a server that cannot be reached at all.
 const UNREACHABLE_HINT: &str = "check the host name and the network: the server URLs come from --eutils-url / PUBMED_EUTILS_URL and --idconv-url / PUBMED_IDCONV_URL; behind a proxy set HTTPS_PROXY (NO_PROXY lists hosts reached directly); on a slow network raise --timeout";

@@ -50,8 +50,12 @@ pub const MAX_BODY: usize = 64 * 1024 * 1024;
 /// A failure below HTTP semantics.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TransportError {
-    /// Could not connect (TLS, connect timeout); transient.
+    /// Could not connect (TLS handshake, connect timeout); transient.
     Connect(String),
+    /// The server's TLS certificate does not verify (self-signed, unknown
+    /// issuer, expired, issued for another host): what the certificate
+    /// problem is, in words. Waiting cannot fix it: not retried.
+    Certificate(String),
     /// The host name does not resolve; waiting rarely fixes it (tried twice).
     Unresolved(String),
     /// The server (or proxy) refused the connection; tried twice.
@@ -73,6 +77,9 @@ impl std::fmt::Display for TransportError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             TransportError::Connect(m) => write!(f, "cannot connect: {m}"),
+            TransportError::Certificate(m) => {
+                write!(f, "its TLS certificate does not verify: {m}")
+            }
             TransportError::Unresolved(m) => write!(f, "the host name does not resolve: {m}"),
             TransportError::Refused(m) => write!(f, "connection refused: {m}"),
             TransportError::Broken(m) => write!(f, "connection broken: {m}"),
@@ -204,11 +211,51 @@ fn root_cause(e: &reqwest::Error) -> String {
     msg
 }
 
-/// Sorts a failed connection: a name that does not resolve (hyper-util's
-/// "dns error"), a refused connection, or anything else.
+/// What is wrong with a certificate rustls refused, in words: rustls
+/// names some problems only by their variant (`UnknownIssuer`).
+pub fn certificate_problem(c: &rustls::CertificateError) -> String {
+    use rustls::CertificateError as C;
+    match c {
+        C::UnknownIssuer => "it is not issued by an authority this machine trusts (a self-signed certificate, or a proxy that intercepts TLS)".into(),
+        C::Expired => "it has expired".into(),
+        C::NotValidYet => "it is not valid yet (check the system clock)".into(),
+        C::NotValidForName => "it is issued for another host name".into(),
+        C::Revoked => "it has been revoked".into(),
+        C::BadEncoding => "it cannot be read".into(),
+        other => other.to_string(),
+    }
+}
+
+/// The rustls certificate error behind `s`: `s` itself, or inside
+/// `io::Error`s (hyper-util wraps tokio-rustls' `io::Error` in another;
+/// `io::Error::source` skips the error it wraps, so each is opened here).
+fn certificate_error<'a>(
+    s: &'a (dyn std::error::Error + 'static),
+) -> Option<&'a rustls::CertificateError> {
+    let mut e = s;
+    loop {
+        if let Some(rustls::Error::InvalidCertificate(c)) = e.downcast_ref::<rustls::Error>() {
+            return Some(c);
+        }
+        match e
+            .downcast_ref::<std::io::Error>()
+            .and_then(|io| io.get_ref())
+        {
+            Some(inner) => e = inner,
+            None => return None,
+        }
+    }
+}
+
+/// Sorts a failed connection: a certificate that does not verify (rustls'
+/// `InvalidCertificate` in the source chain), a name that does not resolve
+/// (hyper-util's "dns error"), a refused connection, or anything else.
 fn connect_error(e: &reqwest::Error) -> TransportError {
     let mut source = std::error::Error::source(e);
     while let Some(s) = source {
+        if let Some(c) = certificate_error(s) {
+            return TransportError::Certificate(certificate_problem(c));
+        }
         if s.to_string() == "dns error" {
             return TransportError::Unresolved(root_cause(e));
         }
@@ -281,5 +328,34 @@ impl Transport for ReqwestTransport {
                 body,
             })
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// hyper-util hands tokio-rustls' `io::Error` on inside another
+    /// `io::Error` (seen with reqwest 0.13): the certificate error is found
+    /// through both, and nothing else counts as one.
+    #[test]
+    fn a_certificate_error_is_found_inside_nested_io_errors() {
+        use std::io;
+        let tls = rustls::Error::InvalidCertificate(rustls::CertificateError::UnknownIssuer);
+        let nested = io::Error::other(io::Error::new(io::ErrorKind::InvalidData, tls));
+        let c = certificate_error(&nested).unwrap();
+        assert_eq!(c, &rustls::CertificateError::UnknownIssuer);
+        assert!(certificate_problem(c).contains("not issued by an authority"));
+        let other = io::Error::other(io::Error::new(
+            io::ErrorKind::InvalidData,
+            rustls::Error::DecryptError,
+        ));
+        assert!(certificate_error(&other).is_none());
+        let refused = io::Error::from(io::ErrorKind::ConnectionRefused);
+        assert!(certificate_error(&refused).is_none());
+        assert_eq!(
+            certificate_problem(&rustls::CertificateError::Expired),
+            "it has expired"
+        );
     }
 }

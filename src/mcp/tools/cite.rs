@@ -80,11 +80,10 @@ fn output_schema() -> Value {
         "properties": {
             "format": {"type": "string", "description": "The format written: ris, bibtex, csl-json or text."},
             "style": {"type": "string", "description": "The style's title (format text only)."},
-            "citations": {"type": "array", "description": "One entry per element of pmids, in order.", "items": {
+            "citations": {"type": "array", "description": "One entry per element of pmids, in order: the n-th is the n-th entry of document (its n-th line for format text); the citation itself is only in document.", "items": {
                 "type": "object",
                 "properties": {
                     "pmid": {"type": "string", "description": "The PMID (NCBI's form, leading zeros dropped)."},
-                    "citation": {"type": "string", "description": "The entry: a RIS record, a BibTeX entry, a CSL-JSON item (JSON text) or a formatted reference; for a PMID without a record in an export format, the comment or item written in its place."},
                     "retracted": {"type": "boolean", "description": "True when the article has been retracted: do not cite it as valid."},
                     "retractionNotice": {"type": "boolean", "description": "True when the record is itself a retraction notice."},
                     "error": {"type": "object", "description": "Why there is no citation.", "properties": {
@@ -190,9 +189,8 @@ async fn references(
     let lines: Vec<String> = cited.iter().map(text_entry).collect();
     let citations: Vec<Value> = cited
         .iter()
-        .zip(&lines)
-        .map(|(c, line)| match &c.outcome {
-            Ok(r) => json!({"pmid": c.pmid, "citation": line, "retracted": r.retracted, "retractionNotice": r.retraction_notice}),
+        .map(|c| match &c.outcome {
+            Ok(r) => entry(&c.pmid, r.retracted, r.retraction_notice),
             Err(e) => entry_error(&c.pmid, e.reason.as_str(), &e.message),
         })
         .collect();
@@ -238,7 +236,7 @@ async fn export(
                 return spec.failure(&e);
             }
         };
-        citations.push(export_entry(f, &entry));
+        citations.push(export_entry(f));
         entries.push(entry);
     }
     let made = Made {
@@ -251,18 +249,23 @@ async fn export(
     finish(spec, totals.failure(), made, budget)
 }
 
-/// The `citations` element of one exported record.
-fn export_entry(f: &Fetched, entry: &str) -> Value {
+/// The `citations` element of one exported record (its entry is in
+/// `document`).
+fn export_entry(f: &Fetched) -> Value {
     match f.parsed() {
-        Ok(r) => {
-            json!({"pmid": f.pmid, "citation": entry, "retracted": r.retracted, "retractionNotice": r.retraction_notice})
-        }
-        Err(e) => {
-            let mut v = entry_error(&f.pmid, e.reason.as_str(), &e.message);
-            v["citation"] = entry.into();
-            v
-        }
+        Ok(r) => entry(&f.pmid, r.retracted, r.retraction_notice),
+        Err(e) => entry_error(&f.pmid, e.reason.as_str(), &e.message),
     }
+}
+
+/// A citation's entry: the PMID and its retraction flags (`retracted`
+/// always, `retractionNotice` only when true); the citation is `document`'s.
+fn entry(pmid: &str, retracted: bool, notice: bool) -> Value {
+    let mut v = json!({"pmid": pmid, "retracted": retracted});
+    if notice {
+        v["retractionNotice"] = true.into();
+    }
+    v
 }
 
 /// Runs the tool.

@@ -53,7 +53,7 @@ pub fn spec() -> ToolSpec {
             Arg::boolean_or(
                 "includeAbstract",
                 true,
-                "Include the abstract (plain text and its labelled sections).",
+                "Include the abstract (by section).",
             ),
             Arg::boolean_or("includeMesh", true, "Include MeSH headings and keywords."),
             Arg::boolean(
@@ -89,8 +89,7 @@ fn author_schema() -> Value {
         "type": "object",
         "description": "One author or editor, in PubMed's order.",
         "properties": {
-            "name": {"type": "string", "description": "Last name and initials (Olivero JM), or the group's name."},
-            "foreName": {"type": "string", "description": "Fore name as PubMed gives it (name holds the last name and initials)."},
+            "name": {"type": "string", "description": "Last name, comma, fore name as PubMed gives them (Olivero, Jose M); without a fore name, last name and initials (Olivero JM); or the group's name."},
             "suffix": {"type": "string", "description": "Suffix (Jr, 3rd)."},
             "collective": {"type": "boolean", "description": "True for a group author (name is the group's name)."},
             "affiliations": {"type": "array", "items": {"type": "string", "description": "One affiliation."}, "description": "Affiliations (only with includeAffiliations)."},
@@ -155,7 +154,7 @@ fn article_schema() -> Value {
             "title": text("Title, plain text: inline markup removed, its text kept."),
             "vernacularTitle": text("The title in the original language."),
             "titleFromVernacular": {"type": "boolean", "description": "True when `title` is the vernacular title because ArticleTitle is empty."},
-            "abstractSections": described_list(json!({
+            "abstract": described_list(json!({
                 "type": "object",
                 "description": "One section of the abstract.",
                 "properties": {
@@ -164,7 +163,7 @@ fn article_schema() -> Value {
                     "text": text("Section text.")
                 },
                 "required": ["text"]
-            }), "The abstract by section (one unlabelled section for a plain abstract)."),
+            }), "The abstract by section (one unlabelled section for a plain abstract); the CLI's abstractSections."),
             "authors": described_list(author_schema(), "Every author in order, group authors included."),
             "journal": {"type": "object", "properties": journal, "description": "The journal (absent for books)."},
             "pubDate": text("Publication date, ISO at the precision written: 1976-09-28, 2000-11 or 1990."),
@@ -173,8 +172,8 @@ fn article_schema() -> Value {
             "doi": text("The article's DOI."),
             "pmcid": text("PMC ID (free full text in PubMed Central)."),
             "pii": text("Publisher item identifier."),
-            "language": described_list(text("A language code."), "Languages (eng, fre, …)."),
-            "pubTypes": described_list(text("A publication type."), "Publication types (Journal Article, Review, …)."),
+            "language": described_list(text("A language code."), "Languages (eng, fre, …); absent for an article means eng (English)."),
+            "pubTypes": described_list(text("A publication type."), "Publication types (Journal Article, Review, …); Retracted Publication and Retraction of Publication are given by retracted and retractionNotice instead."),
             "meshHeadings": described_list(json!({
                 "type": "object",
                 "description": "One MeSH heading.",
@@ -203,6 +202,7 @@ fn article_schema() -> Value {
                 "required": ["type"]
             }), "Errata, comments, retractions, updates and other links."),
             "retracted": {"type": "boolean", "description": "True when the article has been retracted: do not rely on it."},
+            "retractionIn": {"type": "object", "description": "The retraction notice of a retracted article (PubMed's RetractionIn link, not repeated in commentsCorrections).", "properties": {"pmid": text("The notice's PMID."), "source": text("The notice's citation.")}},
             "retractionNotice": {"type": "boolean", "description": "True when this record is itself a retraction notice."},
             "book": {"type": "object", "properties": book, "description": "The book (NCBI Bookshelf records; absent for articles)."}
         },
@@ -218,13 +218,18 @@ struct Parts {
     affiliations: bool,
 }
 
-/// One author as MCP gives it: each fact once (`name` holds the last
-/// name and initials; a group is `collective`).
+/// One author as MCP gives it: each fact once. `name` is `Last, Fore`
+/// when PubMed gives a fore name (the initials follow from it), else
+/// PubMed's `Last Initials` or the group's name (`collective`).
 fn compact_author(a: &mut Value) {
     let Value::Object(a) = a else { return };
-    a.remove("lastName");
+    let last = a.remove("lastName");
     a.remove("initials");
-    a.retain(|_, v| !is_default(v));
+    let fore = a.remove("foreName");
+    if let (Some(Value::String(last)), Some(Value::String(fore))) = (&last, &fore) {
+        a.insert("name".into(), format!("{last}, {fore}").into());
+    }
+    a.retain(|_, v| !is_default(v) && !v.is_null());
     if a.remove("collectiveName").is_some_and(|c| !c.is_null()) {
         a.insert("collective".into(), true.into());
     }
@@ -241,17 +246,81 @@ fn drop_defaults(v: &mut Value) {
     }
 }
 
+/// True when a date as written (`1967 Jul 15`, `1967 Jul`, `1967`) says
+/// no more than its ISO form (`1967-07-15`): PubMed's `Year Mon Day`.
+fn written_as_iso(text: &str, iso: &str) -> bool {
+    const MONTHS: [&str; 12] = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
+    let mut p = iso.split('-');
+    let (y, m, d) = (p.next(), p.next(), p.next());
+    let month = m
+        .and_then(|m| m.parse::<usize>().ok())
+        .and_then(|m| MONTHS.get(m.wrapping_sub(1)));
+    let day = d.and_then(|d| d.parse::<u8>().ok());
+    let mut forms = Vec::new();
+    match (y, month, day) {
+        (Some(y), None, None) => forms.push(y.to_string()),
+        (Some(y), Some(mo), None) => forms.push(format!("{y} {mo}")),
+        (Some(y), Some(mo), Some(day)) => {
+            forms.push(format!("{y} {mo} {day}"));
+            forms.push(format!("{y} {mo} {day:02}"));
+        }
+        _ => {}
+    }
+    forms.iter().any(|f| f == text)
+}
+
 /// A record's facts once (docs/mcp.md "Response budget"): the abstract
 /// only by section (an NLM category only when it differs from the
 /// label), authors by name, pages as written, no URL built from the PMID,
-/// no `false`, empty list, `pubDateText` equal to `pubDate` or `medlineTa`
-/// equal to `isoAbbreviation`.
+/// no `false`, empty list, `pubDateText` that only spells `pubDate`
+/// (`1967 Jul 15`), `medlineTa` equal to `isoAbbreviation`, or
+/// publication type saying what `retracted`/`retractionNotice` says.
 fn compact(m: &mut Map<String, Value>) {
+    // `abstract` is the sections (the CLI's `abstractSections`), not the
+    // same text again joined.
     m.remove("abstract");
+    if let Some(sections) = m.remove("abstractSections") {
+        m.insert("abstract".into(), sections);
+    }
     m.remove("pubmedUrl");
     m.retain(|k, v| k == "retracted" || !is_default(v));
-    if m.get("pubDateText") == m.get("pubDate") {
+    if let (Some(text), Some(iso)) = (
+        m.get("pubDateText").and_then(Value::as_str),
+        m.get("pubDate").and_then(Value::as_str),
+    ) && written_as_iso(text, iso)
+    {
         m.remove("pubDateText");
+    }
+    // The retraction once: `retracted`/`retractionNotice` and the link
+    // (which names the notice or the retracted article), not the
+    // publication type that says the same.
+    let links = m
+        .get_mut("commentsCorrections")
+        .and_then(Value::as_array_mut);
+    if let Some(links) = links
+        && let Some(at) = links.iter().position(|l| l["type"] == "RetractionIn")
+    {
+        let mut notice = links.remove(at);
+        if let Value::Object(n) = &mut notice {
+            n.remove("type");
+        }
+        if links.is_empty() {
+            m.remove("commentsCorrections");
+        }
+        m.insert("retractionIn".into(), notice);
+    }
+    // Language is required in a PubMed article record: absent there means
+    // English (docs/mcp.md); a book's absent language is unknown.
+    if m.contains_key("journal") && m.get("language") == Some(&serde_json::json!(["eng"])) {
+        m.remove("language");
+    }
+    if let Some(Value::Array(types)) = m.get_mut("pubTypes") {
+        types.retain(|t| t != "Retracted Publication" && t != "Retraction of Publication");
+        if types.is_empty() {
+            m.remove("pubTypes");
+        }
     }
     for h in m
         .get_mut("meshHeadings")
@@ -270,7 +339,7 @@ fn compact(m: &mut Map<String, Value>) {
         }
     }
     for s in m
-        .get_mut("abstractSections")
+        .get_mut("abstract")
         .and_then(Value::as_array_mut)
         .into_iter()
         .flatten()
@@ -291,6 +360,7 @@ fn compact(m: &mut Map<String, Value>) {
     }
     for part in ["journal", "book"] {
         if let Some(Value::Object(j)) = m.get_mut(part) {
+            j.retain(|_, v| !is_default(v));
             j.remove("endPage");
             if j.get("medlineTa") == j.get("isoAbbreviation") {
                 j.remove("medlineTa");
@@ -319,7 +389,7 @@ fn article(f: &Fetched, parts: Parts) -> Value {
     };
     compact(m);
     if !parts.abstracts {
-        m.remove("abstractSections");
+        m.remove("abstract");
     }
     if !parts.mesh {
         m.remove("meshHeadings");
@@ -359,95 +429,54 @@ fn output(records: &[Fetched], parts: Parts) -> Map<String, Value> {
     m
 }
 
-/// The retraction line of a record, if any.
+/// The retraction mark of a record's index line, if any.
 fn retraction(r: &Record) -> Option<String> {
     if r.retracted {
-        let notice = r.retraction_link().map(|l| {
-            format!(
-                " (retraction notice: {}{})",
-                l.source.as_deref().unwrap_or(""),
-                l.pmid
-                    .as_ref()
-                    .map(|p| format!(", PMID {p}"))
-                    .unwrap_or_default()
-            )
-        });
-        return Some(format!(
-            "**RETRACTED ARTICLE**{}",
-            notice.unwrap_or_default()
-        ));
+        return Some("RETRACTED".to_string());
     }
-    r.retraction_notice
-        .then(|| "**This record is a retraction notice.**".to_string())
+    r.retraction_notice.then(|| "RETRACTION NOTICE".to_string())
 }
 
-/// Authors named in a record's text line before "et al.".
-const AUTHORS_SHOWN: usize = 3;
-
-/// One record in the text block, compact (docs/mcp.md "Response budget"):
-/// retraction, `PMID · authors · citation · PMCID`, the abstract by
-/// section and errata/comments/updates; the rest (every author, MeSH,
-/// keywords, publication types, grants) only in `structuredContent`.
-fn record_text(t: &mut String, r: &Record, parts: Parts) {
-    let mut line = |s: String| {
-        t.push('\n');
-        t.push_str(&s);
-    };
-    if let Some(s) = retraction(r) {
-        line(s);
+/// One record's line of the index (docs/mcp.md "Response budget"):
+/// `PMID · RETRACTED · title · first author (et al.) · journal or book
+/// year · doi`. Everything else is in `structuredContent` only.
+fn record_line(r: &Record) -> String {
+    let mut parts = vec![format!("PMID {}", r.pmid)];
+    parts.extend(retraction(r));
+    parts.push(r.title.clone());
+    if let Some(first) = r.authors.first() {
+        let more = if r.authors.len() > 1 { " et al." } else { "" };
+        parts.push(format!("{}{more}", first.name));
     }
-    let mut head = format!("PMID {}", r.pmid);
-    if !r.authors.is_empty() {
-        let shown = r.authors.len().min(AUTHORS_SHOWN);
-        let names: Vec<&str> = r.authors[..shown].iter().map(|a| a.name.as_str()).collect();
-        head.push_str(&format!(" · {}", names.join(", ")));
-        if r.authors.len() > shown {
-            head.push_str(&format!(" et al. ({} authors)", r.authors.len()));
-        }
+    let source = crate::output::fetch::source_name(r);
+    let year = r.date_parts.year.map(|y| y.to_string());
+    let cited = [Some(source).filter(|s| !s.is_empty()), year]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(" ");
+    if !cited.is_empty() {
+        parts.push(cited);
     }
-    head.push_str(&format!(" · {}", crate::output::fetch::citation_line(r)));
-    if let Some(p) = &r.pmcid {
-        head.push_str(&format!(" · {p}"));
+    if let Some(d) = &r.doi {
+        parts.push(format!("doi:{d}"));
     }
-    line(head);
-    if parts.abstracts {
-        for s in &r.abstract_sections {
-            match &s.label {
-                Some(l) => line(format!("{l}: {}", s.text)),
-                None => line(s.text.clone()),
-            }
-        }
-    }
-    for c in r
-        .comments_corrections
-        .iter()
-        .filter(|c| c.r#type != "Cites" && c.r#type != "RetractionIn")
-    {
-        let pmid = c.pmid.as_ref().map(|p| format!(" (PMID {p})"));
-        line(format!(
-            "{}: {}{}",
-            c.r#type,
-            c.source.as_deref().unwrap_or(""),
-            pmid.unwrap_or_default()
-        ));
-    }
+    parts.join(" · ")
 }
 
-/// The text block: a compact summary of every record and every PMID
-/// without one with its reason; the full records are `structuredContent`.
-fn text(records: &[Fetched], succeeded: usize, asked: usize, parts: Parts) -> String {
+/// The text block: an index of the records, one line each (and every PMID
+/// without one with its reason); the records themselves are
+/// `structuredContent` (docs/mcp.md "Response budget").
+fn text(records: &[Fetched], succeeded: usize, asked: usize) -> String {
     let mut t = format!(
-        "Fetched {succeeded} of {}. Every author, MeSH, keywords, publication types and grants: structuredContent `articles`.",
+        "Fetched {succeeded} of {}, one line each; the records (abstracts, authors, MeSH, links, …): structuredContent `articles`.",
         crate::core::text::count(asked as u64, "PMID")
     );
     for (i, f) in records.iter().enumerate() {
         match f.parsed() {
-            Ok(r) => {
-                t.push_str(&format!("\n\n## {}. {}", i + 1, r.title));
-                record_text(&mut t, r, parts);
-            }
+            Ok(r) => t.push_str(&format!("\n{}. {}", i + 1, record_line(r))),
             Err(e) => t.push_str(&format!(
-                "\n\n## {}. PMID {}: {} [{}]",
+                "\n{}. PMID {}: {} [{}]",
                 i + 1,
                 f.pmid,
                 e.message,
@@ -491,10 +520,57 @@ fn budgeted(records: &[Fetched], k: usize, parts: Parts, budget: u64) -> (Value,
     let held = &records[..k];
     let mut out = output(held, parts);
     let succeeded = held.iter().filter(|f| f.parsed().is_ok()).count();
-    let mut t = text(held, succeeded, records.len(), parts);
+    let mut t = text(held, succeeded, records.len());
     let deferred: Vec<String> = records[k..].iter().map(|f| f.pmid.clone()).collect();
     let (extra, note) = deferral(NAME, budget, k, &deferred, json!({"pmids": deferred}));
     out.extend(extra);
     t.push_str(&note);
     (Value::Object(out), t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `pubDateText` is dropped only when it spells the ISO date the way
+    /// PubMed writes `Year Month Day` (the dates of the EFetch captures).
+    #[test]
+    fn a_written_date_goes_only_when_the_iso_date_says_it_all() {
+        for (text, iso) in [
+            ("2001 Nov", "2001-11"),
+            ("1976 Sep 28", "1976-09-28"),
+            ("2012 Nov 4", "2012-11-04"),
+            ("2012 Nov 04", "2012-11-04"),
+            ("1990", "1990"),
+        ] {
+            assert!(written_as_iso(text, iso), "{text} = {iso}");
+        }
+        for (text, iso) in [
+            ("1990 Spring", "1990"),
+            ("2013 Nov-Dec", "2013-11"),
+            ("2017 06", "2017-06"),
+            ("1998 Dec-1999 Jan", "1998-12"),
+            ("2001 Nov", "2001-12"),
+        ] {
+            assert!(!written_as_iso(text, iso), "{text} ≠ {iso}");
+        }
+    }
+
+    /// The MCP author: `Last, Fore`, or PubMed's name without a fore name;
+    /// a group keeps its name and says `collective`.
+    #[test]
+    fn authors_are_last_comma_fore() {
+        let mut a = json!({"name": "Taddei AR", "lastName": "Taddei", "foreName": "A R", "initials": "AR", "suffix": null, "collectiveName": null, "affiliations": [], "orcid": null});
+        compact_author(&mut a);
+        assert_eq!(a, json!({"name": "Taddei, A R"}));
+        let mut a = json!({"name": "Smith J", "lastName": "Smith", "foreName": null, "initials": "J", "collectiveName": null, "suffix": "Jr"});
+        compact_author(&mut a);
+        assert_eq!(a, json!({"name": "Smith J", "suffix": "Jr"}));
+        let mut a = json!({"name": "ASPIRE Investigators", "lastName": null, "foreName": null, "collectiveName": "ASPIRE Investigators"});
+        compact_author(&mut a);
+        assert_eq!(
+            a,
+            json!({"name": "ASPIRE Investigators", "collective": true})
+        );
+    }
 }
