@@ -63,8 +63,8 @@ fn esummary_parse_10000(bencher: Bencher) {
         .collect();
     let body = ncbi::esummary(&docs, &[]);
     bencher.counter(ItemsCount::new(docs.len())).bench(|| {
-        let root = xml::parse(divan::black_box(&body)).unwrap();
-        esummary::parse(&root).unwrap()
+        let (root, taken) = esummary::read(divan::black_box(&body)).unwrap();
+        esummary::parse_taken(&root, taken).unwrap()
     });
 }
 

@@ -45,8 +45,28 @@ fn parse_everything(body: &[u8], status: u16) {
     let r = resp(status, body.to_vec());
     let _ = classify_xml(&r, "ESearch", esearch::parse);
     let _ = classify_xml(&r, "ESummary", esummary::parse);
+    let _ = pubmed::ncbi::classify::classify_xml_streamed(
+        &r,
+        "ESummary",
+        esummary::read,
+        esummary::parse_taken,
+    );
     let _ = classify_xml(&r, "ESpell", espell::parse);
     let _ = idconv::classify(&r, pubmed::core::ids::IdType::Pmid, &["1".into()]);
+    // ESummary is read one record at a time: the same answer, the same
+    // ERROR texts and the same XML errors as the whole tree.
+    let text = String::from_utf8_lossy(body);
+    match (xml::parse(&text), esummary::read(&text)) {
+        (Ok(tree), Ok((left, taken))) => {
+            assert_eq!(
+                pubmed::ncbi::classify::error_texts(&left),
+                pubmed::ncbi::classify::error_texts(&tree)
+            );
+            assert_eq!(esummary::parse_taken(&left, taken), esummary::parse(&tree));
+        }
+        (Err(a), Err(b)) => assert_eq!(a, b),
+        (a, b) => panic!("tree {:?} but streamed {:?}", a.is_ok(), b.is_ok()),
+    }
     if let Ok(root) = xml::parse(&String::from_utf8_lossy(body)) {
         let _ = esearch::parse(&root);
         let _ = esummary::parse(&root);

@@ -266,3 +266,117 @@ fn default_pacing_all_without_a_single_429() {
     assert_eq!(fake.counters.rate_limited.load(Ordering::SeqCst), 0);
     assert!(server.max_per_second() <= 3);
 }
+
+/// Ctrl-C during `search --all --detail` on a terminal (issue 25): the run
+/// exits 130 and the bar's last frame is cleared. The binary runs under a
+/// pseudo-terminal (`script`), writing to `--output` so that the terminal
+/// holds only stderr; SIGINT is sent once a bar frame has been read, and
+/// the terminal's output must end with indicatif's clear of a one-line bar
+/// (console's `clear_line`, `"\r\x1b[2K"`, indicatif 0.18
+/// `DrawState::draw_to_term` with no lines) and then only the interruption
+/// message. Paced at 200 ms a request, the 200,000-hit run would take
+/// a minute: it is still running when the signal comes.
+#[test]
+fn ctrl_c_clears_the_bar_and_exits_130() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+
+    let server = start(&FakeNcbi::new(Corpus::synthetic()));
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("out.ndjson");
+    let bin = env!("CARGO_BIN_EXE_pubmed");
+    let p = pubmed(&[])
+        .server(&server)
+        .env("PUBMED_REQUEST_GAP_MS", "200")
+        .env("PUBMED_DEADLINE_S", "60");
+    let mut cmd = Command::new("script");
+    cmd.env_clear();
+    for (k, v) in p.cmd.get_envs() {
+        if let Some(v) = v {
+            cmd.env(k, v);
+        }
+    }
+    // `exec`: the shell becomes pubmed, the one child of `script`.
+    let mut child = cmd
+        .args([
+            "-qfec",
+            &format!(
+                "exec {bin} search hits200000 --all --detail brief --output {}",
+                file.display()
+            ),
+            "/dev/null",
+        ])
+        .env("TERM", "xterm")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel::<Vec<u8>>();
+    let reader = std::thread::spawn(move || {
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = stdout.read(&mut buf) {
+            if n == 0 || tx.send(buf[..n].to_vec()).is_err() {
+                break;
+            }
+        }
+    });
+    let mut seen = Vec::new();
+    let deadline = Instant::now() + Duration::from_secs(120);
+    // A frame: the bar's template ("ranges 1/20  PMIDs 0/200,000 …").
+    while !String::from_utf8_lossy(&seen).contains("  PMIDs ") {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match rx.recv_timeout(left) {
+            Ok(bytes) => seen.extend(bytes),
+            Err(_) => {
+                let _ = child.kill();
+                panic!(
+                    "no bar drawn in 120 s: {:?}",
+                    String::from_utf8_lossy(&seen)
+                );
+            }
+        }
+    }
+    let children = format!("/proc/{0}/task/{0}/children", child.id());
+    let pid = std::fs::read_to_string(&children).unwrap();
+    let pid = pid.split_whitespace().next().expect("script has a child");
+    assert_eq!(
+        std::fs::read_to_string(format!("/proc/{pid}/comm"))
+            .unwrap()
+            .trim(),
+        "pubmed"
+    );
+    let kill = Command::new("kill").args(["-INT", pid]).status().unwrap();
+    assert!(kill.success());
+    let exit = Instant::now() + Duration::from_secs(60);
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if Instant::now() > exit {
+            let _ = child.kill();
+            panic!("still running 60 s after SIGINT");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    reader.join().unwrap();
+    seen.extend(rx.try_iter().flatten());
+    let out = String::from_utf8_lossy(&seen).into_owned();
+    assert_eq!(status.code(), Some(130), "{out:?}");
+    let clear = "\r\x1b[2K";
+    let last_frame = out.rfind("  PMIDs ").unwrap();
+    let after = &out[last_frame..];
+    let at = after
+        .find(clear)
+        .unwrap_or_else(|| panic!("the last frame is never cleared: {after:?}"));
+    // The frame's own text (padded to the width) up to the clear, then
+    // only the message, on the line the bar held.
+    assert!(!after[..at].contains('\n'), "{after:?}");
+    assert_eq!(
+        &after[at + clear.len()..],
+        "pubmed: interrupted\r\n",
+        "{out:?}"
+    );
+}

@@ -259,6 +259,40 @@ pub fn classify_xml_with<T>(
     errors: impl FnOnce(&Element) -> Option<Verdict<T>>,
     parse: impl FnOnce(&Element) -> Result<T, Refusal>,
 ) -> Verdict<T> {
+    classify_xml_read(
+        resp,
+        endpoint,
+        |body| xml::parse(body).map(|root| (root, ())),
+        errors,
+        |root, ()| parse(root),
+    )
+}
+
+/// [`classify_xml`] for a document read by `read` (e.g. with
+/// [`xml::parse_with`]): the root it leaves, which the `<ERROR>` check
+/// and `parse` see, and what it took out of the tree while reading.
+pub fn classify_xml_streamed<S, T>(
+    resp: &HttpResponse,
+    endpoint: &str,
+    read: impl FnOnce(&str) -> Result<(Element, S), XmlError>,
+    parse: impl FnOnce(&Element, S) -> Result<T, String>,
+) -> Verdict<T> {
+    let errors = |root: &Element| {
+        let texts = error_texts(root);
+        (!texts.is_empty()).then(|| verdict_for_error_texts(&texts, endpoint))
+    };
+    classify_xml_read(resp, endpoint, read, errors, |root, taken| {
+        parse(root, taken).map_err(Refusal::Invalid)
+    })
+}
+
+fn classify_xml_read<S, T>(
+    resp: &HttpResponse,
+    endpoint: &str,
+    read: impl FnOnce(&str) -> Result<(Element, S), XmlError>,
+    errors: impl FnOnce(&Element) -> Option<Verdict<T>>,
+    parse: impl FnOnce(&Element, S) -> Result<T, Refusal>,
+) -> Verdict<T> {
     if let Some(v) = classify_http(resp, endpoint) {
         return v;
     }
@@ -273,7 +307,7 @@ pub fn classify_xml_with<T>(
     {
         return verdict_for_error_texts(&[text.to_string()], endpoint);
     }
-    let doc = xml::parse(&body);
+    let doc = read(&body);
     match doc {
         Err(XmlError::NoRoot) if status_ok || resp.status == 400 => Verdict::Transient {
             text: format!("{endpoint} answered with no document (XML prolog only)"),
@@ -290,7 +324,7 @@ pub fn classify_xml_with<T>(
             format!("{endpoint} sent a body that does not parse: {why}"),
         )),
         Err(_) => other_status(resp, endpoint),
-        Ok(root) => {
+        Ok((root, taken)) => {
             if (status_ok || resp.status == 400)
                 && let Some(v) = errors(&root)
             {
@@ -299,7 +333,7 @@ pub fn classify_xml_with<T>(
             if !status_ok {
                 return other_status(resp, endpoint);
             }
-            match parse(&root) {
+            match parse(&root, taken) {
                 Ok(v) => Verdict::Done(v),
                 Err(Refusal::Invalid(why)) => Verdict::Fatal(Error::new(
                     Reason::NcbiInvalidResponse,

@@ -11,7 +11,7 @@ use super::classify;
 use super::client::Client;
 use super::db::Db;
 use super::halving::{self, Part};
-use super::xml::Element;
+use super::xml::{self, Element};
 use crate::core::text::fold_whitespace;
 use crate::error::{Error, Reason, Result};
 
@@ -152,8 +152,88 @@ fn parse_v1(doc: &Element) -> DocSum {
     }
 }
 
+/// What [`read`] took out of an ESummary answer as it was read: every
+/// `DocumentSummary` of the first `DocumentSummarySet` (v2) and every
+/// root-level `DocSum` (v1), parsed, in document order.
+#[derive(Debug, Default)]
+pub struct Taken {
+    /// v2: summaries, and (uid, NCBI's text) of `<DocumentSummary uid><error>`.
+    v2: Vec<DocSum>,
+    v2_missing: Vec<(String, String)>,
+    /// v1 `DocSum`s (used only when the answer has no `DocumentSummarySet`).
+    v1: Vec<DocSum>,
+}
+
+/// Whether `e` holds an `<ERROR>` with text: such a record is taken and
+/// also stays in the tree, so that the answer's `<ERROR>` check
+/// (`classify`) sees it.
+fn has_error_text(e: &Element) -> bool {
+    let mut found = Vec::new();
+    e.descendants("ERROR", &mut found);
+    found.iter().any(|e| !fold_whitespace(&e.text()).is_empty())
+}
+
+/// Reads an ESummary body one record at a time ([`xml::parse_with`]):
+/// each `DocumentSummary` (v2) or `DocSum` (v1) is parsed into a
+/// [`DocSum`] when it closes and its tree dropped, so an answer of 1,000
+/// rich summaries never exists as one tree (docs/search.md "Memory").
+/// Returns the rest of the document (root, `<ERROR>`s, records of a second
+/// `DocumentSummarySet`, which [`parse`] ignores too, are dropped) and
+/// what was taken; [`parse_taken`] finishes the answer exactly as
+/// [`parse`] does for the whole tree.
+///
+/// Errors: as [`xml::parse`].
+pub fn read(body: &str) -> Result<(Element, Taken), xml::XmlError> {
+    let mut taken = Taken::default();
+    let root = xml::parse_with(body, |open, el| {
+        let under = |names: &[&str]| {
+            open.len() == names.len() && open.iter().zip(names).all(|(e, n)| e.name == *n)
+        };
+        if el.name == "DocumentSummary" && under(&["eSummaryResult", "DocumentSummarySet"]) {
+            // Only the first set counts (as `parse`'s `child`); the open
+            // set is not yet a child of the root.
+            if open[0].child("DocumentSummarySet").is_none() {
+                let uid = el.attr("uid").unwrap_or_default().trim().to_string();
+                match el.child("error") {
+                    Some(err) => taken.v2_missing.push((uid, fold_whitespace(&err.text()))),
+                    None => taken.v2.push(parse_v2(&el)),
+                }
+            }
+        } else if el.name == "DocSum" && under(&["eSummaryResult"]) {
+            taken.v1.push(parse_v1(&el));
+        } else {
+            return Some(el);
+        }
+        has_error_text(&el).then_some(el)
+    })?;
+    Ok((root, taken))
+}
+
+/// The answer from what [`read`] left and took: [`parse`]'s result for
+/// the same body.
+///
+/// Errors: as [`parse`].
+pub fn parse_taken(root: &Element, taken: Taken) -> Result<EsummaryAnswer, String> {
+    if root.name != "eSummaryResult" {
+        return Err(format!("expected <eSummaryResult>, found <{}>", root.name));
+    }
+    let mut answer = EsummaryAnswer::default();
+    if root.child("DocumentSummarySet").is_some() {
+        answer.docs = taken.v2;
+        answer.missing = taken.v2_missing;
+    } else {
+        answer.docs = taken.v1;
+    }
+    if answer.docs.iter().any(|d| d.uid.is_empty()) {
+        return Err("a document summary has no uid".into());
+    }
+    Ok(answer)
+}
+
 /// Parses an `eSummaryResult` root into summaries in document order and
-/// per-ID errors (`<DocumentSummary uid><error>…`).
+/// per-ID errors (`<DocumentSummary uid><error>…`). The client reads
+/// answers with [`read`] and [`parse_taken`] instead, which give the same
+/// result without the whole tree; this is their reference in tests.
 pub fn parse(root: &Element) -> Result<EsummaryAnswer, String> {
     if root.name != "eSummaryResult" {
         return Err(format!("expected <eSummaryResult>, found <{}>", root.name));
@@ -188,7 +268,7 @@ impl Client {
         );
         let answer = self
             .execute_halvable(ENDPOINT, &req, ids.len(), MIN_TIMEOUT_SPLIT, |resp| {
-                classify::classify_xml(&resp, ENDPOINT, parse)
+                classify::classify_xml_streamed(&resp, ENDPOINT, read, parse_taken)
             })
             .await;
         match answer {
@@ -333,9 +413,96 @@ mod tests {
     use super::*;
     use crate::ncbi::xml;
 
-    fn capture(name: &str) -> EsummaryAnswer {
+    fn body(name: &str) -> String {
         let path = format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
-        parse(&xml::parse(&std::fs::read_to_string(path).unwrap()).unwrap()).unwrap()
+        std::fs::read_to_string(path).unwrap()
+    }
+
+    /// A capture read as the client reads it (one record at a time).
+    fn capture(name: &str) -> EsummaryAnswer {
+        let (root, taken) = read(&body(name)).unwrap();
+        parse_taken(&root, taken).unwrap()
+    }
+
+    /// The streamed read gives the whole tree's answer and leaves the
+    /// same `<ERROR>` texts for the answer's check, on every ESummary XML
+    /// capture (v1, v2, per-uid errors, top-level ERRORs).
+    #[test]
+    fn streamed_read_matches_the_tree_on_every_capture() {
+        let dir = format!("{}/tests/fixtures", env!("CARGO_MANIFEST_DIR"));
+        let mut names: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .filter(|n| n.starts_with("esummary") && n.ends_with(".xml"))
+            .collect();
+        names.sort();
+        assert!(names.len() >= 6, "{names:?}");
+        for name in &names {
+            let text = body(name);
+            let tree = xml::parse(&text).unwrap();
+            let (left, taken) = read(&text).unwrap();
+            assert_eq!(
+                crate::ncbi::classify::error_texts(&left),
+                crate::ncbi::classify::error_texts(&tree),
+                "{name}"
+            );
+            assert_eq!(parse_taken(&left, taken), parse(&tree), "{name}");
+            // The records were taken out, not kept in the tree.
+            let mut kept = Vec::new();
+            left.descendants("DocumentSummary", &mut kept);
+            left.descendants("DocSum", &mut kept);
+            assert!(kept.is_empty(), "{name}");
+        }
+        // The captures' per-uid error and top-level ERRORs, as NCBI wrote them.
+        assert_eq!(
+            capture("esummary_v2_pmc_with_error_2012.xml").missing,
+            vec![("1".to_string(), "cannot get document summary".to_string())]
+        );
+        let (left, _) = read(&body("esummary_v1_error_invalid_uids.xml")).unwrap();
+        assert_eq!(
+            crate::ncbi::classify::error_texts(&left),
+            vec![
+                "Invalid uid gwa2_scaffold_1731_16S_1 at position= 0",
+                "Invalid uid asdfadfs at position= 24"
+            ]
+        );
+    }
+
+    /// Records holding an `<ERROR>` stay in the tree for the answer's
+    /// check; a second `DocumentSummarySet` is ignored, as by the tree
+    /// parse; a record outside `eSummaryResult` is not taken.
+    #[test]
+    fn streamed_read_keeps_errors_and_ignores_what_parse_ignores() {
+        let text = "<eSummaryResult><DocumentSummarySet>\
+            <DocumentSummary uid=\"1\"><Title>A</Title></DocumentSummary>\
+            <DocumentSummary uid=\"2\"><ERROR>Backend down</ERROR></DocumentSummary>\
+            </DocumentSummarySet><DocumentSummarySet>\
+            <DocumentSummary uid=\"3\"><Title>C</Title></DocumentSummary>\
+            </DocumentSummarySet><DocSum><Id>4</Id></DocSum></eSummaryResult>";
+        let tree = xml::parse(text).unwrap();
+        let (left, taken) = read(text).unwrap();
+        assert_eq!(
+            crate::ncbi::classify::error_texts(&left),
+            vec!["Backend down"]
+        );
+        let a = parse_taken(&left, taken).unwrap();
+        assert_eq!(a, parse(&tree).unwrap());
+        let uids: Vec<&str> = a.docs.iter().map(|d| d.uid.as_str()).collect();
+        assert_eq!(uids, ["1", "2"]);
+        let mut kept = Vec::new();
+        left.descendants("DocumentSummary", &mut kept);
+        assert_eq!(kept.len(), 1);
+        assert_eq!(kept[0].attr("uid"), Some("2"));
+        assert_eq!(a.docs[0].title, "A");
+
+        let other = "<other><DocumentSummarySet><DocumentSummary uid=\"1\"/>\
+            </DocumentSummarySet></other>";
+        let (left, taken) = read(other).unwrap();
+        assert_eq!(left.elements().count(), 1);
+        assert_eq!(
+            parse_taken(&left, taken),
+            Err("expected <eSummaryResult>, found <other>".to_string())
+        );
     }
 
     #[test]

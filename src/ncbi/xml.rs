@@ -152,17 +152,36 @@ fn push_text(stack: &mut [Element], text: &str) {
 /// [`XmlError::Malformed`] when the document is not well-formed or nests
 /// elements deeper than [`MAX_DEPTH`].
 pub fn parse(body: &str) -> Result<Element, XmlError> {
+    parse_with(body, |_, el| Some(el))
+}
+
+/// [`parse`] that hands every element, as it closes, to `take` with its
+/// open ancestors (root first): `Some(el)` keeps it in its parent, `None`
+/// means `take` consumed it, and it is dropped there. A caller that
+/// consumes the repeated records of a large answer (ESummary's
+/// `DocumentSummary`) holds one record's tree at a time instead of the
+/// whole document's (docs/search.md "Memory"). A consumed root leaves the
+/// document without a root ([`XmlError::NoRoot`]).
+///
+/// Errors: as [`parse`]; `take` is not called after the first error.
+pub fn parse_with(
+    body: &str,
+    mut take: impl FnMut(&[Element], Element) -> Option<Element>,
+) -> Result<Element, XmlError> {
     let mut reader = Reader::from_str(body);
     reader.config_mut().check_end_names = true;
     let mut stack: Vec<Element> = Vec::new();
     let mut root: Option<Element> = None;
+    // The root closed but `take` consumed it: what follows is still
+    // "after the root".
+    let mut closed_root = false;
     loop {
         let event = reader
             .read_event()
             .map_err(|e| XmlError::Malformed(e.to_string()))?;
         match event {
             Event::Start(e) => {
-                if root.is_some() {
+                if root.is_some() || closed_root {
                     return Err(XmlError::Malformed("content after the root element".into()));
                 }
                 if stack.len() >= MAX_DEPTH {
@@ -178,22 +197,26 @@ pub fn parse(body: &str) -> Result<Element, XmlError> {
                         "elements nested more than {MAX_DEPTH} levels deep"
                     )));
                 }
+                if root.is_some() || closed_root {
+                    return Err(XmlError::Malformed("content after the root element".into()));
+                }
                 let el = start_element(&e)?;
-                match stack.last_mut() {
-                    Some(top) => top.children.push(Node::Element(el)),
-                    None if root.is_none() => root = Some(el),
-                    None => {
-                        return Err(XmlError::Malformed("content after the root element".into()));
-                    }
+                let is_root = stack.is_empty();
+                match (take(&stack, el), stack.last_mut()) {
+                    (Some(el), Some(parent)) => parent.children.push(Node::Element(el)),
+                    (Some(el), None) => root = Some(el),
+                    (None, _) => closed_root |= is_root,
                 }
             }
             Event::End(_) => {
                 let el = stack
                     .pop()
                     .ok_or_else(|| XmlError::Malformed("unmatched end tag".into()))?;
-                match stack.last_mut() {
-                    Some(top) => top.children.push(Node::Element(el)),
-                    None => root = Some(el),
+                let is_root = stack.is_empty();
+                match (take(&stack, el), stack.last_mut()) {
+                    (Some(el), Some(parent)) => parent.children.push(Node::Element(el)),
+                    (Some(el), None) => root = Some(el),
+                    (None, _) => closed_root |= is_root,
                 }
             }
             Event::Text(t) => {
@@ -267,6 +290,45 @@ mod tests {
         ));
         assert!(matches!(parse("not xml"), Err(XmlError::Malformed(_))));
         assert!(matches!(parse("<a/><b/>"), Err(XmlError::Malformed(_))));
+    }
+
+    #[test]
+    fn parse_with_takes_elements_as_they_close() {
+        let mut seen = Vec::new();
+        let root = parse_with(
+            "<a><r n=\"1\"><x>t</x></r><r n=\"2\"/><b/></a>",
+            |open, el| {
+                if el.name == "r" {
+                    let path: Vec<&str> = open.iter().map(|e| e.name.as_str()).collect();
+                    seen.push((path.join("/"), el.attr("n").unwrap().to_string(), el.text()));
+                    None
+                } else {
+                    Some(el)
+                }
+            },
+        )
+        .unwrap();
+        assert_eq!(
+            seen,
+            [
+                ("a".into(), "1".into(), "t".into()),
+                ("a".into(), "2".into(), String::new())
+            ]
+        );
+        assert_eq!(
+            root.elements().map(|e| e.name.as_str()).collect::<Vec<_>>(),
+            ["b"]
+        );
+        // A consumed root: no root, and what follows it is still refused.
+        assert_eq!(parse_with("<a/>", |_, _| None), Err(XmlError::NoRoot));
+        assert!(matches!(
+            parse_with("<a></a><b/>", |_, _| None),
+            Err(XmlError::Malformed(m)) if m.contains("after the root")
+        ));
+        assert_eq!(
+            parse_with("<a><r></r>", |_, _| None),
+            Err(XmlError::Truncated("a".into()))
+        );
     }
 
     fn nested(depth: usize, leaf: &str) -> String {
