@@ -2,8 +2,9 @@
 //! JATS document from public test data (tests/fixtures/PROVENANCE.md,
 //! "JATS of each kind"): a case report with figures, a review, an article
 //! with MathML and tables, one with supplementary material, a Spanish
-//! article, three answers Europe PMC's `fullTextXML` sent and one EFetch
-//! `db=pmc` answer (Biopython's capture). Expected
+//! article, three answers Europe PMC's `fullTextXML` sent, one EFetch
+//! `db=pmc` answer (Biopython's capture) and a PMC author manuscript
+//! (NIHMS, from nimh-dsst/rtransparent's test data). Expected
 //! values are read by hand from the XML (checked with Python's
 //! ElementTree: `itertext()` with whitespace folded), never from our output.
 
@@ -654,5 +655,138 @@ fn a_real_efetch_pmc_answer_of_a_correction() {
     assert_eq!(
         lic.text,
         "This version is distributed under the terms of the Creative Commons Attribution Non-Commercial Licence 4.0. For commercial reproduction rights and permissions contact permissions@ersnet.org"
+    );
+}
+
+const MANUSCRIPT: &str = "pmc_author_manuscript_nihms1793594.xml";
+
+#[test]
+fn an_nih_author_manuscript_is_labelled_and_read_whole() {
+    // PMC's XML of NIHMS1793594: `<?properties manuscript?>` after the
+    // start tag and `<article-id pub-id-type="manuscript">`.
+    let a = article(MANUSCRIPT);
+    assert_eq!(
+        a.manuscript,
+        Some(jats::Manuscript {
+            id: Some("NIHMS1793594".into())
+        })
+    );
+    assert_eq!(a.article_type.as_deref(), Some("research-article"));
+    assert_eq!(a.pmcid.as_deref(), Some("PMC9004331"));
+    assert_eq!(a.pmid.as_deref(), Some("35419550"));
+    assert_eq!(a.doi.as_deref(), Some("10.1016/j.ynirp.2021.100063"));
+    assert_eq!(a.journal.as_deref(), Some("Neuroimage. Reports"));
+    assert_eq!(
+        a.title,
+        "Reliability of arterial spin labeling derived cerebral blood flow in periventricular white matter"
+    );
+    assert_eq!(a.authors.len(), 6);
+    assert_eq!(a.authors[0], "Sudipto Dolui");
+    assert!(a.has_body);
+    // Section labels ("1.", "2.4.1.") are not part of the titles.
+    assert_eq!(
+        titles(&a.sections),
+        [
+            "Introduction",
+            "Materials and methods",
+            "Results",
+            "Discussion"
+        ]
+    );
+    assert_eq!(
+        titles(&a.sections[1].sections),
+        [
+            "Cohort",
+            "PET/MRI acquisition and processing",
+            "PVWM ROI definition from CARDIA data",
+            "Data analysis"
+        ]
+    );
+    assert_eq!(
+        titles(&a.sections[1].sections[3].sections),
+        [
+            "Intra-session repeatability of ASL derived CBF",
+            "Comparison of ASL CBF values with [15O]-water PET measurements",
+            "Measurement of PVWM ATT"
+        ]
+    );
+    assert_eq!(a.sections[3].paragraphs().count(), 6);
+    assert_eq!(
+        a.sections[3].paragraphs().next().unwrap(),
+        "We evaluated CBF in the PVWM ROI using both single and multi PLD ASL acquisitions and demonstrated that it provided comparable test-retest reliability when compared to larger and more conventional ROIs. Furthermore, the correlations between ASL and [15O]-water PET derived PVWM CBFs were comparable to the other ROIs, demonstrating that PVWM CBF can be reliably measured."
+    );
+    let figs: Vec<&str> = a.figures.iter().map(|f| f.label.as_str()).collect();
+    assert_eq!(
+        figs,
+        ["Fig. 1.", "Fig. 2.", "Fig. 3.", "Fig. 4.", "Fig. 5."]
+    );
+    assert_eq!(a.tables.len(), 1);
+    assert_eq!(a.references.len(), 36);
+    let lic = a.license.unwrap();
+    assert_eq!(
+        lic.url.as_deref(),
+        Some("https://creativecommons.org/licenses/by-nc-nd/4.0/")
+    );
+    assert_eq!(lic.kind, None);
+    assert_eq!(
+        lic.text,
+        "This is an open access article under the CC BY-NC-ND license (http://creativecommons.org/licenses/by-nc-nd/4.0/)."
+    );
+}
+
+#[test]
+fn publisher_versions_are_not_manuscripts() {
+    for f in [
+        "europepmc_review_pmc13249512.xml",
+        "europepmc_ftp_case_report_pmc6358577.xml",
+        "efetch_pmc_correction_8435807.xml",
+        "pmc_oa_pone_0046493.nxml",
+    ] {
+        assert_eq!(article(f).manuscript, None, "{f}");
+    }
+}
+
+#[test]
+fn cli_labels_an_author_manuscript_in_json_and_markdown() {
+    // The fake PMC's EFetch `db=pmc` frame, the manuscript in it for 9004331.
+    let s = TestServer::start(|req: &support::server::Request| {
+        if !(req.is("efetch.fcgi") && req.param("db") == Some("pmc")) {
+            return pmc::handler(req);
+        }
+        let mut body = pmc::HEAD.to_string();
+        for id in req.param("id").unwrap_or_default().split(',') {
+            if id == "9004331" {
+                body.push_str(&pmc::article_element(MANUSCRIPT));
+            } else {
+                let one = pmc::efetch_pmc(&[id]);
+                body.push_str(&one[pmc::HEAD.len()..one.len() - "</pmc-articleset>\n".len()]);
+            }
+        }
+        body.push_str("</pmc-articleset>\n");
+        support::server::Reply::xml(body)
+    });
+    let run = pubmed(&["fulltext", "-f", "ndjson", "PMC9004331", "PMC3460867"])
+        .server(&s)
+        .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let v = ndjson(&run.stdout);
+    assert_eq!(v.len(), 2);
+    assert_eq!(v[0]["source"], "pmc");
+    assert_eq!(
+        v[0]["manuscript"],
+        serde_json::json!({"id": "NIHMS1793594"})
+    );
+    assert_eq!(v[1]["pmcid"], "PMC3460867");
+    assert_eq!(v[1]["manuscript"], Value::Null);
+    let md = pubmed(&["fulltext", "-f", "markdown", "PMC9004331"])
+        .server(&s)
+        .run();
+    assert_eq!(md.code, 0, "{}", md.stderr);
+    assert!(
+        md.stdout.contains(
+            "source: pmc · PMC9004331 · PMID 35419550 · DOI 10.1016/j.ynirp.2021.100063 · author manuscript NIHMS1793594\n"
+        ),
+        "{}",
+        md.stdout
     );
 }

@@ -215,6 +215,11 @@ pub struct Article {
     pub pmid: Option<String>,
     /// `<article-id pub-id-type="doi">`.
     pub doi: Option<String>,
+    /// Set when the article is an author manuscript (the accepted
+    /// manuscript a funder's policy deposited, not the publisher's
+    /// version): PMC's `<?properties manuscript?>` instruction or a
+    /// `<article-id pub-id-type="manuscript">`.
+    pub manuscript: Option<Manuscript>,
     /// `<article @article-type>` (`research-article`, `review-article`, `case-report`).
     pub article_type: Option<String>,
     /// `<article @xml:lang>`.
@@ -243,6 +248,17 @@ pub struct Article {
     pub supplements: Vec<Supplement>,
     /// `<ref-list>` references, in order.
     pub references: Vec<Reference>,
+}
+
+/// What marks an article as an author manuscript (docs/fulltext.md
+/// "Author manuscripts").
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Manuscript {
+    /// `<article-id pub-id-type="manuscript">` as written: the deposit's
+    /// ID (`NIHMS1793594` for NIH, `EMS…` for Europe PMC funders,
+    /// `HHSPA…`/`EPAPA…` for other agencies); `None` when only PMC's
+    /// `<?properties manuscript?>` says so.
+    pub id: Option<String>,
 }
 
 /// One item of a `<pmc-articleset>` (or a bare `<article>` document).
@@ -351,6 +367,9 @@ struct Parser<R> {
     /// Byte offset where the last event returned began (after any
     /// declaration, DOCTYPE or comment skipped before it).
     began: usize,
+    /// A `<?properties … manuscript …?>` was passed since the current
+    /// `<article>` began (PMC writes it right after the start tag).
+    manuscript_pi: bool,
 }
 
 impl<R: BufRead> Parser<R> {
@@ -391,7 +410,15 @@ impl<R: BufRead> Parser<R> {
                     Err(e) => return Err(JatsError(e.to_string())),
                 },
                 Event::Eof => Ev::Eof,
-                Event::Decl(_) | Event::PI(_) | Event::DocType(_) | Event::Comment(_) => continue,
+                Event::PI(p) => {
+                    if p.target() == "properties"
+                        && p.content().split_whitespace().any(|w| w == "manuscript")
+                    {
+                        self.manuscript_pi = true;
+                    }
+                    continue;
+                }
+                Event::Decl(_) | Event::DocType(_) | Event::Comment(_) => continue,
             });
         }
     }
@@ -915,9 +942,15 @@ impl<R: BufRead> Parser<R> {
             language: t.attr("xml:lang").map(str::to_string),
             ..Article::default()
         };
+        self.manuscript_pi = false;
         loop {
             match self.next()? {
-                Ev::End => return Ok(art),
+                Ev::End => {
+                    if self.manuscript_pi {
+                        art.manuscript.get_or_insert_with(Manuscript::default);
+                    }
+                    return Ok(art);
+                }
                 Ev::Eof => return Err(truncated()),
                 Ev::Text(_) | Ev::Empty(_) => {}
                 Ev::Start(c) => match c.name.as_str() {
@@ -1005,6 +1038,10 @@ impl<R: BufRead> Parser<R> {
                             }
                             Some("doi") => {
                                 art.doi.get_or_insert(v);
+                            }
+                            Some("manuscript") if !v.is_empty() => {
+                                let m = art.manuscript.get_or_insert_with(Manuscript::default);
+                                m.id.get_or_insert(v);
                             }
                             _ => {}
                         }
@@ -1157,6 +1194,7 @@ pub fn read_set<R: BufRead>(
         reader,
         buf: Vec::new(),
         depth: 0,
+        manuscript_pi: false,
         began: 0,
     };
     let mut seen_root = false;
@@ -1220,6 +1258,38 @@ mod tests {
             SetItem::Article(a) => *a,
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn manuscript_by_instruction_or_article_id_and_only_for_its_article() {
+        // PMC's front-matter-only answer for a manuscript has the
+        // instruction; the next article of the set has neither marker.
+        let set = parse_set(
+            br#"<pmc-articleset><article><?properties manuscript?><front><article-meta>
+<article-id pub-id-type="pmc">1</article-id></article-meta></front></article>
+<article><?properties open_access?><front><article-meta><article-id pub-id-type="pmc">2</article-id>
+</article-meta></front></article>
+<article><front><article-meta><article-id pub-id-type="pmc">3</article-id>
+<article-id pub-id-type="manuscript">EMS12345</article-id></article-meta></front></article></pmc-articleset>"#,
+        )
+        .unwrap();
+        let m: Vec<Option<Manuscript>> = set
+            .into_iter()
+            .map(|i| match i {
+                SetItem::Article(a) => a.manuscript,
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(
+            m,
+            [
+                Some(Manuscript { id: None }),
+                None,
+                Some(Manuscript {
+                    id: Some("EMS12345".into())
+                })
+            ]
+        );
     }
 
     #[test]

@@ -47,6 +47,7 @@ pub fn record_json(r: &FulltextRecord, wanted: &[String]) -> Value {
             "pmcid": a.pmcid.clone().or_else(|| r.pmcid.clone()),
             "pmid": a.pmid,
             "doi": a.doi,
+            "manuscript": a.manuscript,
             "source": source,
             "license": a.license,
             "articleType": a.article_type,
@@ -82,6 +83,12 @@ pub fn article_text(f: &Fulltext, wanted: &[String], markdown: bool) -> String {
     }
     if let Some(d) = &a.doi {
         ids.push(format!("DOI {d}"));
+    }
+    if let Some(m) = &a.manuscript {
+        ids.push(match &m.id {
+            Some(id) => format!("author manuscript {id}"),
+            None => "author manuscript".to_string(),
+        });
     }
     out.push_str(&format!("{}\n\n", ids.join(" · ")));
     if let Some(l) = &a.license {

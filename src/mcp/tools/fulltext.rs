@@ -70,6 +70,7 @@ Output: `articles` (requested, pmcid, pmid, doi, title, license, source, text, t
                     "pmcid": {"type": "string", "description": "The article's PMCID (PMC + digits)."},
                     "pmid": {"type": "string", "description": "Its PMID, when the XML has one."},
                     "doi": {"type": "string", "description": "Its DOI, when the XML has one."},
+                    "manuscript": {"type": ["object", "null"], "description": "Set for an author manuscript (the accepted version a funder deposited, not the publisher's): {id}, the deposit's ID (NIHMS…, EMS…) when the XML has one."},
                     "title": {"type": "string", "description": "The article title."},
                     "license": {"type": "object", "description": "The article's <license>: url, type and text."},
                     "source": {"type": "string", "description": "Who answered: pmc, or europepmc when PMC had no open text."},
@@ -125,7 +126,7 @@ fn output(
                 let a = &f.article;
                 articles.push(json!({
                     "requested": r.requested, "pmcid": a.pmcid.clone().or_else(|| r.pmcid.clone()),
-                    "pmid": a.pmid, "doi": a.doi, "title": a.title, "license": a.license,
+                    "pmid": a.pmid, "doi": a.doi, "manuscript": a.manuscript, "title": a.title, "license": a.license,
                     "source": f.source, "text": body, "truncated": truncated, "characters": total,
                 }));
             }
