@@ -44,7 +44,7 @@ const MIN_SUMMARY_BATCH: usize = 50;
 
 /// Summary bytes in flight at once, whatever their number: requests beyond
 /// it wait for answers to be written.
-const SUMMARY_BYTES_IN_FLIGHT: usize = 12 << 20;
+const SUMMARY_BYTES_IN_FLIGHT: usize = 8 << 20;
 /// More hits than PubMed holds (about 40 million records): an ESearch count
 /// above this is not believed, so no plan of millions of ranges is made.
 pub const MAX_HITS: u64 = 100_000_000;
