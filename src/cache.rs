@@ -72,8 +72,9 @@ pub enum Kind {
     /// One PMID's ELink list (JSON array of PMIDs, NCBI's order), keyed by
     /// `LINKNAME:PMID`.
     Elink,
-    /// One MeSH answer (the tool's JSON), keyed by the question; reserved:
-    /// not stored yet.
+    /// One MeSH ESummary `<DocumentSummary>` element as NCBI sent it
+    /// (re-parsed on a hit), keyed by its UID; a UID answered with an
+    /// `<error>` is not kept.
     Mesh,
     /// One PubMed ESpell answer
     /// ([`EspellAnswer`](crate::ncbi::espell::EspellAnswer) as JSON), keyed

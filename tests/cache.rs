@@ -662,3 +662,88 @@ fn esearch_answers_are_reused_only_with_cache_searches() {
     );
     assert_eq!(json["pmids"], again.json()["pmids"]);
 }
+
+fn mesh_in(server: &TestServer, cache: &Path, args: &[&str]) -> Run {
+    let mut all = vec!["mesh", "-f", "json"];
+    all.extend_from_slice(args);
+    run_in(server, cache, &all, None)
+}
+
+/// The ESummary `id`s sent to db=mesh since request `from`.
+fn mesh_summaries_sent(server: &TestServer, from: usize) -> Vec<String> {
+    server.requests()[from..]
+        .iter()
+        .filter(|r| r.is("esummary.fcgi"))
+        .map(|r| r.param("id").unwrap_or_default().to_string())
+        .collect()
+}
+
+/// The real SCR capture (C414177) and a built descriptor with its tree:
+/// the second run sends no request and writes the same bytes.
+#[test]
+fn mesh_records_come_from_the_cache_the_second_time() {
+    let server = support::mesh::mesh_server();
+    let cache = tempfile::tempdir().unwrap();
+    for (args, sent) in [
+        (&["C414177"][..], &["67414177", "68026923"][..]),
+        (
+            &["D009203", "--tree"][..],
+            &["68009203", "68017202,68007238,68056988,68056989"][..],
+        ),
+    ] {
+        let n = server.count();
+        let first = mesh_in(&server, cache.path(), args);
+        assert_eq!(first.code, 0, "{args:?}: {}", first.stderr);
+        assert_eq!(mesh_summaries_sent(&server, n), sent, "{args:?}");
+        let n = server.count();
+        let second = mesh_in(&server, cache.path(), args);
+        assert_eq!(second.code, 0, "{args:?}: {}", second.stderr);
+        assert_eq!(server.count(), n, "{args:?}: the second run sent a request");
+        assert_eq!(second.stdout, first.stdout, "{args:?}");
+    }
+    let v = mesh_in(&server, cache.path(), &["C414177"]).json();
+    assert_eq!(v["records"][0]["name"], "SLC7A2 protein, human");
+    assert_eq!(v["records"][0]["mappedTo"][0]["ui"], "D026923");
+}
+
+/// Per item: a term whose first descriptor is cached asks ESummary only
+/// for the other; the term's ESearch (a search) is sent every time.
+#[test]
+fn a_mesh_term_sends_only_the_uncached_records() {
+    let server = support::mesh::mesh_server();
+    let cache = tempfile::tempdir().unwrap();
+    let one = mesh_in(&server, cache.path(), &["D056988"]);
+    assert_eq!(one.code, 0, "{}", one.stderr);
+    assert_eq!(mesh_summaries_sent(&server, 0), ["68056988"]);
+    let n = server.count();
+    let term = mesh_in(&server, cache.path(), &["heart", "attack"]);
+    assert_eq!(term.code, 0, "{}", term.stderr);
+    let reqs = server.requests();
+    assert_eq!(reqs.len() - n, 2, "{:?}", &reqs[n..]);
+    assert!(reqs[n].is("esearch.fcgi"));
+    assert_eq!(mesh_summaries_sent(&server, n), ["68009203"]);
+    // The same answer as a run without the cache, in MeSH's order.
+    let off = mesh_in(
+        &server,
+        cache.path(),
+        &["heart", "attack", "--cache", "off"],
+    );
+    assert_eq!(off.code, 0, "{}", off.stderr);
+    assert_eq!(term.stdout, off.stdout);
+    let v = term.json();
+    assert_eq!(v["records"].as_array().unwrap().len(), 2);
+    assert_eq!(v["records"][0]["ui"], "D009203");
+    assert_eq!(v["records"][1]["ui"], "D056988");
+}
+
+/// A UI MeSH does not know (an empty answer) is asked again every time.
+#[test]
+fn an_empty_mesh_answer_is_never_stored() {
+    let server = support::mesh::mesh_server();
+    let cache = tempfile::tempdir().unwrap();
+    for n in 1..=2 {
+        let run = mesh_in(&server, cache.path(), &["D999999"]);
+        assert_eq!(run.code, 1, "{}", run.stderr);
+        assert_eq!(server.count(), n);
+    }
+}
