@@ -17,11 +17,11 @@ use std::time::Duration;
 
 use rusqlite::{Connection, ErrorCode, OptionalExtension, params};
 
-use crate::core::choice::Choice;
 use crate::error::{Error, Reason, Result};
 
 crate::core::choice::choice! {
-    /// How a run uses the cache (`--cache`, `PUBMED_CACHE`).
+    /// How a run uses the cache (`--cache`, `PUBMED_CACHE`, config key
+    /// `cache_mode`).
     #[derive(Default)]
     pub enum CacheMode {
         /// Read fresh entries and store new answers.
@@ -247,13 +247,10 @@ impl std::fmt::Debug for Cache {
     }
 }
 
-/// The cache directory: `$PUBMED_CACHE_DIR` when set and not empty, else
-/// the platform cache directory (e.g. `~/.cache/pubmed`); `None` when
-/// there is no home directory.
-pub fn cache_dir(env: &dyn Fn(&str) -> Option<std::ffi::OsString>) -> Option<PathBuf> {
-    if let Some(p) = env("PUBMED_CACHE_DIR").filter(|p| !p.is_empty()) {
-        return Some(PathBuf::from(p));
-    }
+/// The platform cache directory (e.g. `~/.cache/pubmed`), where the cache
+/// lives unless `cache_dir` (`PUBMED_CACHE_DIR`) names another; `None`
+/// when there is no home directory.
+pub fn default_dir() -> Option<PathBuf> {
     directories::ProjectDirs::from("", "", "pubmed").map(|d| d.cache_dir().to_path_buf())
 }
 
@@ -573,42 +570,6 @@ fn evict(conn: &Connection, max: u64) -> rusqlite::Result<()> {
     }
 }
 
-/// The mode named by `PUBMED_CACHE`, if set.
-///
-/// Errors: `invalid_argument` for another word, listing the modes.
-pub fn env_mode(env: &dyn Fn(&str) -> Option<std::ffi::OsString>) -> Result<Option<CacheMode>> {
-    let Some(v) = env("PUBMED_CACHE").filter(|v| !v.is_empty()) else {
-        return Ok(None);
-    };
-    let v = v.to_string_lossy();
-    CacheMode::parse(&v).map(Some).ok_or_else(|| {
-        Error::new(
-            Reason::InvalidArgument,
-            format!(
-                "PUBMED_CACHE={v:?} is not a cache mode; modes: {}",
-                CacheMode::names()
-            ),
-        )
-    })
-}
-
-/// The size bound named by `PUBMED_CACHE_MAX_BYTES` (bytes), if set.
-///
-/// Errors: `invalid_argument` for anything but a whole number above 0.
-pub fn env_max_bytes(env: &dyn Fn(&str) -> Option<std::ffi::OsString>) -> Result<Option<u64>> {
-    let Some(v) = env("PUBMED_CACHE_MAX_BYTES").filter(|v| !v.is_empty()) else {
-        return Ok(None);
-    };
-    let v = v.to_string_lossy();
-    match v.trim().parse::<u64>() {
-        Ok(n) if n > 0 => Ok(Some(n)),
-        _ => Err(Error::new(
-            Reason::InvalidArgument,
-            format!("PUBMED_CACHE_MAX_BYTES={v:?} is not a whole number of bytes above 0"),
-        )),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -702,17 +663,5 @@ mod tests {
             }
         });
         assert_eq!(a.stats().unwrap().kinds[0].entries, 400);
-    }
-
-    #[test]
-    fn env_mode_is_checked() {
-        let env = |v: &'static str| move |_: &str| Some(std::ffi::OsString::from(v));
-        assert_eq!(env_mode(&env("READ")).unwrap(), Some(CacheMode::Read));
-        assert_eq!(env_mode(&|_| None).unwrap(), None);
-        let e = env_mode(&env("sometimes")).unwrap_err();
-        assert_eq!(
-            e.message,
-            "PUBMED_CACHE=\"sometimes\" is not a cache mode; modes: on, searches, read, refresh, off"
-        );
     }
 }

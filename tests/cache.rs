@@ -157,7 +157,7 @@ fn modes_off_read_and_refresh() {
     bad.failed_with(
         2,
         "invalid_argument",
-        "PUBMED_CACHE=\"sometimes\" is not a cache mode",
+        "PUBMED_CACHE takes a cache mode (on, searches, read, refresh, off), not \"sometimes\" (cache_mode)",
     );
 }
 
@@ -746,4 +746,70 @@ fn an_empty_mesh_answer_is_never_stored() {
         assert_eq!(run.code, 1, "{}", run.stderr);
         assert_eq!(server.count(), n);
     }
+}
+
+/// The config file's cache keys (docs/config.md, docs/cache.md): used
+/// when no flag or variable says otherwise, checked like every key.
+#[test]
+fn cache_keys_in_the_config_file() {
+    let fake = FakeNcbi::new(Corpus::default());
+    let server = fake_server(&fake);
+    let cache = tempfile::tempdir().unwrap();
+    let conf_dir = tempfile::tempdir().unwrap();
+    let conf = conf_dir.path().join("config.toml");
+    let dir = cache.path().to_str().unwrap();
+    let with_conf = |text: &str, args: &[&str]| {
+        std::fs::write(&conf, text).unwrap();
+        pubmed(args)
+            .server(&server)
+            .env("PUBMED_CONFIG", conf.to_str().unwrap())
+            .run()
+    };
+    let keys = format!("cache_dir = {dir:?}\n");
+    let fetch = ["fetch", "3000065", "-f", "json"];
+    for n in [1, 1] {
+        let run = with_conf(&keys, &fetch);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        assert_eq!(server.count(), n, "cache_dir from the file");
+    }
+    assert!(cache.path().join("cache.sqlite3").exists());
+    // cache_mode = "off" in the file; --cache beats it.
+    let off = format!("{keys}cache_mode = \"off\"\n");
+    let fetch2 = ["fetch", "3000078", "-f", "json"];
+    assert_eq!(with_conf(&off, &fetch2).code, 0);
+    assert_eq!(with_conf(&off, &fetch2).code, 0);
+    assert_eq!(server.count(), 3, "cache_mode = off stores nothing");
+    let on = [&fetch2[..], &["--cache", "on"]].concat();
+    assert_eq!(with_conf(&off, &on).code, 0);
+    assert_eq!(with_conf(&off, &on).code, 0);
+    assert_eq!(server.count(), 4, "--cache on beats the file");
+    // config show lists the keys with their source.
+    let show = with_conf(&off, &["config", "show", "-f", "json"]);
+    assert_eq!(show.code, 0, "{}", show.stderr);
+    let v = show.json();
+    assert_eq!(v["settings"]["cache_dir"]["value"], dir);
+    assert_eq!(v["settings"]["cache_dir"]["source"], "config file");
+    assert_eq!(v["settings"]["cache_mode"]["value"], "off");
+    assert_eq!(v["settings"]["cache_max_bytes"]["value"], "1073741824");
+    assert_eq!(v["settings"]["cache_max_bytes"]["source"], "default");
+    // cache stats reads the bound from the file too.
+    let stats = with_conf(
+        &format!("{keys}cache_max_bytes = 5000000\n"),
+        &["cache", "stats", "-f", "json"],
+    );
+    assert_eq!(stats.code, 0, "{}", stats.stderr);
+    assert_eq!(stats.json()["max_bytes"], 5_000_000);
+    // A refused value names the file, its line and the key.
+    let bad = with_conf(&format!("{keys}cache_max_bytes = \"lots\"\n"), &fetch);
+    bad.failed_with(
+        2,
+        "invalid_argument",
+        &format!(
+            "config file {} line 2: cache_max_bytes takes a whole number of bytes above 0, not \"lots\"",
+            conf.display()
+        ),
+    );
+    let bad = with_conf("cache_mode = \"sometimes\"\n", &fetch);
+    bad.failed_with(2, "invalid_argument", "cache_mode takes a cache mode");
+    assert_eq!(server.count(), 4);
 }
