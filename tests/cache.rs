@@ -813,3 +813,43 @@ fn cache_keys_in_the_config_file() {
     bad.failed_with(2, "invalid_argument", "cache_mode takes a cache mode");
     assert_eq!(server.count(), 4);
 }
+
+/// Least recently used goes first (docs/cache.md "Size"): under a bound
+/// that holds two records of three, the record looked up since the store
+/// survives and the one not used since is evicted. A and B are stored
+/// together, so only the lookup orders them (a tie would take A, the
+/// smaller key, first).
+#[test]
+fn a_recent_lookup_survives_eviction() {
+    let fake = FakeNcbi::new(Corpus::default());
+    let server = fake_server(&fake);
+    let cache = tempfile::tempdir().unwrap();
+    let dir = cache.path().to_str().unwrap();
+    let (a, b, c) = ("3000117", "3000130", "3000143");
+    let run = |pmids: &[&str], max: Option<u64>| {
+        let mut args = vec!["fetch", "-f", "json"];
+        args.extend_from_slice(pmids);
+        let mut p = pubmed(&args).server(&server).env("PUBMED_CACHE_DIR", dir);
+        if let Some(m) = max {
+            p = p.env("PUBMED_CACHE_MAX_BYTES", &m.to_string());
+        }
+        let r = p.run();
+        assert_eq!(r.code, 0, "{pmids:?}: {}", r.stderr);
+        server.count()
+    };
+    assert_eq!(run(&[a, b], None), 1);
+    let stats = pubmed(&["cache", "stats", "-f", "json"])
+        .env("PUBMED_CACHE_DIR", dir)
+        .run()
+        .json();
+    let two = stats["kinds"][0]["bytes"].as_u64().unwrap();
+    assert_eq!(stats["kinds"][0]["entries"], 2);
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    assert_eq!(run(&[a], None), 1, "A from the cache");
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    // Two and a half records: A, B and C do not fit, two of them do.
+    let max = two * 5 / 4;
+    assert_eq!(run(&[c], Some(max)), 2, "C asked and stored");
+    assert_eq!(run(&[a], Some(max)), 2, "A, looked up, survived");
+    assert_eq!(run(&[b], Some(max)), 3, "B, not used since, was evicted");
+}
