@@ -159,10 +159,7 @@ fn storable<'a>(body: &'a str, asked: &[String]) -> Vec<(String, &'a str)> {
         .filter_map(|r| {
             let bytes = &body[r];
             let rec = cached_record(bytes)?;
-            asked
-                .iter()
-                .any(|a| *a == rec.uid)
-                .then(|| (rec.uid, bytes))
+            asked.contains(&rec.uid).then_some((rec.uid, bytes))
         })
         .collect()
 }
