@@ -857,7 +857,7 @@ _pubmed() {
             return 0
             ;;
         pubmed__subcmd__config__subcmd__set)
-            opts="-f -q -v -h -V --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --europepmc-url --timeout --cache --help --version api_key email tool eutils_url idconv_url request_gap_ms max_retries retry_base_ms deadline_s shared_budget europepmc_url"
+            opts="-f -q -v -h -V --format --color --quiet --verbose --no-progress --api-key --email --tool --eutils-url --idconv-url --europepmc-url --timeout --cache --help --version api_key email tool eutils_url idconv_url request_gap_ms max_retries retry_base_ms deadline_s shared_budget europepmc_url cache_mode cache_max_bytes cache_dir"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

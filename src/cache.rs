@@ -17,11 +17,11 @@ use std::time::Duration;
 
 use rusqlite::{Connection, ErrorCode, OptionalExtension, params};
 
-use crate::core::choice::Choice;
 use crate::error::{Error, Reason, Result};
 
 crate::core::choice::choice! {
-    /// How a run uses the cache (`--cache`, `PUBMED_CACHE`).
+    /// How a run uses the cache (`--cache`, `PUBMED_CACHE`, config key
+    /// `cache_mode`).
     #[derive(Default)]
     pub enum CacheMode {
         /// Read fresh entries and store new answers.
@@ -72,8 +72,9 @@ pub enum Kind {
     /// One PMID's ELink list (JSON array of PMIDs, NCBI's order), keyed by
     /// `LINKNAME:PMID`.
     Elink,
-    /// One MeSH answer (the tool's JSON), keyed by the question; reserved:
-    /// not stored yet.
+    /// One MeSH ESummary `<DocumentSummary>` element as NCBI sent it
+    /// (re-parsed on a hit), keyed by its UID; a UID answered with an
+    /// `<error>` is not kept.
     Mesh,
     /// One PubMed ESpell answer
     /// ([`EspellAnswer`](crate::ncbi::espell::EspellAnswer) as JSON), keyed
@@ -235,7 +236,19 @@ pub struct Cache {
     stored: AtomicU64,
     /// The oldest `fetched_at` of the entries reused (`i64::MAX`: none).
     oldest_hit: AtomicI64,
+    /// Lookups not yet marked in the database (kind, key, when in Unix
+    /// milliseconds): written in one transaction per [`MARK_BATCH`]
+    /// lookups (or after [`MARK_DELAY_MS`]), before a store or eviction,
+    /// and when the cache is dropped.
+    marks: Mutex<Vec<(Kind, String, i64)>>,
 }
+
+/// Lookups marked used per transaction: one EFetch chunk's worth. One
+/// write transaction per lookup cost most of a cached run (docs/cache.md
+/// "Size").
+const MARK_BATCH: usize = 1000;
+/// The longest a lookup's mark waits to be written, in milliseconds.
+const MARK_DELAY_MS: i64 = 2000;
 
 impl std::fmt::Debug for Cache {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -246,13 +259,10 @@ impl std::fmt::Debug for Cache {
     }
 }
 
-/// The cache directory: `$PUBMED_CACHE_DIR` when set and not empty, else
-/// the platform cache directory (e.g. `~/.cache/pubmed`); `None` when
-/// there is no home directory.
-pub fn cache_dir(env: &dyn Fn(&str) -> Option<std::ffi::OsString>) -> Option<PathBuf> {
-    if let Some(p) = env("PUBMED_CACHE_DIR").filter(|p| !p.is_empty()) {
-        return Some(PathBuf::from(p));
-    }
+/// The platform cache directory (e.g. `~/.cache/pubmed`), where the cache
+/// lives unless `cache_dir` (`PUBMED_CACHE_DIR`) names another; `None`
+/// when there is no home directory.
+pub fn default_dir() -> Option<PathBuf> {
     directories::ProjectDirs::from("", "", "pubmed").map(|d| d.cache_dir().to_path_buf())
 }
 
@@ -265,6 +275,12 @@ pub fn utc(t: i64) -> String {
 
 fn now() -> i64 {
     jiff::Timestamp::now().as_second()
+}
+
+/// `used_at` is in milliseconds, so eviction orders the lookups of runs a
+/// moment apart (an older database's seconds read as older still).
+fn now_ms() -> i64 {
+    jiff::Timestamp::now().as_millisecond()
 }
 
 fn cache_error(path: &Path, e: impl std::fmt::Display) -> Error {
@@ -340,6 +356,7 @@ impl Cache {
             hits: AtomicU64::new(0),
             stored: AtomicU64::new(0),
             oldest_hit: AtomicI64::new(i64::MAX),
+            marks: Mutex::new(Vec::new()),
         })
     }
 
@@ -398,23 +415,26 @@ impl Cache {
     }
 
     /// The fresh entry of `key`, when the mode reads and one is younger
-    /// than the kind's time to live; marks it used (for eviction).
+    /// than the kind's time to live; marks it used (for eviction; the
+    /// marks are written in batches, see [`Cache::flush_marks`]).
     pub fn get(&self, kind: Kind, key: &str) -> Option<Hit> {
         if !self.mode.reads() {
             return None;
         }
         let now = now();
-        let conn = self.conn();
-        let found = conn
-            .query_row(
+        let found = {
+            let conn = self.conn();
+            conn.prepare_cached(
                 "SELECT body, extra, fetched_at FROM entries WHERE kind = ?1 AND key = ?2 AND fetched_at > ?3",
-                params![kind.name(), key, now - kind.ttl()],
-                |r| {
+            )
+            .and_then(|mut st| {
+                st.query_row(params![kind.name(), key, now - kind.ttl()], |r| {
                     let body: Vec<u8> = r.get(0)?;
                     Ok((body, r.get::<_, Option<String>>(1)?, r.get::<_, i64>(2)?))
-                },
-            )
-            .optional();
+                })
+                .optional()
+            })
+        };
         let (body, extra, fetched_at) = match found {
             Ok(Some(row)) => row,
             Ok(None) => return None,
@@ -424,11 +444,16 @@ impl Cache {
             }
         };
         let body = String::from_utf8(body).ok()?;
-        if let Err(e) = conn.execute(
-            "UPDATE entries SET used_at = ?1 WHERE kind = ?2 AND key = ?3",
-            params![now, kind.name(), key],
-        ) {
-            self.failed(&e);
+        let full = {
+            let mut marks = self.marks();
+            let at = now_ms();
+            marks.push((kind, key.to_string(), at));
+            // A long-lived process (the MCP server) writes them within
+            // seconds too, so other processes' eviction sees them.
+            marks.len() >= MARK_BATCH || at - marks[0].2 > MARK_DELAY_MS
+        };
+        if full {
+            self.flush_marks();
         }
         self.hits.fetch_add(1, Ordering::Relaxed);
         self.oldest_hit.fetch_min(fetched_at, Ordering::Relaxed);
@@ -437,6 +462,24 @@ impl Cache {
             extra,
             fetched_at,
         })
+    }
+
+    fn marks(&self) -> std::sync::MutexGuard<'_, Vec<(Kind, String, i64)>> {
+        self.marks.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Writes the pending lookups' marks (`used_at`, Unix milliseconds) in
+    /// one transaction. A failure is one note; the marks are dropped (an
+    /// entry then looks older to eviction than it is, nothing worse).
+    pub fn flush_marks(&self) {
+        let marks = std::mem::take(&mut *self.marks());
+        if marks.is_empty() {
+            return;
+        }
+        let mut conn = self.conn();
+        if let Err(e) = mark(&mut conn, &marks) {
+            self.failed(&e);
+        }
     }
 
     /// Stores `items` (key, body, extra) in one transaction, when the mode
@@ -449,17 +492,19 @@ impl Cache {
         if !self.mode.writes() {
             return;
         }
-        let now = now();
+        // Eviction below reads the marks: write them first.
+        self.flush_marks();
+        let (now, used) = (now(), now_ms());
         let mut conn = self.conn();
         let result = (|| -> rusqlite::Result<u64> {
             let tx = conn.transaction()?;
             let mut n = 0;
             {
                 let mut st = tx.prepare_cached(
-                    "INSERT OR REPLACE INTO entries (kind, key, body, extra, fetched_at, used_at) VALUES (?1, ?2, ?3, ?4, ?5, ?5)",
+                    "INSERT OR REPLACE INTO entries (kind, key, body, extra, fetched_at, used_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
                 )?;
                 for (key, body, extra) in items {
-                    st.execute(params![kind.name(), key, body.as_bytes(), extra, now])?;
+                    st.execute(params![kind.name(), key, body.as_bytes(), extra, now, used])?;
                     n += 1;
                 }
             }
@@ -481,6 +526,7 @@ impl Cache {
     ///
     /// Errors: `invalid_argument` naming the file when it cannot be read.
     pub fn stats(&self) -> Result<Stats> {
+        self.flush_marks();
         let conn = self.conn();
         let now = now();
         let mut kinds = Vec::new();
@@ -526,6 +572,7 @@ impl Cache {
 
 impl Drop for Cache {
     fn drop(&mut self) {
+        self.flush_marks();
         if !self.verbose {
             return;
         }
@@ -539,6 +586,19 @@ impl Drop for Cache {
             self.path.display()
         );
     }
+}
+
+/// Marks `marks` used (kind, key, Unix milliseconds) in one transaction.
+fn mark(conn: &mut Connection, marks: &[(Kind, String, i64)]) -> rusqlite::Result<()> {
+    let tx = conn.transaction()?;
+    {
+        let mut st =
+            tx.prepare_cached("UPDATE entries SET used_at = ?1 WHERE kind = ?2 AND key = ?3")?;
+        for (kind, key, at) in marks {
+            st.execute(params![at, kind.name(), key])?;
+        }
+    }
+    tx.commit()
 }
 
 fn db_bytes(conn: &Connection) -> rusqlite::Result<u64> {
@@ -569,42 +629,6 @@ fn evict(conn: &Connection, max: u64) -> rusqlite::Result<()> {
             "DELETE FROM entries WHERE (kind, key) IN (SELECT kind, key FROM entries ORDER BY used_at LIMIT ?1)",
             params![(entries / 10).max(1)],
         )?;
-    }
-}
-
-/// The mode named by `PUBMED_CACHE`, if set.
-///
-/// Errors: `invalid_argument` for another word, listing the modes.
-pub fn env_mode(env: &dyn Fn(&str) -> Option<std::ffi::OsString>) -> Result<Option<CacheMode>> {
-    let Some(v) = env("PUBMED_CACHE").filter(|v| !v.is_empty()) else {
-        return Ok(None);
-    };
-    let v = v.to_string_lossy();
-    CacheMode::parse(&v).map(Some).ok_or_else(|| {
-        Error::new(
-            Reason::InvalidArgument,
-            format!(
-                "PUBMED_CACHE={v:?} is not a cache mode; modes: {}",
-                CacheMode::names()
-            ),
-        )
-    })
-}
-
-/// The size bound named by `PUBMED_CACHE_MAX_BYTES` (bytes), if set.
-///
-/// Errors: `invalid_argument` for anything but a whole number above 0.
-pub fn env_max_bytes(env: &dyn Fn(&str) -> Option<std::ffi::OsString>) -> Result<Option<u64>> {
-    let Some(v) = env("PUBMED_CACHE_MAX_BYTES").filter(|v| !v.is_empty()) else {
-        return Ok(None);
-    };
-    let v = v.to_string_lossy();
-    match v.trim().parse::<u64>() {
-        Ok(n) if n > 0 => Ok(Some(n)),
-        _ => Err(Error::new(
-            Reason::InvalidArgument,
-            format!("PUBMED_CACHE_MAX_BYTES={v:?} is not a whole number of bytes above 0"),
-        )),
     }
 }
 
@@ -685,6 +709,49 @@ mod tests {
         assert!(c.get(Kind::EfetchXml, "0").is_none());
     }
 
+    /// Lookups are marked in batches, yet a lookup of another process a
+    /// moment ago keeps its entry over one not used since (item 4 of issue
+    /// 30; the CLI test is cache::a_recent_lookup_survives_eviction).
+    #[test]
+    fn marks_are_batched_and_order_eviction() {
+        let dir = tempfile::tempdir().unwrap();
+        let body = "x".repeat(1000);
+        let c = open(dir.path(), CacheMode::On);
+        c.put(
+            Kind::EfetchXml,
+            [("a", body.as_str(), None), ("b", body.as_str(), None)],
+        );
+        drop(c);
+        std::thread::sleep(Duration::from_millis(5));
+        let c = open(dir.path(), CacheMode::On);
+        assert!(c.get(Kind::EfetchXml, "a").is_some());
+        // Not written yet: one transaction per batch.
+        assert_eq!(c.marks().len(), 1);
+        drop(c);
+        assert_eq!(
+            open(dir.path(), CacheMode::On)
+                .conn()
+                .query_row(
+                    "SELECT count(*) FROM entries WHERE key = 'a' AND used_at > (SELECT used_at FROM entries WHERE key = 'b')",
+                    [],
+                    |r| r.get::<_, i64>(0),
+                )
+                .unwrap(),
+            1
+        );
+        std::thread::sleep(Duration::from_millis(5));
+        let c = open(dir.path(), CacheMode::On).with_max_bytes(2500);
+        c.put(Kind::EfetchXml, [("c", body.as_str(), None)]);
+        assert!(c.get(Kind::EfetchXml, "a").is_some());
+        assert!(c.get(Kind::EfetchXml, "c").is_some());
+        assert!(c.get(Kind::EfetchXml, "b").is_none());
+        // A full batch is written at once.
+        for _ in 0..MARK_BATCH {
+            c.get(Kind::EfetchXml, "a");
+        }
+        assert!(c.marks().len() < MARK_BATCH);
+    }
+
     #[test]
     fn two_connections_write_at_once() {
         let dir = tempfile::tempdir().unwrap();
@@ -701,17 +768,5 @@ mod tests {
             }
         });
         assert_eq!(a.stats().unwrap().kinds[0].entries, 400);
-    }
-
-    #[test]
-    fn env_mode_is_checked() {
-        let env = |v: &'static str| move |_: &str| Some(std::ffi::OsString::from(v));
-        assert_eq!(env_mode(&env("READ")).unwrap(), Some(CacheMode::Read));
-        assert_eq!(env_mode(&|_| None).unwrap(), None);
-        let e = env_mode(&env("sometimes")).unwrap_err();
-        assert_eq!(
-            e.message,
-            "PUBMED_CACHE=\"sometimes\" is not a cache mode; modes: on, searches, read, refresh, off"
-        );
     }
 }

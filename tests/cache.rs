@@ -157,7 +157,7 @@ fn modes_off_read_and_refresh() {
     bad.failed_with(
         2,
         "invalid_argument",
-        "PUBMED_CACHE=\"sometimes\" is not a cache mode",
+        "PUBMED_CACHE takes a cache mode (on, searches, read, refresh, off), not \"sometimes\" (cache_mode)",
     );
 }
 
@@ -661,4 +661,195 @@ fn esearch_answers_are_reused_only_with_cache_searches() {
         ids[..10].iter().map(String::as_str).collect::<Vec<_>>()
     );
     assert_eq!(json["pmids"], again.json()["pmids"]);
+}
+
+fn mesh_in(server: &TestServer, cache: &Path, args: &[&str]) -> Run {
+    let mut all = vec!["mesh", "-f", "json"];
+    all.extend_from_slice(args);
+    run_in(server, cache, &all, None)
+}
+
+/// The ESummary `id`s sent to db=mesh since request `from`.
+fn mesh_summaries_sent(server: &TestServer, from: usize) -> Vec<String> {
+    server.requests()[from..]
+        .iter()
+        .filter(|r| r.is("esummary.fcgi"))
+        .map(|r| r.param("id").unwrap_or_default().to_string())
+        .collect()
+}
+
+/// The real SCR capture (C414177) and a built descriptor with its tree:
+/// the second run sends no request and writes the same bytes.
+#[test]
+fn mesh_records_come_from_the_cache_the_second_time() {
+    let server = support::mesh::mesh_server();
+    let cache = tempfile::tempdir().unwrap();
+    for (args, sent) in [
+        (&["C414177"][..], &["67414177", "68026923"][..]),
+        (
+            &["D009203", "--tree"][..],
+            &["68009203", "68017202,68007238,68056988,68056989"][..],
+        ),
+    ] {
+        let n = server.count();
+        let first = mesh_in(&server, cache.path(), args);
+        assert_eq!(first.code, 0, "{args:?}: {}", first.stderr);
+        assert_eq!(mesh_summaries_sent(&server, n), sent, "{args:?}");
+        let n = server.count();
+        let second = mesh_in(&server, cache.path(), args);
+        assert_eq!(second.code, 0, "{args:?}: {}", second.stderr);
+        assert_eq!(server.count(), n, "{args:?}: the second run sent a request");
+        assert_eq!(second.stdout, first.stdout, "{args:?}");
+    }
+    let v = mesh_in(&server, cache.path(), &["C414177"]).json();
+    assert_eq!(v["records"][0]["name"], "SLC7A2 protein, human");
+    assert_eq!(v["records"][0]["mappedTo"][0]["ui"], "D026923");
+}
+
+/// Per item: a term whose first descriptor is cached asks ESummary only
+/// for the other; the term's ESearch (a search) is sent every time.
+#[test]
+fn a_mesh_term_sends_only_the_uncached_records() {
+    let server = support::mesh::mesh_server();
+    let cache = tempfile::tempdir().unwrap();
+    let one = mesh_in(&server, cache.path(), &["D056988"]);
+    assert_eq!(one.code, 0, "{}", one.stderr);
+    assert_eq!(mesh_summaries_sent(&server, 0), ["68056988"]);
+    let n = server.count();
+    let term = mesh_in(&server, cache.path(), &["heart", "attack"]);
+    assert_eq!(term.code, 0, "{}", term.stderr);
+    let reqs = server.requests();
+    assert_eq!(reqs.len() - n, 2, "{:?}", &reqs[n..]);
+    assert!(reqs[n].is("esearch.fcgi"));
+    assert_eq!(mesh_summaries_sent(&server, n), ["68009203"]);
+    // The same answer as a run without the cache, in MeSH's order.
+    let off = mesh_in(
+        &server,
+        cache.path(),
+        &["heart", "attack", "--cache", "off"],
+    );
+    assert_eq!(off.code, 0, "{}", off.stderr);
+    assert_eq!(term.stdout, off.stdout);
+    let v = term.json();
+    assert_eq!(v["records"].as_array().unwrap().len(), 2);
+    assert_eq!(v["records"][0]["ui"], "D009203");
+    assert_eq!(v["records"][1]["ui"], "D056988");
+}
+
+/// A UI MeSH does not know (an empty answer) is asked again every time.
+#[test]
+fn an_empty_mesh_answer_is_never_stored() {
+    let server = support::mesh::mesh_server();
+    let cache = tempfile::tempdir().unwrap();
+    for n in 1..=2 {
+        let run = mesh_in(&server, cache.path(), &["D999999"]);
+        assert_eq!(run.code, 1, "{}", run.stderr);
+        assert_eq!(server.count(), n);
+    }
+}
+
+/// The config file's cache keys (docs/config.md, docs/cache.md): used
+/// when no flag or variable says otherwise, checked like every key.
+#[test]
+fn cache_keys_in_the_config_file() {
+    let fake = FakeNcbi::new(Corpus::default());
+    let server = fake_server(&fake);
+    let cache = tempfile::tempdir().unwrap();
+    let conf_dir = tempfile::tempdir().unwrap();
+    let conf = conf_dir.path().join("config.toml");
+    let dir = cache.path().to_str().unwrap();
+    let with_conf = |text: &str, args: &[&str]| {
+        std::fs::write(&conf, text).unwrap();
+        pubmed(args)
+            .server(&server)
+            .env("PUBMED_CONFIG", conf.to_str().unwrap())
+            .run()
+    };
+    let keys = format!("cache_dir = {dir:?}\n");
+    let fetch = ["fetch", "3000065", "-f", "json"];
+    for n in [1, 1] {
+        let run = with_conf(&keys, &fetch);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        assert_eq!(server.count(), n, "cache_dir from the file");
+    }
+    assert!(cache.path().join("cache.sqlite3").exists());
+    // cache_mode = "off" in the file; --cache beats it.
+    let off = format!("{keys}cache_mode = \"off\"\n");
+    let fetch2 = ["fetch", "3000078", "-f", "json"];
+    assert_eq!(with_conf(&off, &fetch2).code, 0);
+    assert_eq!(with_conf(&off, &fetch2).code, 0);
+    assert_eq!(server.count(), 3, "cache_mode = off stores nothing");
+    let on = [&fetch2[..], &["--cache", "on"]].concat();
+    assert_eq!(with_conf(&off, &on).code, 0);
+    assert_eq!(with_conf(&off, &on).code, 0);
+    assert_eq!(server.count(), 4, "--cache on beats the file");
+    // config show lists the keys with their source.
+    let show = with_conf(&off, &["config", "show", "-f", "json"]);
+    assert_eq!(show.code, 0, "{}", show.stderr);
+    let v = show.json();
+    assert_eq!(v["settings"]["cache_dir"]["value"], dir);
+    assert_eq!(v["settings"]["cache_dir"]["source"], "config file");
+    assert_eq!(v["settings"]["cache_mode"]["value"], "off");
+    assert_eq!(v["settings"]["cache_max_bytes"]["value"], "1073741824");
+    assert_eq!(v["settings"]["cache_max_bytes"]["source"], "default");
+    // cache stats reads the bound from the file too.
+    let stats = with_conf(
+        &format!("{keys}cache_max_bytes = 5000000\n"),
+        &["cache", "stats", "-f", "json"],
+    );
+    assert_eq!(stats.code, 0, "{}", stats.stderr);
+    assert_eq!(stats.json()["max_bytes"], 5_000_000);
+    // A refused value names the file, its line and the key.
+    let bad = with_conf(&format!("{keys}cache_max_bytes = \"lots\"\n"), &fetch);
+    bad.failed_with(
+        2,
+        "invalid_argument",
+        &format!(
+            "config file {} line 2: cache_max_bytes takes a whole number of bytes above 0, not \"lots\"",
+            conf.display()
+        ),
+    );
+    let bad = with_conf("cache_mode = \"sometimes\"\n", &fetch);
+    bad.failed_with(2, "invalid_argument", "cache_mode takes a cache mode");
+    assert_eq!(server.count(), 4);
+}
+
+/// Least recently used goes first (docs/cache.md "Size"): under a bound
+/// that holds two records of three, the record looked up since the store
+/// survives and the one not used since is evicted. A and B are stored
+/// together, so only the lookup orders them (a tie would take A, the
+/// smaller key, first).
+#[test]
+fn a_recent_lookup_survives_eviction() {
+    let fake = FakeNcbi::new(Corpus::default());
+    let server = fake_server(&fake);
+    let cache = tempfile::tempdir().unwrap();
+    let dir = cache.path().to_str().unwrap();
+    let (a, b, c) = ("3000117", "3000130", "3000143");
+    let run = |pmids: &[&str], max: Option<u64>| {
+        let mut args = vec!["fetch", "-f", "json"];
+        args.extend_from_slice(pmids);
+        let mut p = pubmed(&args).server(&server).env("PUBMED_CACHE_DIR", dir);
+        if let Some(m) = max {
+            p = p.env("PUBMED_CACHE_MAX_BYTES", &m.to_string());
+        }
+        let r = p.run();
+        assert_eq!(r.code, 0, "{pmids:?}: {}", r.stderr);
+        server.count()
+    };
+    assert_eq!(run(&[a, b], None), 1);
+    let stats = pubmed(&["cache", "stats", "-f", "json"])
+        .env("PUBMED_CACHE_DIR", dir)
+        .run()
+        .json();
+    let two = stats["kinds"][0]["bytes"].as_u64().unwrap();
+    assert_eq!(stats["kinds"][0]["entries"], 2);
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    assert_eq!(run(&[a], None), 1, "A from the cache");
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    // Two and a half records: A, B and C do not fit, two of them do.
+    let max = two * 5 / 4;
+    assert_eq!(run(&[c], Some(max)), 2, "C asked and stored");
+    assert_eq!(run(&[a], Some(max)), 2, "A, looked up, survived");
+    assert_eq!(run(&[b], Some(max)), 3, "B, not used since, was evicted");
 }

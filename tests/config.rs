@@ -87,7 +87,7 @@ fn config_set_takes_the_shared_budget_switch() {
     let run = pubmed(&["config", "set", "--help"]).run();
     assert!(
         run.stdout
-            .contains("shared_budget:  Share NCBI's request budget with every pubmed process"),
+            .contains("shared_budget:   Share NCBI's request budget with every pubmed process"),
         "{}",
         run.stdout
     );
@@ -183,6 +183,10 @@ fn config_show_names_the_shared_budget_and_its_directory() {
             "shared_budget = true  # default",
             // Europe PMC's documented REST base (europepmc.org/RestfulWebService).
             "europepmc_url = \"https://www.ebi.ac.uk/europepmc/webservices/rest/\"  # default",
+            // docs/cache.md: on by default, 1 GiB.
+            "cache_mode = \"on\"  # default",
+            "cache_max_bytes = 1073741824  # default",
+            "# cache_dir is not set: the platform cache directory (~/.cache/pubmed on Linux)",
             &format!("# shared budget state in {}", runtime.path().display()),
         ]
     );

@@ -9,10 +9,16 @@ use crate::error::{Error, Exit, Failure, Reason};
 use crate::output::CacheFormat;
 
 pub(super) fn run(action: CacheAction, ctx: &Context) -> Result<Exit, Failure> {
-    let dir = cache::cache_dir(&|k| std::env::var_os(k)).ok_or_else(|| {
+    // The directory and bound as every command resolves them (flag >
+    // environment > config file > default).
+    let settings = crate::config::load(&ctx.flags, !ctx.quiet)?;
+    for w in &settings.warnings {
+        ctx.note(w);
+    }
+    let dir = settings.cache_dir().ok_or_else(|| {
         Error::new(
             Reason::InvalidArgument,
-            "no cache directory could be found; set PUBMED_CACHE_DIR or HOME",
+            "no cache directory could be found; set cache_dir, PUBMED_CACHE_DIR or HOME",
         )
     })?;
     let mut out = io::stdout().lock();
@@ -27,9 +33,8 @@ pub(super) fn run(action: CacheAction, ctx: &Context) -> Result<Exit, Failure> {
     };
     // `cache stats|clear` work on the database whatever the run's mode.
     let note = |n: &str| ctx.note(n);
-    let max = cache::env_max_bytes(&|k| std::env::var_os(k))?;
     let c = Cache::open(&dir, CacheMode::On, !ctx.quiet, &note)?
-        .with_max_bytes(max.unwrap_or(cache::DEFAULT_MAX_BYTES));
+        .with_max_bytes(settings.cache_max_bytes.value.0);
     match (action, format) {
         (CacheAction::Clear, _) => {
             let n = c.clear()?;

@@ -46,10 +46,8 @@ pub struct Context {
     pub progress: bool,
     /// stdout is a terminal.
     pub stdout_tty: bool,
-    /// Flags as plain values.
+    /// Flags as plain values (`--cache` among them).
     pub flags: Flags,
-    /// `--cache`, when given.
-    pub cache: Option<crate::cache::CacheMode>,
 }
 
 impl Context {
@@ -79,9 +77,9 @@ impl Context {
                 idconv_url: g.idconv_url.clone(),
                 europepmc_url: g.europepmc_url.clone(),
                 timeout: g.timeout,
+                cache: g.cache,
                 verbose: g.verbose,
             },
-            cache: g.cache,
         }
     }
 
@@ -127,41 +125,31 @@ impl Context {
         for w in &settings.warnings {
             self.note(w);
         }
-        let client = Client::new(settings.client_settings())?.with_cache(self.open_cache()?);
+        let client =
+            Client::new(settings.client_settings())?.with_cache(self.open_cache(&settings));
         Ok(Arc::new(client))
     }
 
-    /// The run's cache mode: `--cache`, else `PUBMED_CACHE`, else on.
-    /// Errors: `PUBMED_CACHE` naming no mode is `invalid_argument`.
-    pub fn cache_mode(&self) -> Result<crate::cache::CacheMode, Error> {
-        match self.cache {
-            Some(m) => Ok(m),
-            None => Ok(crate::cache::env_mode(&|k| std::env::var_os(k))?.unwrap_or_default()),
-        }
-    }
-
-    /// Opens the cache for a run (docs/cache.md); a cache that cannot be
-    /// opened is off for the run, with one note, never a failure.
-    /// Errors: as [`Context::cache_mode`].
-    fn open_cache(&self) -> Result<Option<Arc<crate::cache::Cache>>, Error> {
+    /// Opens the cache for a run (docs/cache.md) as `settings` say (mode,
+    /// size bound, directory: flag > environment > config file >
+    /// default); a cache that cannot be opened is off for the run, with
+    /// one note, never a failure.
+    fn open_cache(&self, settings: &config::Settings) -> Option<Arc<crate::cache::Cache>> {
         use crate::cache::{Cache, CacheMode};
-        let mode = self.cache_mode()?;
-        let max = crate::cache::env_max_bytes(&|k| std::env::var_os(k))?;
+        let mode = settings.cache_mode.value;
         if mode == CacheMode::Off {
-            return Ok(None);
+            return None;
         }
-        let Some(dir) = crate::cache::cache_dir(&|k| std::env::var_os(k)) else {
-            return Ok(None);
-        };
+        let dir = settings.cache_dir()?;
         let note = |n: &str| self.note(n);
         match Cache::open(&dir, mode, !self.quiet, &note) {
             Ok(c) => {
-                let c = c.with_max_bytes(max.unwrap_or(crate::cache::DEFAULT_MAX_BYTES));
-                Ok(Some(Arc::new(c.with_verbose(self.flags.verbose))))
+                let c = c.with_max_bytes(settings.cache_max_bytes.value.0);
+                Some(Arc::new(c.with_verbose(self.flags.verbose)))
             }
             Err(e) => {
                 self.note(&format!("{}; going on without it", e.message));
-                Ok(None)
+                None
             }
         }
     }

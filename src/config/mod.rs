@@ -19,7 +19,7 @@ pub mod value;
 
 pub use file::ConfigFile;
 pub use resolve::{Entry, Flags, Layers, Resolved, Settings, Source, load, resolve};
-pub use value::{ApiKey, HttpUrl, Invalid, KnobValue, Millis, Seconds, mask};
+pub use value::{ApiKey, Bytes, HttpUrl, Invalid, KnobValue, Millis, Seconds, mask};
 
 /// One setting of the knob table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -46,11 +46,17 @@ pub enum ConfigKey {
     SharedBudget,
     /// `europepmc_url`: Europe PMC REST base URL (`fulltext`'s fallback).
     EuropepmcUrl,
+    /// `cache_mode`: how a run uses the local cache (docs/cache.md).
+    CacheMode,
+    /// `cache_max_bytes`: the cache's size bound.
+    CacheMaxBytes,
+    /// `cache_dir`: the cache's directory.
+    CacheDir,
 }
 
 impl ConfigKey {
     /// Every key, in the table's (and `config show`'s) order.
-    pub const ALL: [ConfigKey; 11] = [
+    pub const ALL: [ConfigKey; 14] = [
         ConfigKey::ApiKey,
         ConfigKey::Email,
         ConfigKey::Tool,
@@ -62,6 +68,9 @@ impl ConfigKey {
         ConfigKey::DeadlineS,
         ConfigKey::SharedBudget,
         ConfigKey::EuropepmcUrl,
+        ConfigKey::CacheMode,
+        ConfigKey::CacheMaxBytes,
+        ConfigKey::CacheDir,
     ];
 
     /// This key's row of [`KNOBS`].
@@ -119,6 +128,10 @@ pub enum Kind {
     Seconds,
     /// On or off ([`bool`]).
     Switch,
+    /// A cache mode ([`CacheMode`](crate::cache::CacheMode)).
+    CacheMode,
+    /// A whole number of bytes above 0 ([`Bytes`]).
+    Bytes,
 }
 
 impl Kind {
@@ -132,11 +145,13 @@ impl Kind {
             Kind::Count => "a whole number",
             Kind::Seconds => "a number of seconds above 0 and at most 86400",
             Kind::Switch => "true or false (also on/off, yes/no, 1/0)",
+            Kind::CacheMode => "a cache mode (on, searches, read, refresh, off)",
+            Kind::Bytes => "a whole number of bytes above 0",
         }
     }
 
     /// A short type name for tables: `text`, `letters and digits`, `URL`, `ms`, `count`,
-    /// `seconds`, `bool`.
+    /// `seconds`, `bool`, `cache mode`, `bytes`.
     pub fn short(self) -> &'static str {
         match self {
             Kind::Text => "text",
@@ -146,6 +161,8 @@ impl Kind {
             Kind::Count => "count",
             Kind::Seconds => "seconds",
             Kind::Switch => "bool",
+            Kind::CacheMode => "cache mode",
+            Kind::Bytes => "bytes",
         }
     }
 
@@ -163,6 +180,8 @@ impl Kind {
             Kind::Count => enc::<u32>(text),
             Kind::Seconds => enc::<Seconds>(text),
             Kind::Switch => enc::<bool>(text),
+            Kind::CacheMode => enc::<crate::cache::CacheMode>(text),
+            Kind::Bytes => enc::<Bytes>(text),
         }
     }
 
@@ -179,12 +198,17 @@ impl Kind {
             Kind::Count => chk::<u32>(v),
             Kind::Seconds => chk::<Seconds>(v),
             Kind::Switch => chk::<bool>(v),
+            Kind::CacheMode => chk::<crate::cache::CacheMode>(v),
+            Kind::Bytes => chk::<Bytes>(v),
         }
     }
 
     /// Whether `config show` quotes values of this kind.
     pub fn quoted(self) -> bool {
-        matches!(self, Kind::Text | Kind::ApiKey | Kind::Url)
+        matches!(
+            self,
+            Kind::Text | Kind::ApiKey | Kind::Url | Kind::CacheMode
+        )
     }
 }
 
@@ -211,7 +235,7 @@ pub struct Knob {
 /// The knob table, in [`ConfigKey::ALL`] order. Defaults are not written
 /// here: they are the client's own (`ClientSettings::default()`), see
 /// [`Knob::default_text`].
-pub const KNOBS: [Knob; 11] = [
+pub const KNOBS: [Knob; 14] = [
     Knob {
         key: ConfigKey::ApiKey,
         name: "api_key",
@@ -311,6 +335,33 @@ pub const KNOBS: [Knob; 11] = [
         guarded: true,
         doc: "Europe PMC REST base URL, asked by fulltext when PMC has no open text",
     },
+    Knob {
+        key: ConfigKey::CacheMode,
+        name: "cache_mode",
+        flag: Some("--cache"),
+        env: Some("PUBMED_CACHE"),
+        kind: Kind::CacheMode,
+        guarded: false,
+        doc: "How runs use the local cache: on, searches, read, refresh or off (docs/cache.md)",
+    },
+    Knob {
+        key: ConfigKey::CacheMaxBytes,
+        name: "cache_max_bytes",
+        flag: None,
+        env: Some("PUBMED_CACHE_MAX_BYTES"),
+        kind: Kind::Bytes,
+        guarded: false,
+        doc: "Size bound of the local cache in bytes; least recently used entries go first",
+    },
+    Knob {
+        key: ConfigKey::CacheDir,
+        name: "cache_dir",
+        flag: None,
+        env: Some("PUBMED_CACHE_DIR"),
+        kind: Kind::Text,
+        guarded: false,
+        doc: "Directory of the local cache's database (cache.sqlite3)",
+    },
 ];
 
 impl Knob {
@@ -390,12 +441,13 @@ mod tests {
         let mut envs: Vec<_> = KNOBS.iter().filter_map(|k| k.env).collect();
         envs.sort();
         envs.dedup();
-        assert_eq!(envs.len(), 10);
+        assert_eq!(envs.len(), 13);
         assert_eq!("API_KEY".parse::<ConfigKey>(), Ok(ConfigKey::ApiKey));
         assert_eq!(
             "colour".parse::<ConfigKey>().unwrap_err(),
             "unknown config key \"colour\"; keys: api_key, email, tool, eutils_url, idconv_url, \
-             request_gap_ms, max_retries, retry_base_ms, deadline_s, shared_budget, europepmc_url"
+             request_gap_ms, max_retries, retry_base_ms, deadline_s, shared_budget, europepmc_url, \
+             cache_mode, cache_max_bytes, cache_dir"
         );
     }
 
@@ -418,6 +470,16 @@ mod tests {
         assert_eq!(text(ConfigKey::RetryBaseMs).as_deref(), Some("1000"));
         assert_eq!(text(ConfigKey::DeadlineS).as_deref(), Some("60"));
         assert_eq!(text(ConfigKey::SharedBudget).as_deref(), Some("true"));
+        assert_eq!(text(ConfigKey::CacheMode).as_deref(), Some("on"));
+        // 1 GiB.
+        assert_eq!(
+            text(ConfigKey::CacheMaxBytes).as_deref(),
+            Some("1073741824")
+        );
+        assert_eq!(
+            text(ConfigKey::CacheDir).as_deref(),
+            Some("the platform cache directory (~/.cache/pubmed on Linux)")
+        );
         assert_eq!(
             ConfigKey::DeadlineS.knob().flag_help(),
             "Deadline of one NCBI call in seconds, retries included \

@@ -8,7 +8,8 @@
 use std::ffi::OsString;
 use std::path::PathBuf;
 
-use super::{ApiKey, ConfigFile, ConfigKey, HttpUrl, Invalid, KnobValue, Millis, Seconds};
+use super::{ApiKey, Bytes, ConfigFile, ConfigKey, HttpUrl, Invalid, KnobValue, Millis, Seconds};
+use crate::cache::CacheMode;
 use crate::error::{Error, Reason, Result};
 use crate::ncbi::{ClientSettings, Policy};
 
@@ -29,6 +30,8 @@ pub struct Flags {
     pub europepmc_url: Option<String>,
     /// `--timeout SECS`: the per-call deadline.
     pub timeout: Option<f64>,
+    /// `--cache MODE`.
+    pub cache: Option<CacheMode>,
     /// `-v`: log each request on stderr.
     pub verbose: bool,
 }
@@ -120,6 +123,13 @@ pub struct Settings {
     pub shared_budget: Resolved<bool>,
     /// `europepmc_url`.
     pub europepmc_url: Resolved<HttpUrl>,
+    /// `cache_mode` (`--cache`).
+    pub cache_mode: Resolved<CacheMode>,
+    /// `cache_max_bytes`.
+    pub cache_max_bytes: Resolved<Bytes>,
+    /// `cache_dir`; `None`: the platform cache directory
+    /// ([`Settings::cache_dir`]).
+    pub cache_dir: Resolved<Option<String>>,
     /// The config file's path, when there is a config directory.
     pub config_path: Option<PathBuf>,
     /// Whether the config file exists.
@@ -196,6 +206,15 @@ pub fn resolve(layers: &Layers) -> Result<Settings> {
         text(&f.europepmc_url).map(HttpUrl::parse),
         HttpUrl::parse(&d.europepmc_url).map_err(|_| builtin("europepmc_url"))?,
     )?;
+    let cache_mode = r.or_default(ConfigKey::CacheMode, f.cache.map(Ok), CacheMode::default())?;
+    let cache_max_bytes = r.or_default(
+        ConfigKey::CacheMaxBytes,
+        None,
+        Bytes(crate::cache::DEFAULT_MAX_BYTES),
+    )?;
+    let cache_dir = r.optional::<String>(ConfigKey::CacheDir, None)?;
+    r.entries[ConfigKey::CacheDir as usize].unset =
+        Some("the platform cache directory (~/.cache/pubmed on Linux)".into());
     debug_assert!(r.entries.iter().map(|e| e.key).eq(ConfigKey::ALL));
     let mut warnings = guard;
     if api_key.source == Source::Flag("--api-key") {
@@ -227,6 +246,9 @@ pub fn resolve(layers: &Layers) -> Result<Settings> {
         deadline,
         shared_budget,
         europepmc_url,
+        cache_mode,
+        cache_max_bytes,
+        cache_dir,
         config_path: layers.file.map(|f| f.path().to_path_buf()),
         config_exists: layers.file.is_some_and(ConfigFile::exists),
         budget_dir,
@@ -432,6 +454,16 @@ impl Settings {
         })
     }
 
+    /// The cache's directory: `cache_dir` when set, else the platform cache
+    /// directory (e.g. `~/.cache/pubmed`); `None` when there is no home
+    /// directory.
+    pub fn cache_dir(&self) -> Option<PathBuf> {
+        match &self.cache_dir.value {
+            Some(d) => Some(PathBuf::from(d)),
+            None => crate::cache::default_dir(),
+        }
+    }
+
     /// The client's settings: the knobs over the client's defaults.
     pub fn client_settings(&self) -> ClientSettings {
         let d = Policy::default();
@@ -561,6 +593,65 @@ mod tests {
             [
                 "warning: --api-key is visible to other users in the process list; prefer NCBI_API_KEY or `pubmed config set api_key -`"
             ]
+        );
+    }
+
+    /// The cache keys (docs/cache.md "Modes", "Size", "Where"): flag >
+    /// environment > file > default, each layer checked.
+    #[test]
+    fn cache_keys_resolve_by_layer() {
+        let d = run(&Flags::default(), &env_of(&[]), None).unwrap();
+        assert_eq!(d.cache_mode.value, CacheMode::On);
+        assert_eq!(d.cache_max_bytes.value, Bytes(1 << 30));
+        assert_eq!(d.cache_dir(), crate::cache::default_dir());
+        let (_dir, f) =
+            file("cache_mode = \"read\"\ncache_max_bytes = 2048\ncache_dir = \"/file/cache\"\n");
+        let s = run(&Flags::default(), &env_of(&[]), Some(&f)).unwrap();
+        assert_eq!(s.cache_mode.value, CacheMode::Read);
+        assert_eq!(s.cache_mode.source, Source::File);
+        assert_eq!(s.cache_max_bytes.value, Bytes(2048));
+        assert_eq!(s.cache_dir(), Some(PathBuf::from("/file/cache")));
+        let env = env_of(&[
+            ("PUBMED_CACHE", "refresh"),
+            ("PUBMED_CACHE_MAX_BYTES", "4096"),
+            ("PUBMED_CACHE_DIR", "/env/cache"),
+        ]);
+        let s = run(&Flags::default(), &env, Some(&f)).unwrap();
+        assert_eq!(s.cache_mode.value, CacheMode::Refresh);
+        assert_eq!(s.cache_mode.source, Source::Env("PUBMED_CACHE"));
+        assert_eq!(s.cache_max_bytes.value, Bytes(4096));
+        assert_eq!(s.cache_dir(), Some(PathBuf::from("/env/cache")));
+        let flags = Flags {
+            cache: Some(CacheMode::Off),
+            ..Default::default()
+        };
+        let s = run(&flags, &env, Some(&f)).unwrap();
+        assert_eq!(s.cache_mode.value, CacheMode::Off);
+        assert_eq!(s.cache_mode.source, Source::Flag("--cache"));
+        let e = s.entry(ConfigKey::CacheMode);
+        assert_eq!(e.value.as_deref(), Some("off"));
+        // Refused values name their layer and key.
+        let e = run(
+            &Flags::default(),
+            &env_of(&[("PUBMED_CACHE", "sometimes")]),
+            None,
+        )
+        .unwrap_err();
+        assert_eq!(e.reason, Reason::InvalidArgument);
+        assert_eq!(
+            e.message,
+            "PUBMED_CACHE takes a cache mode (on, searches, read, refresh, off), not \"sometimes\" (cache_mode)"
+        );
+        let bad_dir = tempfile::tempdir().unwrap();
+        let bad = bad_dir.path().join("config.toml");
+        std::fs::write(&bad, "cache_max_bytes = 0\n").unwrap();
+        let e = ConfigFile::load(&bad).unwrap_err();
+        assert_eq!(
+            e.message,
+            format!(
+                "config file {} line 1: cache_max_bytes takes a whole number of bytes above 0, not 0",
+                bad.display()
+            )
         );
     }
 

@@ -295,6 +295,52 @@ impl KnobValue for bool {
     }
 }
 
+impl KnobValue for crate::cache::CacheMode {
+    const KIND: Kind = Kind::CacheMode;
+    fn parse(text: &str) -> Result<Self, Invalid> {
+        <Self as crate::core::choice::Choice>::parse(text)
+            .ok_or_else(|| Invalid::text(Self::KIND, text))
+    }
+    fn from_toml(v: &Value) -> Result<Self, Invalid> {
+        v.as_str()
+            .ok_or_else(|| Invalid::toml(Self::KIND, v))
+            .and_then(|s| <Self as KnobValue>::parse(s.trim()))
+    }
+    fn to_toml(&self) -> Value {
+        Value::from(self.as_str())
+    }
+    fn show(&self) -> String {
+        self.as_str().to_string()
+    }
+}
+
+/// A size in bytes: a whole number above 0.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Bytes(pub u64);
+
+impl KnobValue for Bytes {
+    const KIND: Kind = Kind::Bytes;
+    fn parse(text: &str) -> Result<Self, Invalid> {
+        match text.parse::<u64>() {
+            Ok(n) if n > 0 => Ok(Bytes(n)),
+            _ => Err(Invalid::text(Self::KIND, text)),
+        }
+    }
+    fn from_toml(v: &Value) -> Result<Self, Invalid> {
+        v.as_integer()
+            .filter(|n| *n > 0)
+            .map(|n| Bytes(n as u64))
+            .ok_or_else(|| Invalid::toml(Self::KIND, v))
+    }
+    fn to_toml(&self) -> Value {
+        // TOML integers are i64: a larger bound is written as the largest.
+        Value::from(i64::try_from(self.0).unwrap_or(i64::MAX))
+    }
+    fn show(&self) -> String {
+        self.0.to_string()
+    }
+}
+
 /// Shows an API key without revealing it: `****` and its last four
 /// characters, or `****` alone for a key under 12 characters.
 pub fn mask(key: &str) -> String {
@@ -350,6 +396,33 @@ mod tests {
             e.describe("max_retries"),
             "max_retries takes a whole number, not \"5\""
         );
+    }
+
+    #[test]
+    fn cache_modes_and_byte_counts() {
+        use crate::cache::CacheMode;
+        use crate::core::choice::Choice;
+        assert_eq!(<CacheMode as KnobValue>::parse("READ"), Ok(CacheMode::Read));
+        let e = <CacheMode as KnobValue>::parse("sometimes").unwrap_err();
+        assert_eq!(
+            e.describe("PUBMED_CACHE"),
+            "PUBMED_CACHE takes a cache mode (on, searches, read, refresh, off), not \"sometimes\""
+        );
+        // The message lists every mode there is.
+        assert!(Kind::CacheMode.expected().contains(&CacheMode::names()));
+        let off: Value = "\"off\"".parse().unwrap();
+        assert_eq!(CacheMode::from_toml(&off), Ok(CacheMode::Off));
+        assert_eq!(Bytes::parse("100000"), Ok(Bytes(100_000)));
+        for bad in ["0", "-1", "1.5", "lots", "18446744073709551616"] {
+            assert!(Bytes::parse(bad).is_err(), "{bad}");
+        }
+        for bad in ["0", "-5", "\"100\"", "1.5"] {
+            let v: Value = bad.parse().unwrap();
+            assert!(Bytes::from_toml(&v).is_err(), "{bad}");
+        }
+        let v: Value = "2048".parse().unwrap();
+        assert_eq!(Bytes::from_toml(&v), Ok(Bytes(2048)));
+        assert_eq!(Bytes(2048).to_toml().to_string(), "2048");
     }
 
     #[test]
