@@ -766,6 +766,41 @@ fn search_mesh_ui_searches_the_records_name_with_one_request() {
     assert_eq!(m[0].param("id"), Some("68009203,67414177"));
 }
 
+/// `search --all` runs the same check before its first window: the UI is
+/// searched as its name in every request, and the entry term's warning is
+/// on stderr.
+#[test]
+fn search_all_checks_mesh_values_like_one_search() {
+    let server = search_server(None);
+    let run = pubmed(&[
+        "search",
+        "",
+        "--mesh",
+        "D009203",
+        "--mesh",
+        "Heart Attack",
+        "--all",
+        "-f",
+        "ids",
+    ])
+    .server(&server)
+    .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        pubmed_term(&server),
+        vec!["\"Myocardial Infarction\"[MeSH Terms] AND \"Heart Attack\"[MeSH Terms]".to_string()]
+    );
+    let entry = "\"Heart Attack\" is not a current MeSH descriptor: it is an entry term of \"Myocardial Infarction\" (D009203), the heading to search; it was searched as typed (check it with `pubmed mesh \"Heart Attack\"`)";
+    assert!(
+        run.stderr.contains(&format!("warning: {entry}")),
+        "{}",
+        run.stderr
+    );
+    let m = mesh_requests(&server);
+    assert_eq!(m.len(), 2, "one ESearch and one ESummary: {m:?}");
+    assert_eq!(m[0].param("term"), Some("\"Heart Attack\"[mh]"));
+}
+
 #[test]
 fn search_mesh_misspelled_or_entry_term_warns_and_searches_as_typed() {
     let server = search_server(None);

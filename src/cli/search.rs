@@ -119,25 +119,20 @@ struct AllPlan {
     fingerprint: Vec<(&'static str, String)>,
 }
 
-fn plan_all(a: &SearchArgs, format: SearchAllFormat) -> Result<AllPlan, Failure> {
+/// The plan after the MeSH check of `--mesh` (1–2 requests with `--mesh`,
+/// none without), so the output file's fingerprint names what is searched.
+async fn plan_all(
+    a: &SearchArgs,
+    format: SearchAllFormat,
+    client: &crate::ncbi::Client,
+) -> Result<AllPlan, Failure> {
     let query = read_query(&a.query)?;
     let mut req = search_request(a, query, format == SearchAllFormat::Ids);
     // PMIDs alone need no summaries (and none can then be missing).
     if a.detail.is_none() || format == SearchAllFormat::Ids {
         req.detail = Detail::Ids;
     }
-    let today = search::today_utc();
-    let plan = search_all::prepare(&req, today)?;
-    let first = search::prepare(
-        &SearchRequest {
-            retmax: crate::ncbi::limits::ESEARCH_WINDOW,
-            retstart: 0,
-            sort: None,
-            detail: Detail::Ids,
-            ..req.clone()
-        },
-        today,
-    )?;
+    let (plan, first) = search_all::prepare_checked(client, &req, search::today_utc()).await?;
     let mut fingerprint = plan.fingerprint();
     fingerprint.push(("detail", req.detail.as_str().to_string()));
     fingerprint.push(("format", format.as_str().to_string()));
@@ -188,14 +183,14 @@ fn resume_start(file: Option<&mut OutputFile<Checkpoint>>) -> (search_all::Start
 
 async fn run_all(a: &SearchArgs, ctx: &Context) -> Result<Exit, Failure> {
     let format = ctx.format_of::<SearchAllFormat>()?;
-    let p = plan_all(a, format)?;
+    let client = ctx.client()?;
+    let p = plan_all(a, format, &client).await?;
     let mut file = open_all_output(a, format, &p)?;
     if let Some(o) = &file
         && note_held(ctx, o, a.resume)
     {
         return Ok(Exit::Success);
     }
-    let client = ctx.client()?;
     let (start, header_written) = resume_start(file.as_mut());
     let progress = if file.is_some() {
         ctx.progress_to_file(Counting::Pmids)

@@ -234,7 +234,7 @@ async fn run_now(
             bounds,
         });
     }
-    let plan = search_all::prepare(req, today)?;
+    let (plan, _) = search_all::prepare_checked(client, req, today).await?;
     let mut pmids = Vec::new();
     let mut sink = |e: Event<'_>| {
         if let Event::Pmids(p) = e {

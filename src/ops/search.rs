@@ -819,7 +819,7 @@ pub async fn search_reporting(
 /// descriptor's heading gets a `mesh_not_descriptor` warning and stays as
 /// typed; a failed lookup is one `mesh_check_failed` warning. Never an
 /// error: the search runs in every case.
-async fn mesh_checked(
+pub(crate) async fn mesh_checked(
     client: &Client,
     req: &SearchRequest,
     prepared: &Prepared,

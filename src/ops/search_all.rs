@@ -266,15 +266,47 @@ pub struct Plan {
 ///
 /// Errors: the validation errors of [`search::prepare`].
 pub fn prepare(req: &SearchRequest, today: DateBound) -> Result<Plan> {
-    let first = SearchRequest {
+    let prepared = search::prepare(&first_request(req), today)?;
+    Ok(plan_of(req, prepared))
+}
+
+/// [`prepare`], then the MeSH check of the request's `--mesh` values as
+/// one search runs it (docs/search.md "MeSH check"): a UI is searched as
+/// its record's name, a value that is not a current descriptor gets its
+/// `mesh_not_descriptor` warning. Returns the plan and its first request as
+/// sent (what a search record says). 0 requests without `--mesh`, else the
+/// check's 1–2; a failed check is a warning, never an error.
+///
+/// Errors: the validation errors of [`search::prepare`].
+pub async fn prepare_checked(
+    client: &Client,
+    req: &SearchRequest,
+    today: DateBound,
+) -> Result<(Plan, search::Prepared)> {
+    let first = first_request(req);
+    let mut prepared = search::prepare(&first, today)?;
+    if !first.filters.mesh_terms.is_empty() {
+        prepared = search::mesh_checked(client, &first, &prepared, today)
+            .await
+            .1;
+    }
+    Ok((plan_of(req, prepared.clone()), prepared))
+}
+
+/// The first window's request: IDs only, no sort, no `retstart`.
+fn first_request(req: &SearchRequest) -> SearchRequest {
+    SearchRequest {
         retstart: 0,
         retmax: ESEARCH_WINDOW,
         sort: None,
         detail: Detail::Ids,
         ..req.clone()
-    };
-    let prepared = search::prepare(&first, today)?;
-    Ok(Plan {
+    }
+}
+
+/// The plan of `req` whose first request is `prepared`.
+fn plan_of(req: &SearchRequest, prepared: search::Prepared) -> Plan {
+    Plan {
         base: EsearchParams {
             sort: None,
             ..prepared.params
@@ -282,7 +314,7 @@ pub fn prepare(req: &SearchRequest, today: DateBound) -> Result<Plan> {
         query: prepared.normalized_query,
         warnings: prepared.warnings,
         want_summaries: req.detail != Detail::Ids,
-    })
+    }
 }
 
 impl Plan {

@@ -271,6 +271,33 @@ fn written_as_iso(text: &str, iso: &str) -> bool {
     forms.iter().any(|f| f == text)
 }
 
+/// The retraction once: `retracted`/`retractionNotice` and the link as
+/// `retractionIn` (which names the notice or the retracted article), not
+/// the `RetractionIn` comment or the publication types that say the same.
+fn retraction_once(m: &mut Map<String, Value>) {
+    let links = m
+        .get_mut("commentsCorrections")
+        .and_then(Value::as_array_mut);
+    if let Some(links) = links
+        && let Some(at) = links.iter().position(|l| l["type"] == "RetractionIn")
+    {
+        let mut notice = links.remove(at);
+        if let Value::Object(n) = &mut notice {
+            n.remove("type");
+        }
+        if links.is_empty() {
+            m.remove("commentsCorrections");
+        }
+        m.insert("retractionIn".into(), notice);
+    }
+    if let Some(Value::Array(types)) = m.get_mut("pubTypes") {
+        types.retain(|t| t != "Retracted Publication" && t != "Retraction of Publication");
+        if types.is_empty() {
+            m.remove("pubTypes");
+        }
+    }
+}
+
 /// A record's facts once (docs/mcp.md "Response budget"): the abstract
 /// only by section (an NLM category only when it differs from the
 /// label), authors by name, pages as written, no URL built from the PMID,
@@ -293,34 +320,11 @@ fn compact(m: &mut Map<String, Value>) {
     {
         m.remove("pubDateText");
     }
-    // The retraction once: `retracted`/`retractionNotice` and the link
-    // (which names the notice or the retracted article), not the
-    // publication type that says the same.
-    let links = m
-        .get_mut("commentsCorrections")
-        .and_then(Value::as_array_mut);
-    if let Some(links) = links
-        && let Some(at) = links.iter().position(|l| l["type"] == "RetractionIn")
-    {
-        let mut notice = links.remove(at);
-        if let Value::Object(n) = &mut notice {
-            n.remove("type");
-        }
-        if links.is_empty() {
-            m.remove("commentsCorrections");
-        }
-        m.insert("retractionIn".into(), notice);
-    }
+    retraction_once(m);
     // Language is required in a PubMed article record: absent there means
     // English (docs/mcp.md); a book's absent language is unknown.
     if m.contains_key("journal") && m.get("language") == Some(&serde_json::json!(["eng"])) {
         m.remove("language");
-    }
-    if let Some(Value::Array(types)) = m.get_mut("pubTypes") {
-        types.retain(|t| t != "Retracted Publication" && t != "Retraction of Publication");
-        if types.is_empty() {
-            m.remove("pubTypes");
-        }
     }
     for h in m
         .get_mut("meshHeadings")
