@@ -205,3 +205,24 @@ async fn fulltext_reports_its_chunk() {
     assert_eq!((st[0].0, st[0].1), (2.0, Some(2.0)));
     assert!(st[0].2.starts_with("2 records, "), "{st:?}");
 }
+
+/// pubmed_lookup_citation of three references no DOI names is one
+/// ECitMatch chunk: one notification as it is answered, 3 of 3 records.
+#[tokio::test]
+async fn lookup_citation_reports_its_chunk() {
+    let s = session().await;
+    let (r, n) = s
+        .call(
+            "pubmed_lookup_citation",
+            json!({"citations": [
+                "j unknown|2001|1|1|nobody|a|",
+                "j unknown|2001|2|2|nobody|b|",
+                "j unknown|2001|3|3|nobody|c|"
+            ]}),
+        )
+        .await;
+    assert_ne!(r.is_error, Some(true), "{r:?}");
+    let st = steps(&n);
+    assert_eq!(st.len(), 1, "{st:?}");
+    assert_eq!((st[0].0, st[0].1), (3.0, Some(3.0)));
+}

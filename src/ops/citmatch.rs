@@ -425,17 +425,22 @@ where
     Ok(totals)
 }
 
-/// Matches inputs given at once (MCP): the records in order and the totals.
+/// Matches inputs given at once (MCP): the records in order and the totals;
+/// `progress` hears of every answered ECitMatch chunk (MCP progress
+/// notifications).
 ///
 /// Errors: as [`match_stream`].
 pub async fn match_all(
     client: &Client,
     lines: Vec<MatchLine>,
+    mut progress: impl FnMut(batch::Progress) + Send,
 ) -> std::result::Result<(Vec<MatchRecord>, Totals), Failure> {
     let mut records = Vec::new();
     let totals = match_stream(client, lines, &mut |o| {
-        if let Output::Record(r) = o {
-            records.push(r.clone());
+        match o {
+            Output::Record(r) => records.push(r.clone()),
+            Output::Progress(p) => progress(p),
+            Output::Skipped | Output::Flush => {}
         }
         Ok(())
     })

@@ -82,13 +82,18 @@ Input: `citations` (1 to {MAX_CITATIONS}), each a string in ECitMatch's own form
 
 /// Runs the tool: the citations from `offset` on are matched, and the
 /// records that fit in the budget returned (docs/mcp.md "Response budget").
-pub async fn run(spec: &ToolSpec, client: &Client, v: &Values) -> rmcp::model::CallToolResult {
+pub async fn run(
+    spec: &ToolSpec,
+    client: &Client,
+    v: &Values,
+    report: &super::Reporter,
+) -> rmcp::model::CallToolResult {
     let given = v.strings("citations");
     let offset = (v.integer("offset").unwrap_or(0) as usize).min(given.len());
     let budget = v.integer(BUDGET_ARG).unwrap_or(DEFAULT_BUDGET);
     let inputs = &given[offset..];
     let lines: Vec<Reference> = inputs.iter().map(|s| reflist::from_line(s)).collect();
-    match citmatch::match_all(client, lines).await {
+    match citmatch::match_all(client, lines, report).await {
         Err(f) => spec.failure(&f.into_op_error()),
         Ok((records, totals)) => {
             if let Some(e) = totals.failure() {

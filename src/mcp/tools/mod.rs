@@ -202,7 +202,7 @@ pub fn tools() -> Vec<Tool> {
 /// `isError` result naming it, and nothing is sent to NCBI.
 ///
 /// `report` receives the progress of tools that run in steps or chunks
-/// (search, fetch, related, cite),
+/// (search, fetch, related, cite, fulltext, lookup_citation),
 /// for MCP `notifications/progress`.
 pub async fn call(
     client: &Client,
@@ -231,7 +231,7 @@ async fn run(spec: &ToolSpec, client: &Client, v: &Values, report: &Reporter) ->
         related::NAME => related::run(spec, client, v, report).await,
         fulltext::NAME => fulltext::run(spec, client, v, report).await,
         mesh::NAME => mesh::run(spec, client, v).await,
-        citmatch::NAME => citmatch::run(spec, client, v).await,
+        citmatch::NAME => citmatch::run(spec, client, v, report).await,
         _ => Failure::from_error(&Error::new(Reason::InvalidArgument, "unknown tool"), &[])
             .result(None),
     }
