@@ -56,9 +56,21 @@ async fn drain(
             assert!(sc.get("deferred").is_none());
             break;
         };
+        // The text says how many are deferred and how to continue; the
+        // IDs are listed in the text at most once (inside the
+        // continuation), never again beside it.
         let text = &r.content[0].as_text().unwrap().text;
-        for p in strs(&sc["deferred"]) {
-            assert!(text.contains(&p), "the text lists deferred PMID {p}");
+        let deferred = strs(&sc["deferred"]);
+        assert!(
+            text.contains(&format!("the {} deferred", deferred.len())),
+            "{text}"
+        );
+        assert!(text.contains(&next.to_string()), "{text}");
+        for p in &deferred {
+            assert!(
+                text.matches(&format!("\"{p}\"")).count() <= 1,
+                "{p} twice in {text}"
+            );
         }
         for (k, v) in next.as_object().unwrap() {
             args[k] = v.clone();
@@ -478,7 +490,13 @@ async fn convert_stays_in_budget_and_continues_exactly_once() {
     assert_eq!(sc["totalSubmitted"], n);
     let text = &r.content[0].as_text().unwrap().text;
     assert!(text.contains(&format!("holds {n} of 50 records")), "{text}");
-    assert!(text.contains("Deferred IDs: "), "{text}");
+    assert!(
+        text.contains(&format!(
+            "the {} deferred IDs are listed in structuredContent",
+            50 - n
+        )),
+        "{text}"
+    );
     let mut records = Vec::new();
     let pages = drain(&c, "pubmed_convert_ids", args, |sc| {
         let recs = sc["records"].as_array().unwrap();

@@ -287,7 +287,8 @@ pub fn fit(n: usize, budget: usize, render: impl Fn(usize) -> (Value, String)) -
 
 /// The budget part of an answer deferring `deferred` records: the members
 /// `deferred` and `continueWith` (the arguments that change in the call
-/// returning them), and the text paragraph saying so.
+/// returning them), and the text paragraph saying how many and how to
+/// continue (the IDs appear there only inside `continueWith`).
 pub fn deferral(
     tool: &str,
     budget: u64,
@@ -314,10 +315,13 @@ pub fn deferral_of(
     }
     m.insert("deferred".into(), deferred.into());
     m.insert("continueWith".into(), continue_with.clone());
+    // The list once in the text: in the continuation when it carries the
+    // IDs (fetch, cite, convert), else not at all (search and related
+    // continue by offset; structuredContent `deferred` lists them).
     let text = format!(
-        "\n\n**Budget:** this answer holds {held} of {} records ({BUDGET_ARG} {budget}). Deferred {noun}: {}. To get them, call {tool} again with {} (other arguments unchanged).",
+        "\n\n**Budget:** this answer holds {held} of {} records ({BUDGET_ARG} {budget}); the {} deferred {noun} are listed in structuredContent `deferred`. To get them, call {tool} again with {} (other arguments unchanged).",
         held + deferred.len(),
-        deferred.join(", "),
+        deferred.len(),
         continue_with
     );
     (m, text)
