@@ -519,6 +519,43 @@ fn match_bib_out_adds_pmcid_and_doi_found_by_doi() {
     assert_eq!(std::fs::read_to_string(&path).unwrap(), bib);
 }
 
+/// `--bib-out` naming an existing file: exit 2 (`invalid_argument`) before
+/// any request, the file untouched.
+#[test]
+fn match_bib_out_onto_an_existing_file_is_refused_before_any_request() {
+    let server = support::mesh::match_server(Vec::new());
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("refs.bib");
+    std::fs::write(
+        &path,
+        "@article{ng,\n  author = {Plagnol, V},\n  doi = {10.1038/NG.590}\n}\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out.bib");
+    std::fs::write(&out, "kept\n").unwrap();
+    let run = pubmed(&[
+        "match",
+        "-f",
+        "json",
+        path.to_str().unwrap(),
+        "--bib-out",
+        out.to_str().unwrap(),
+    ])
+    .server(&server)
+    .run();
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    let e: serde_json::Value = serde_json::from_str(run.stderr.lines().last().unwrap()).unwrap();
+    assert_eq!(e["error"]["reason"], "invalid_argument", "{}", run.stderr);
+    assert!(
+        e["error"]["message"].as_str().unwrap().ends_with(
+            "out.bib exists: --bib-out/--write-back writes a new file and never replaces one; name another"
+        ),
+        "{e}"
+    );
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "kept\n");
+    assert!(server.requests().is_empty(), "{:?}", server.requests());
+}
+
 /// The kind of entry `i` of the 50-entry list, and what it should gain.
 fn entry_50(i: u64) -> (String, Vec<(&'static str, String)>, &'static str) {
     let head = format!("@article{{k{i},\n  title = {{Entry {i}}},\n  author = {{Doe, J}}");

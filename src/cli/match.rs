@@ -55,6 +55,20 @@ pub(super) async fn run(a: MatchArgs, ctx: &Context) -> Result<Exit, Failure> {
         )
         .into());
     }
+    // Refused before any request (the write itself still never replaces a
+    // file that appears meanwhile: `write_new`).
+    if let Some(out) = &a.bib_out
+        && std::fs::symlink_metadata(out).is_ok()
+    {
+        return Err(Error::new(
+            Reason::InvalidArgument,
+            format!(
+                "{} exists: --bib-out/--write-back writes a new file and never replaces one; name another",
+                out.display()
+            ),
+        )
+        .into());
+    }
     let refs = reflist::read(&text, kind).map_err(|m| Error::new(Reason::InvalidArgument, m))?;
     super::require_input(refs.len() as u64, "references")?;
     let client = ctx.client()?;
