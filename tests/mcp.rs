@@ -1941,35 +1941,10 @@ async fn fetch_articles_returns_what_fetch_returns() {
 }
 
 /// EFetch answering from NCBI's own capture of PMIDs 11748933 and 11700088
-/// (`efetch_pubmed_two_articles.xml`): the capture's article elements asked
-/// for, byte for byte in request order under its prolog; PMIDs it does not
-/// hold are left out, as EFetch does. With `fail`, every EFetch request
-/// gets HTTP 500.
+/// (`efetch_pubmed_two_articles.xml`, [`support::server::efetch_capture_server`]);
+/// with `fail`, every EFetch request gets HTTP 500.
 fn efetch_capture_server(fail: bool) -> TestServer {
-    let body = String::from_utf8(fixture("efetch_pubmed_two_articles.xml")).unwrap();
-    let prolog = body[..body.find("<PubmedArticleSet>").unwrap()].to_string();
-    let set = pubmed::ncbi::efetch::parse_set(&body, true).unwrap();
-    let by_pmid: std::collections::HashMap<String, String> = set
-        .articles
-        .into_iter()
-        .map(|(pmid, _, raw)| (pmid, raw.unwrap()))
-        .collect();
-    TestServer::start(move |req| {
-        if !req.is("efetch.fcgi") {
-            return Reply::status(404, "text/plain", "unknown endpoint");
-        }
-        if fail {
-            return Reply::status(500, "text/plain", "Internal Server Error");
-        }
-        let mut out = format!("{prolog}<PubmedArticleSet>\n");
-        for id in req.param("id").unwrap_or_default().split(',') {
-            if let Some(a) = by_pmid.get(id) {
-                out.push_str(a);
-            }
-        }
-        out.push_str("</PubmedArticleSet>");
-        Reply::xml(out)
-    })
+    support::server::efetch_capture_server(&["efetch_pubmed_two_articles.xml".to_string()], fail).0
 }
 
 fn error_of(r: &rmcp::model::CallToolResult) -> Value {

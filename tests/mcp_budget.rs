@@ -236,13 +236,9 @@ async fn a_fetch_of_20_is_half_its_former_size() {
     c.cancel().await.unwrap();
 }
 
-/// The real PubMed records of the EFetch captures (tests/fixtures), served
+/// The real PubMed records of every EFetch capture (tests/fixtures), served
 /// by PMID; their PMIDs in capture order.
 fn capture_server() -> (support::server::TestServer, Vec<String>) {
-    use support::server::{Reply, TestServer, fixture};
-    let mut prolog = String::new();
-    let mut pmids = Vec::new();
-    let mut by_pmid = std::collections::HashMap::new();
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
     let mut names: Vec<String> = std::fs::read_dir(dir)
         .unwrap()
@@ -250,32 +246,7 @@ fn capture_server() -> (support::server::TestServer, Vec<String>) {
         .filter(|n| n.starts_with("efetch_pubmed_") && n.ends_with(".xml"))
         .collect();
     names.sort();
-    for name in names {
-        let body = String::from_utf8(fixture(&name)).unwrap();
-        if prolog.is_empty() {
-            prolog = body[..body.find("<PubmedArticleSet>").unwrap()].to_string();
-        }
-        let set = pubmed::ncbi::efetch::parse_set(&body, true).unwrap();
-        for (pmid, _, raw) in set.articles {
-            if by_pmid.insert(pmid.clone(), raw.unwrap()).is_none() {
-                pmids.push(pmid);
-            }
-        }
-    }
-    let server = TestServer::start(move |req| {
-        if !req.is("efetch.fcgi") {
-            return Reply::status(404, "text/plain", "unknown endpoint");
-        }
-        let mut out = format!("{prolog}<PubmedArticleSet>\n");
-        for id in req.param("id").unwrap_or_default().split(',') {
-            if let Some(a) = by_pmid.get(id) {
-                out.push_str(a);
-            }
-        }
-        out.push_str("</PubmedArticleSet>");
-        Reply::xml(out)
-    });
-    (server, pmids)
+    support::server::efetch_capture_server(&names, false)
 }
 
 /// The same on real records: every PubMed record of the EFetch captures

@@ -379,3 +379,44 @@ async fn serve(mut sock: TcpStream, handler: Handler, log: Arc<Mutex<Vec<Request
     let reply = handler(&req);
     write_reply(&mut sock, reply).await;
 }
+
+/// A loopback EFetch answering from NCBI's own captures (`captures`, file
+/// names in tests/fixtures): the `PubmedArticle`/`PubmedBookArticle`
+/// elements asked for, byte for byte in request order under the first
+/// capture's prolog; PMIDs they do not hold are left out, as EFetch does.
+/// With `fail`, every EFetch request gets HTTP 500. Returns the server and
+/// the captures' PMIDs in capture order (each once).
+pub fn efetch_capture_server(captures: &[String], fail: bool) -> (TestServer, Vec<String>) {
+    let mut prolog = String::new();
+    let mut pmids = Vec::new();
+    let mut by_pmid = std::collections::HashMap::new();
+    for name in captures {
+        let body = String::from_utf8(fixture(name)).unwrap();
+        if prolog.is_empty() {
+            prolog = body[..body.find("<PubmedArticleSet>").unwrap()].to_string();
+        }
+        let set = pubmed::ncbi::efetch::parse_set(&body, true).unwrap();
+        for (pmid, _, raw) in set.articles {
+            if by_pmid.insert(pmid.clone(), raw.unwrap()).is_none() {
+                pmids.push(pmid);
+            }
+        }
+    }
+    let server = TestServer::start(move |req| {
+        if !req.is("efetch.fcgi") {
+            return Reply::status(404, "text/plain", "unknown endpoint");
+        }
+        if fail {
+            return Reply::status(500, "text/plain", "Internal Server Error");
+        }
+        let mut out = format!("{prolog}<PubmedArticleSet>\n");
+        for id in req.param("id").unwrap_or_default().split(',') {
+            if let Some(a) = by_pmid.get(id) {
+                out.push_str(a);
+            }
+        }
+        out.push_str("</PubmedArticleSet>");
+        Reply::xml(out)
+    });
+    (server, pmids)
+}
