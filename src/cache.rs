@@ -145,19 +145,36 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 /// The database's file name in the cache directory.
 pub const FILE_NAME: &str = "cache.sqlite3";
 /// The schema version in `PRAGMA user_version`; another one is rebuilt.
-const SCHEMA_VERSION: i64 = 1;
+const SCHEMA_VERSION: i64 = 2;
 
+/// The bodies in a rowid table (a record of several kilobytes is a poor
+/// fit for a `WITHOUT ROWID` tree), their lookups' marks in a small table
+/// of their own: marking 1,000 lookups writes a few pages, not the pages of
+/// 1,000 bodies (docs/cache.md "Size"). A deleted entry takes its mark.
+/// `parsed` (before `body`, so reading it leaves the body unread) is an
+/// optional parsed form of the body, valid only for the parser named by
+/// `form` ([`Cache::get_parsed`]).
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS entries (
     kind TEXT NOT NULL,
     key TEXT NOT NULL,
-    body BLOB NOT NULL,
-    extra TEXT,
     fetched_at INTEGER NOT NULL,
+    extra TEXT,
+    form TEXT,
+    parsed BLOB,
+    body BLOB NOT NULL,
+    PRIMARY KEY (kind, key)
+);
+CREATE TABLE IF NOT EXISTS uses (
+    kind TEXT NOT NULL,
+    key TEXT NOT NULL,
     used_at INTEGER NOT NULL,
     PRIMARY KEY (kind, key)
 ) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS entries_used ON entries (used_at);
+CREATE INDEX IF NOT EXISTS uses_at ON uses (used_at);
+CREATE TRIGGER IF NOT EXISTS entries_gone AFTER DELETE ON entries BEGIN
+    DELETE FROM uses WHERE kind = old.kind AND key = old.key;
+END;
 ";
 
 /// A cached entry.
@@ -191,7 +208,7 @@ pub struct KindStats {
     pub kind: &'static str,
     /// Entries stored.
     pub entries: u64,
-    /// Bytes of their bodies.
+    /// Bytes of their bodies and parsed forms.
     pub bytes: u64,
     /// Entries past their time to live (reused by no lookup; replaced by
     /// the next fetch, evicted first when the cache is full).
@@ -306,16 +323,16 @@ fn connect(path: &Path) -> rusqlite::Result<Connection> {
     conn.pragma_update(None, "synchronous", "NORMAL")?;
     let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
     if version != SCHEMA_VERSION && version != 0 {
-        conn.execute_batch("DROP TABLE IF EXISTS entries;")?;
+        conn.execute_batch("DROP TABLE IF EXISTS entries; DROP TABLE IF EXISTS uses;")?;
     }
     conn.execute_batch(SCHEMA)?;
     if version != SCHEMA_VERSION {
         conn.pragma_update(None, "user_version", SCHEMA_VERSION)?;
     }
-    // A quick read: a damaged file fails here rather than mid-run.
-    conn.query_row("SELECT count(*) FROM entries LIMIT 1", [], |r| {
-        r.get::<_, i64>(0)
-    })?;
+    // A quick read (one row, not a count of them all): a damaged file
+    // fails here rather than mid-run.
+    conn.query_row("SELECT 1 FROM entries LIMIT 1", [], |_| Ok(()))
+        .optional()?;
     Ok(conn)
 }
 
@@ -418,32 +435,82 @@ impl Cache {
     /// than the kind's time to live; marks it used (for eviction; the
     /// marks are written in batches, see [`Cache::flush_marks`]).
     pub fn get(&self, kind: Kind, key: &str) -> Option<Hit> {
+        let (body, extra, fetched_at) = self.lookup(
+            kind,
+            key,
+            "SELECT body, extra, fetched_at FROM entries WHERE kind = ?1 AND key = ?2 AND fetched_at > ?3",
+            &[],
+            |r| {
+                Ok((
+                    r.get::<_, Vec<u8>>(0)?,
+                    r.get::<_, Option<String>>(1)?,
+                    r.get::<_, i64>(2)?,
+                ))
+            },
+        )?;
+        let body = String::from_utf8(body).ok()?;
+        self.used(kind, key, fetched_at);
+        Some(Hit {
+            body,
+            extra,
+            fetched_at,
+        })
+    }
+
+    /// The parsed form of `key`'s fresh entry read by `decode`, when the
+    /// mode reads and one was stored by the parser `form`
+    /// ([`Cache::put_parsed`]); the body is not read. Marks it used and
+    /// counts it, as [`Cache::get`] does, only when `decode` accepts it.
+    /// `None` sends the caller to [`Cache::get`] and its own parser.
+    pub fn get_parsed<T>(
+        &self,
+        kind: Kind,
+        key: &str,
+        form: &str,
+        decode: impl FnOnce(&[u8]) -> Option<T>,
+    ) -> Option<(T, i64)> {
+        let (parsed, fetched_at) = self.lookup(
+            kind,
+            key,
+            "SELECT parsed, fetched_at FROM entries WHERE kind = ?1 AND key = ?2 AND fetched_at > ?3 AND form = ?4 AND parsed IS NOT NULL",
+            &[&form],
+            |r| Ok((r.get::<_, Vec<u8>>(0)?, r.get::<_, i64>(1)?)),
+        )?;
+        let value = decode(&parsed)?;
+        self.used(kind, key, fetched_at);
+        Some((value, fetched_at))
+    }
+
+    /// One fresh row of `sql` (parameters: kind, key, the oldest fresh
+    /// `fetched_at`, then `more`); a failure is one note and `None`.
+    fn lookup<T>(
+        &self,
+        kind: Kind,
+        key: &str,
+        sql: &str,
+        more: &[&dyn rusqlite::ToSql],
+        row: impl FnOnce(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
+    ) -> Option<T> {
         if !self.mode.reads() {
             return None;
         }
-        let now = now();
-        let found = {
-            let conn = self.conn();
-            conn.prepare_cached(
-                "SELECT body, extra, fetched_at FROM entries WHERE kind = ?1 AND key = ?2 AND fetched_at > ?3",
-            )
-            .and_then(|mut st| {
-                st.query_row(params![kind.name(), key, now - kind.ttl()], |r| {
-                    let body: Vec<u8> = r.get(0)?;
-                    Ok((body, r.get::<_, Option<String>>(1)?, r.get::<_, i64>(2)?))
-                })
-                .optional()
-            })
-        };
-        let (body, extra, fetched_at) = match found {
-            Ok(Some(row)) => row,
-            Ok(None) => return None,
-            Err(e) => {
-                self.failed(&e);
-                return None;
-            }
-        };
-        let body = String::from_utf8(body).ok()?;
+        let oldest = now() - kind.ttl();
+        let name = kind.name();
+        let mut args: Vec<&dyn rusqlite::ToSql> = vec![&name, &key, &oldest];
+        args.extend_from_slice(more);
+        let conn = self.conn();
+        let found = conn
+            .prepare_cached(sql)
+            .and_then(|mut st| st.query_row(&args[..], row).optional());
+        drop(conn);
+        found.unwrap_or_else(|e| {
+            self.failed(&e);
+            None
+        })
+    }
+
+    /// Counts a hit and queues its mark.
+    fn used(&self, kind: Kind, key: &str, fetched_at: i64) {
         let full = {
             let mut marks = self.marks();
             let at = now_ms();
@@ -457,11 +524,6 @@ impl Cache {
         }
         self.hits.fetch_add(1, Ordering::Relaxed);
         self.oldest_hit.fetch_min(fetched_at, Ordering::Relaxed);
-        Some(Hit {
-            body,
-            extra,
-            fetched_at,
-        })
     }
 
     fn marks(&self) -> std::sync::MutexGuard<'_, Vec<(Kind, String, i64)>> {
@@ -489,6 +551,23 @@ impl Cache {
     where
         I: IntoIterator<Item = (&'a str, &'a str, Option<&'a str>)>,
     {
+        self.put_parsed(
+            kind,
+            "",
+            items
+                .into_iter()
+                .map(|(key, body, extra)| (key, body, extra, None)),
+        );
+    }
+
+    /// As [`Cache::put`], each item with an optional parsed form of its
+    /// body made by the parser `form` (e.g. a crate version and a format
+    /// number): [`Cache::get_parsed`] returns it to a reader asking for
+    /// the same `form` only.
+    pub fn put_parsed<'a, I>(&self, kind: Kind, form: &str, items: I)
+    where
+        I: IntoIterator<Item = (&'a str, &'a str, Option<&'a str>, Option<&'a [u8]>)>,
+    {
         if !self.mode.writes() {
             return;
         }
@@ -501,10 +580,23 @@ impl Cache {
             let mut n = 0;
             {
                 let mut st = tx.prepare_cached(
-                    "INSERT OR REPLACE INTO entries (kind, key, body, extra, fetched_at, used_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                    "INSERT OR REPLACE INTO entries (kind, key, body, extra, fetched_at, form, parsed) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
                 )?;
-                for (key, body, extra) in items {
-                    st.execute(params![kind.name(), key, body.as_bytes(), extra, now, used])?;
+                let mut mark = tx.prepare_cached(
+                    "INSERT OR REPLACE INTO uses (kind, key, used_at) VALUES (?1, ?2, ?3)",
+                )?;
+                for (key, body, extra, parsed) in items {
+                    let form = parsed.map(|_| form);
+                    st.execute(params![
+                        kind.name(),
+                        key,
+                        body.as_bytes(),
+                        extra,
+                        now,
+                        form,
+                        parsed
+                    ])?;
+                    mark.execute(params![kind.name(), key, used])?;
                     n += 1;
                 }
             }
@@ -533,7 +625,7 @@ impl Cache {
         for kind in Kind::ALL {
             let (entries, bytes, stale) = conn
                 .query_row(
-                    "SELECT count(*), coalesce(sum(length(body)), 0), coalesce(sum(fetched_at <= ?2), 0) FROM entries WHERE kind = ?1",
+                    "SELECT count(*), coalesce(sum(length(body) + coalesce(length(parsed), 0)), 0), coalesce(sum(fetched_at <= ?2), 0) FROM entries WHERE kind = ?1",
                     params![kind.name(), now - kind.ttl()],
                     |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?, r.get::<_, i64>(2)?)),
                 )
@@ -593,7 +685,7 @@ fn mark(conn: &mut Connection, marks: &[(Kind, String, i64)]) -> rusqlite::Resul
     let tx = conn.transaction()?;
     {
         let mut st =
-            tx.prepare_cached("UPDATE entries SET used_at = ?1 WHERE kind = ?2 AND key = ?3")?;
+            tx.prepare_cached("UPDATE uses SET used_at = ?1 WHERE kind = ?2 AND key = ?3")?;
         for (kind, key, at) in marks {
             st.execute(params![at, kind.name(), key])?;
         }
@@ -618,17 +710,21 @@ fn evict(conn: &Connection, max: u64) -> rusqlite::Result<()> {
     }
     loop {
         let (entries, bytes): (i64, i64) = conn.query_row(
-            "SELECT count(*), coalesce(sum(length(body)), 0) FROM entries",
+            "SELECT count(*), coalesce(sum(length(body) + coalesce(length(parsed), 0)), 0) FROM entries",
             [],
             |r| Ok((r.get(0)?, r.get(1)?)),
         )?;
         if bytes as u64 <= max || entries == 0 {
             return Ok(());
         }
-        conn.execute(
-            "DELETE FROM entries WHERE (kind, key) IN (SELECT kind, key FROM entries ORDER BY used_at LIMIT ?1)",
+        // An entry without a mark (none should be) goes first.
+        let gone = conn.execute(
+            "DELETE FROM entries WHERE (kind, key) IN (SELECT kind, key FROM entries LEFT JOIN uses USING (kind, key) ORDER BY coalesce(used_at, 0) LIMIT ?1)",
             params![(entries / 10).max(1)],
         )?;
+        if gone == 0 {
+            return Ok(());
+        }
     }
 }
 
@@ -732,7 +828,7 @@ mod tests {
             open(dir.path(), CacheMode::On)
                 .conn()
                 .query_row(
-                    "SELECT count(*) FROM entries WHERE key = 'a' AND used_at > (SELECT used_at FROM entries WHERE key = 'b')",
+                    "SELECT count(*) FROM uses WHERE key = 'a' AND used_at > (SELECT used_at FROM uses WHERE key = 'b')",
                     [],
                     |r| r.get::<_, i64>(0),
                 )

@@ -550,7 +550,7 @@ fn a_locked_cache_database_is_skipped_with_one_note() {
     let lock = rusqlite::Connection::open(cache.path().join("cache.sqlite3")).unwrap();
     lock.pragma_update(None, "locking_mode", "EXCLUSIVE")
         .unwrap();
-    lock.execute_batch("BEGIN EXCLUSIVE; UPDATE entries SET used_at = used_at;")
+    lock.execute_batch("BEGIN EXCLUSIVE; UPDATE uses SET used_at = used_at;")
         .unwrap();
     let run = fetch(
         &server,

@@ -9,13 +9,13 @@
 //! ([`Pages`]), a book's publisher, place, edition, editors and chapter,
 //! and the record's kind ([`Record::kind`]).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::dates::days_in_month;
 
 /// One PubMed record. JSON field names are camelCase; absent values are
 /// `null` (or `[]` for lists), never invented.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Record {
     /// The PMID (`MedlineCitation/PMID` or `BookDocument/PMID`).
@@ -120,7 +120,7 @@ impl Record {
 }
 
 /// One `AbstractText` section.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AbstractSection {
     /// The `Label` attribute as written (`OBJECTIVES`, `WHAT IS NEW?`).
@@ -132,7 +132,7 @@ pub struct AbstractSection {
 }
 
 /// One author (or editor) in PubMed's order.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Author {
     /// `LastName Initials` (`Olivero JM`), or the collective name.
@@ -206,7 +206,7 @@ pub fn display_name(last: Option<&str>, initials: Option<&str>, fore: Option<&st
 }
 
 /// A journal article's journal and issue.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Journal {
     /// `Journal/Title` (`Social justice (San Francisco, Calif.)`).
@@ -229,7 +229,7 @@ pub struct Journal {
 /// A page range: `pages` as PubMed writes it (`MedlinePgn`), and the first
 /// and last page (`StartPage`/`EndPage`, else read from `MedlinePgn` with
 /// the end page written out in full: `113-25` → 113 and 125).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Pages {
     /// `MedlinePgn`, else `StartPage-EndPage`.
@@ -305,7 +305,7 @@ pub fn split_pages(pgn: &str) -> (Option<String>, Option<String>) {
 }
 
 /// A book record's book (`PubmedBookArticle/BookDocument/Book`).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Book {
     /// `BookTitle` (`GeneReviews™`).
@@ -351,7 +351,7 @@ pub struct Book {
 }
 
 /// One MeSH heading.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MeshHeading {
     /// `DescriptorName`.
@@ -378,7 +378,7 @@ impl MeshHeading {
 }
 
 /// One MeSH qualifier.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MeshQualifier {
     /// `QualifierName`.
@@ -388,7 +388,7 @@ pub struct MeshQualifier {
 }
 
 /// One grant.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Grant {
     /// `GrantID` (`KL2 TR001100`).
@@ -400,7 +400,7 @@ pub struct Grant {
 }
 
 /// One `CommentsCorrections` link.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CommentCorrection {
     /// `RefType` (`ErratumIn`, `CommentIn`, `UpdateIn`, `RetractionIn`, …).
@@ -428,7 +428,7 @@ pub enum Precision {
 /// A publication date's parts as written: the month and day only when
 /// they are written (a season or a month range never becomes a month or a
 /// day of its own), and the text verbatim.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DateParts {
     /// Four-digit year.
     pub year: Option<i32>,

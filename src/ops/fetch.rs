@@ -284,12 +284,61 @@ fn store(cache: &crate::cache::Cache, mode: Mode, answer: &EfetchAnswer) {
         return;
     }
     let prolog = answer.prolog.as_deref();
-    let items = answer.entries.iter().filter_map(|(pmid, e)| match e {
-        Entry::Article { raw: Some(raw), .. } => Some((pmid.as_str(), raw.as_str(), prolog)),
-        Entry::Medline(text) => Some((pmid.as_str(), text.as_str(), None)),
-        _ => None,
-    });
-    cache.put(cache_kind(mode), items);
+    let parsed: Vec<Option<Vec<u8>>> = answer
+        .entries
+        .values()
+        .map(|e| match e {
+            Entry::Article { record, .. } => serde_json::to_vec(&StoredRef {
+                record,
+                date_parts: &record.date_parts,
+            })
+            .ok(),
+            _ => None,
+        })
+        .collect();
+    let items = answer
+        .entries
+        .iter()
+        .zip(&parsed)
+        .filter_map(|((pmid, e), p)| match e {
+            Entry::Article { raw: Some(raw), .. } => {
+                Some((pmid.as_str(), raw.as_str(), prolog, p.as_deref()))
+            }
+            Entry::Medline(text) => Some((pmid.as_str(), text.as_str(), None, None)),
+            _ => None,
+        });
+    cache.put_parsed(cache_kind(mode), PARSED_FORM, items);
+}
+
+/// The parser that made a cached record's parsed form: this build's
+/// version and the form's number (bumped when the parser's output
+/// changes). Another form is not read; the XML is parsed again
+/// (docs/cache.md "Parsed records").
+const PARSED_FORM: &str = concat!("pubmed ", env!("CARGO_PKG_VERSION"), " record 1");
+
+/// A record's parsed form in the cache: its JSON as `-f json` prints it,
+/// with the date's parts that JSON leaves out.
+#[derive(serde::Serialize)]
+struct StoredRef<'a> {
+    record: &'a Record,
+    date_parts: &'a crate::core::record::DateParts,
+}
+
+/// [`StoredRef`] read back.
+#[derive(serde::Deserialize)]
+struct Stored {
+    record: Record,
+    date_parts: crate::core::record::DateParts,
+}
+
+/// A record from its parsed form, if it is one of `pmid`.
+fn from_parsed(bytes: &[u8], pmid: &str) -> Option<Record> {
+    let Stored {
+        mut record,
+        date_parts,
+    } = serde_json::from_slice(bytes).ok()?;
+    record.date_parts = date_parts;
+    (record.pmid == pmid).then_some(record)
 }
 
 /// The fetch operation on the batch engine: one group, chunks of
@@ -349,7 +398,25 @@ impl Op for Fetch<'_> {
 
     fn cached(&self, _: (), pmid: &String, requested: &String) -> Option<(Fetched, i64)> {
         let cache = self.client.cache()?;
-        let hit = cache.get(cache_kind(self.options.mode), pmid)?;
+        let kind = cache_kind(self.options.mode);
+        if let Mode::Xml { keep_raw: false } = self.options.mode {
+            // Its parsed form, when this parser stored one: no XML read.
+            let parsed = cache.get_parsed(kind, pmid, PARSED_FORM, |b| from_parsed(b, pmid));
+            if let Some((record, fetched_at)) = parsed {
+                let article = Article::Xml {
+                    record: Box::new(record),
+                    raw: None,
+                    prolog: None,
+                };
+                let record = Fetched {
+                    requested: requested.clone(),
+                    pmid: pmid.clone(),
+                    outcome: Ok(article),
+                };
+                return Some((record, fetched_at));
+            }
+        }
+        let hit = cache.get(kind, pmid)?;
         let article = match self.options.mode {
             Mode::Medline => Article::Medline(hit.body),
             Mode::Xml { keep_raw } => {
@@ -472,6 +539,39 @@ pub async fn fetch_pmids_reporting(
 mod tests {
     use super::*;
     use crate::error::Exit;
+
+    /// A record read back from its parsed form in the cache is the record
+    /// the XML gives, field for field (date parts included), for every
+    /// article of every real EFetch capture; another PMID's form is refused.
+    #[test]
+    fn parsed_forms_read_back_as_the_records_they_came_from() {
+        let mut seen = 0;
+        for dir in ["tests/fixtures", "../shared/fixtures/ncbi"] {
+            let Ok(files) = std::fs::read_dir(dir) else {
+                continue;
+            };
+            for f in files.flatten() {
+                let name = f.file_name().to_string_lossy().into_owned();
+                if !(name.starts_with("efetch_pubmed") && name.ends_with(".xml")) {
+                    continue;
+                }
+                let body = std::fs::read_to_string(f.path()).unwrap();
+                let set = crate::ncbi::efetch::parse_set(&body, false).unwrap();
+                for (pmid, record, _) in set.articles {
+                    let record = record.unwrap();
+                    let bytes = serde_json::to_vec(&StoredRef {
+                        record: &record,
+                        date_parts: &record.date_parts,
+                    })
+                    .unwrap();
+                    assert_eq!(from_parsed(&bytes, &pmid).as_ref(), Some(&record), "{name}");
+                    assert_eq!(from_parsed(&bytes, "1"), None);
+                    seen += 1;
+                }
+            }
+        }
+        assert!(seen >= 15, "{seen} records");
+    }
 
     #[test]
     fn pmids_are_validated_like_convert() {
