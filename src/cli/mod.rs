@@ -89,6 +89,12 @@ impl Context {
     /// Errors: a format the command does not offer is `invalid_argument`
     /// (exit 2).
     pub fn format_of<F: output::CommandFormat>(&self) -> Result<F, Error> {
+        // A set missing from the list would escape tests/docs.rs's checks.
+        debug_assert!(
+            output::command_names().contains(&F::COMMAND),
+            "{}'s formats are not in output::each_command_format",
+            F::COMMAND
+        );
         match self.format {
             Some(f) => F::try_from(f)
                 .map_err(|f| Error::new(Reason::InvalidArgument, choice::not_offered::<F>(f))),
