@@ -505,7 +505,7 @@ fn offers_exactly<F: pubmed::output::CommandFormat>(path: &[&str]) {
         want,
         "man page of {path:?}"
     );
-    let mut cmd = pubmed::cli::args::command();
+    let mut cmd = pubmed::cli::command();
     cmd.build();
     let mut sub = &cmd;
     for p in path {
@@ -545,7 +545,7 @@ fn each_command_offers_exactly_its_formats() {
     assert!(listed.len() >= 10, "{listed:?}");
     assert!(listed.contains(&vec!["config", "show"]), "{listed:?}");
     // `search --all` names its own subset in its help.
-    let mut cmd = pubmed::cli::args::command();
+    let mut cmd = pubmed::cli::command();
     cmd.build();
     let search = cmd.find_subcommand("search").unwrap();
     let all = search

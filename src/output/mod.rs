@@ -75,7 +75,7 @@ impl Format {
 /// (names are `Format`'s), `Display`, `FromStr`, serde, `From<Self> for
 /// Format` and `TryFrom<Format>` (the global `-f` converted in the
 /// adapter). Writers match on it exhaustively, and `--help`, completions
-/// and man pages list exactly its values (`cli::args::command`).
+/// and man pages list exactly its values (`cli::command`).
 macro_rules! formats {
     (
         $(#[$meta:meta])*
@@ -324,7 +324,7 @@ pub trait FormatVisitor {
 
 /// Visits every [`CommandFormat`] above, in the order of the commands'
 /// help: the one list of them. `tests/docs.rs` checks each subcommand's
-/// `-f` (`--help`, man page, clap values: `cli::args::command`) against
+/// `-f` (`--help`, man page, clap values: `cli::command`) against
 /// it, and [`cli::Context::format_of`](crate::cli::Context::format_of)
 /// refuses, in debug builds, a set that is not listed. A new command's
 /// formats add one line here, beside their definition.
