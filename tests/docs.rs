@@ -248,31 +248,10 @@ fn docs_errors_gives_every_reason_its_exit_and_mcp_code() {
 
 #[test]
 fn docs_errors_lists_every_per_record_reason() {
-    use pubmed::ops::cite::CiteReason;
     let rows = table_after(&doc("errors.md"), "Reasons of one record");
     let listed: Vec<String> = rows.iter().map(|r| first_name(r)).collect();
-    let mut want: Vec<&str> = pubmed::ops::convert::PER_RECORD_REASONS
-        .iter()
-        .map(|r| r.as_str())
-        .collect();
-    want.extend(
-        pubmed::ops::fetch::PER_RECORD_REASONS
-            .iter()
-            .map(|r| r.as_str()),
-    );
-    want.extend(
-        pubmed::ops::fulltext::PER_RECORD_REASONS
-            .iter()
-            .map(|r| r.as_str()),
-    );
-    want.push(CiteReason::CitationFailed.as_str());
-    {
-        use pubmed::ops::citmatch::Status;
-        // `matched` is a success and `failed` a chunk's reason from the shared table.
-        want.extend(
-            [Status::NotFound, Status::Ambiguous, Status::InvalidCitation].map(Status::as_str),
-        );
-    }
+    let want = pubmed::ops::per_record_reasons();
+    assert!(want.contains(&"not_in_pmc"), "{want:?}");
     for reason in &want {
         assert!(
             listed.iter().any(|l| l == reason),
