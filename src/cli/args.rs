@@ -75,7 +75,7 @@ pub struct Cli {
 #[derive(Debug, Args)]
 pub struct GlobalArgs {
     /// Output format (every subcommand declares its own `-f`, with its
-    /// formats, in [`command`]; the value lands here wherever it was given)
+    /// formats, in [`super::command`]; the value lands here wherever it was given)
     #[arg(short = 'f', long, global = true, value_name = "FORMAT",
           value_parser = choice::<Format>(), help_heading = "Output",
           help = "Output format; each command takes its own (see `pubmed help COMMAND`)")]

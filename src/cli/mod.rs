@@ -314,7 +314,7 @@ fn output_error(e: &io::Error) -> Error {
 /// The subcommands. A command is registered in this file alone: its
 /// module above (`mod mesh;`: its `MeshArgs`, examples and `run`), its
 /// variant here (the about line, `after_help` examples), its line in
-/// [`command`] and its arm in [`run`].
+/// [`command`] and its arm in `run`.
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Correct the spelling of a PubMed query with ESpell, in place
