@@ -360,7 +360,7 @@ fn fulltext_1k() -> Row {
             .map(str::to_string)
             .collect();
         let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
-        support::server::Reply::xml(support::pmc::efetch_pmc_copies(&ids))
+        support::server::Reply::xml(support::fake_ncbi::pmc::efetch_pmc_copies(&ids))
     });
     let t0 = Instant::now();
     let run = pubmed(&[

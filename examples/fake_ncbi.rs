@@ -1,4 +1,4 @@
-//! The tests' fake NCBI (`tests/support/fake_ncbi.rs`) as a standalone
+//! The tests' fake NCBI (`tests/support/fake_ncbi/`) as a standalone
 //! server on 127.0.0.1, for scripts that drive the built binary from
 //! outside Rust (`scripts/mcp_sdk_progress.py`). Prints one line of JSON,
 //! `{"eutils", "idconv", "europepmc"}` (the base URLs for
@@ -10,15 +10,11 @@
 use std::io::{Read, Write};
 
 // The modules of tests/support this needs, at the crate root (their
-// `super::` is the root).
-#[path = "../tests/support/fake_ncbi.rs"]
+// `super::` is the root); fake_ncbi's own modules (mesh, pmc) come with it.
+#[path = "../tests/support/fake_ncbi/mod.rs"]
 mod fake_ncbi;
-#[path = "../tests/support/mesh.rs"]
-mod mesh;
 #[path = "../tests/support/ncbi.rs"]
 mod ncbi;
-#[path = "../tests/support/pmc.rs"]
-mod pmc;
 #[path = "../tests/support/server.rs"]
 mod server;
 

@@ -682,7 +682,7 @@ fn mesh_summaries_sent(server: &TestServer, from: usize) -> Vec<String> {
 /// the second run sends no request and writes the same bytes.
 #[test]
 fn mesh_records_come_from_the_cache_the_second_time() {
-    let server = support::mesh::mesh_server();
+    let server = support::fake_ncbi::mesh::mesh_server();
     let cache = tempfile::tempdir().unwrap();
     for (args, sent) in [
         (&["C414177"][..], &["67414177", "68026923"][..]),
@@ -710,7 +710,7 @@ fn mesh_records_come_from_the_cache_the_second_time() {
 /// for the other; the term's ESearch (a search) is sent every time.
 #[test]
 fn a_mesh_term_sends_only_the_uncached_records() {
-    let server = support::mesh::mesh_server();
+    let server = support::fake_ncbi::mesh::mesh_server();
     let cache = tempfile::tempdir().unwrap();
     let one = mesh_in(&server, cache.path(), &["D056988"]);
     assert_eq!(one.code, 0, "{}", one.stderr);
@@ -739,7 +739,7 @@ fn a_mesh_term_sends_only_the_uncached_records() {
 /// A UI MeSH does not know (an empty answer) is asked again every time.
 #[test]
 fn an_empty_mesh_answer_is_never_stored() {
-    let server = support::mesh::mesh_server();
+    let server = support::fake_ncbi::mesh::mesh_server();
     let cache = tempfile::tempdir().unwrap();
     for n in 1..=2 {
         let run = mesh_in(&server, cache.path(), &["D999999"]);

@@ -248,31 +248,10 @@ fn docs_errors_gives_every_reason_its_exit_and_mcp_code() {
 
 #[test]
 fn docs_errors_lists_every_per_record_reason() {
-    use pubmed::ops::cite::CiteReason;
     let rows = table_after(&doc("errors.md"), "Reasons of one record");
     let listed: Vec<String> = rows.iter().map(|r| first_name(r)).collect();
-    let mut want: Vec<&str> = pubmed::ops::convert::PER_RECORD_REASONS
-        .iter()
-        .map(|r| r.as_str())
-        .collect();
-    want.extend(
-        pubmed::ops::fetch::PER_RECORD_REASONS
-            .iter()
-            .map(|r| r.as_str()),
-    );
-    want.extend(
-        pubmed::ops::fulltext::PER_RECORD_REASONS
-            .iter()
-            .map(|r| r.as_str()),
-    );
-    want.push(CiteReason::CitationFailed.as_str());
-    {
-        use pubmed::ops::citmatch::Status;
-        // `matched` is a success and `failed` a chunk's reason from the shared table.
-        want.extend(
-            [Status::NotFound, Status::Ambiguous, Status::InvalidCitation].map(Status::as_str),
-        );
-    }
+    let want = pubmed::ops::per_record_reasons();
+    assert!(want.contains(&"not_in_pmc"), "{want:?}");
     for reason in &want {
         assert!(
             listed.iter().any(|l| l == reason),
@@ -505,7 +484,7 @@ fn offers_exactly<F: pubmed::output::CommandFormat>(path: &[&str]) {
         want,
         "man page of {path:?}"
     );
-    let mut cmd = pubmed::cli::args::command();
+    let mut cmd = pubmed::cli::command();
     cmd.build();
     let mut sub = &cmd;
     for p in path {
@@ -529,19 +508,23 @@ fn offers_exactly<F: pubmed::output::CommandFormat>(path: &[&str]) {
 #[test]
 fn each_command_offers_exactly_its_formats() {
     use pubmed::output::*;
-    offers_exactly::<SpellFormat>(&["spell"]);
-    offers_exactly::<SearchFormat>(&["search"]);
-    offers_exactly::<ConvertFormat>(&["convert"]);
-    offers_exactly::<RelatedFormat>(&["related"]);
-    offers_exactly::<FetchFormat>(&["fetch"]);
-    offers_exactly::<CiteFormat>(&["cite"]);
-    offers_exactly::<pubmed::output::FulltextFormat>(&["fulltext"]);
-    offers_exactly::<MeshFormat>(&["mesh"]);
-    offers_exactly::<MatchFormat>(&["match"]);
-    offers_exactly::<pubmed::output::RerunFormat>(&["rerun"]);
-    offers_exactly::<ConfigFormat>(&["config", "show"]);
+    /// Checks each listed subcommand's `-f`, and collects the paths.
+    struct Offers(Vec<Vec<&'static str>>);
+    impl FormatVisitor for Offers {
+        fn visit<F: CommandFormat>(&mut self) {
+            if let Some(path) = F::subcommand() {
+                offers_exactly::<F>(&path);
+                self.0.push(path);
+            }
+        }
+    }
+    let mut offers = Offers(Vec::new());
+    each_command_format(&mut offers);
+    let listed = offers.0;
+    assert!(listed.len() >= 10, "{listed:?}");
+    assert!(listed.contains(&vec!["config", "show"]), "{listed:?}");
     // `search --all` names its own subset in its help.
-    let mut cmd = pubmed::cli::args::command();
+    let mut cmd = pubmed::cli::command();
     cmd.build();
     let search = cmd.find_subcommand("search").unwrap();
     let all = search
@@ -557,22 +540,28 @@ fn each_command_offers_exactly_its_formats() {
         all.get_help()
     );
     // No subcommand shows every format: each lists its own, or (no
-    // formats of its own) none.
-    fn walk(cmd: &clap::Command, path: String) {
+    // formats of its own) none; one that shows formats is in the list
+    // checked above.
+    fn walk(cmd: &clap::Command, path: Vec<&str>, listed: &[Vec<&str>]) {
         for sub in cmd.get_subcommands().filter(|s| s.get_name() != "help") {
-            let path = format!("{path} {}", sub.get_name());
+            let mut path = path.clone();
+            path.push(sub.get_name());
             let f = sub
                 .get_arguments()
                 .find(|a| a.get_id() == "format")
-                .unwrap_or_else(|| panic!("{path}: no -f"));
+                .unwrap_or_else(|| panic!("{path:?}: no -f"));
             assert!(
                 f.is_hide_set() || f.get_possible_values().len() < Format::ALL.len(),
-                "{path} offers every format"
+                "{path:?} offers every format"
             );
-            walk(sub, path);
+            assert!(
+                f.is_hide_set() || listed.contains(&path),
+                "{path:?} shows formats not in output::each_command_format"
+            );
+            walk(sub, path, listed);
         }
     }
-    walk(&cmd, "pubmed".into());
+    walk(&cmd, Vec::new(), &listed);
 }
 
 /// The MCP server's instructions and `pubmed mcp --help` name exactly the

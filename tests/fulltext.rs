@@ -1,14 +1,14 @@
 //! `pubmed fulltext`: the JATS reader on real PMC OA articles (expected
 //! values read from the fixtures with Python's ElementTree and from
 //! pubmed_parser's own tests), and the binary end to end against a fake
-//! PMC (tests/support/pmc.rs).
+//! PMC (tests/support/fake_ncbi/pmc.rs).
 
 use crate::support;
 
 use pubmed::core::jats::{self, Article, Block, SetItem};
 use serde_json::Value;
 use support::cli::pubmed;
-use support::pmc;
+use support::fake_ncbi::pmc;
 use support::server::{TestServer, fixture};
 
 fn article(file: &str) -> Article {

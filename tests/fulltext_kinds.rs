@@ -13,7 +13,7 @@ use crate::support;
 use pubmed::core::jats::{self, Article, Block, SetItem};
 use serde_json::Value;
 use support::cli::pubmed;
-use support::pmc;
+use support::fake_ncbi::pmc;
 use support::server::{TestServer, fixture};
 
 fn article(file: &str) -> Article {

@@ -190,98 +190,14 @@ async fn schemas_are_portable_and_outputs_conform() {
             jsonschema::draft202012::new(&out).unwrap(),
         ));
     }
+    // Each tool's examples (`ToolSpec::examples`), answered by the fake NCBI.
     let mut results = Vec::new();
-    for detail in ["full", "brief", "ids"] {
-        results.push((
-            "pubmed_search_articles",
-            call(
-                &c,
-                "pubmed_search_articles",
-                json!({"query": "hits300", "maxResults": 3, "detail": detail, "dateRange": {"minDate": "2001"}}),
-            )
-            .await,
-        ));
-    }
-    results.extend([
-        (
-            "pubmed_search_articles",
-            call(&c, "pubmed_search_articles", json!({"query": "nothing"})).await,
-        ),
-        (
-            "pubmed_spell_check",
-            call(
-                &c,
-                "pubmed_spell_check",
-                json!({"query": "asthmaa OR alergies"}),
-            )
-            .await,
-        ),
-        (
-            "pubmed_convert_ids",
-            call(
-                &c,
-                "pubmed_convert_ids",
-                json!({"ids": ["23193287", "14"], "idType": "pmid"}),
-            )
-            .await,
-        ),
-        (
-            "pubmed_find_related",
-            call(
-                &c,
-                "pubmed_find_related",
-                json!({"pmid": "9298984", "kind": "references", "maxResults": 3}),
-            )
-            .await,
-        ),
-        (
-            "pubmed_fetch_articles",
-            call(
-                &c,
-                "pubmed_fetch_articles",
-                json!({"pmids": ["9700097", "99999999"], "includeAffiliations": true}),
-            )
-            .await,
-        ),
-    ]);
-    results.push((
-        "pubmed_fetch_fulltext",
-        call(
-            &c,
-            "pubmed_fetch_fulltext",
-            json!({"ids": ["PMC3460867", "PMC1"], "sections": ["methods"], "maxCharacters": 2000}),
-        )
-        .await,
-    ));
-    for args in [
-        json!({"term": "heart attack"}),
-        json!({"term": "D009203", "tree": true}),
-        json!({"term": "C414177"}),
-    ] {
-        results.push((
-            "pubmed_lookup_mesh",
-            call(&c, "pubmed_lookup_mesh", args).await,
-        ));
-    }
-    results.push((
-        "pubmed_lookup_citation",
-        call(
-            &c,
-            "pubmed_lookup_citation",
-            json!({"citations": ["proc natl acad sci u s a|1991|88|3248|mann bj|Art1|", "fake journal|2000|1|1|nobody|ref2|", "n engl j med|2020|382|727|zhu n|Art4|"]}),
-        )
-        .await,
-    ));
-    for format in ["text", "ris"] {
-        results.push((
-            "pubmed_format_citations",
-            call(
-                &c,
-                "pubmed_format_citations",
-                json!({"pmids": ["9700097"], "format": format}),
-            )
-            .await,
-        ));
+    for spec in pubmed::mcp::tools::specs() {
+        let examples = (spec.examples)();
+        assert!(!examples.is_empty(), "{} has no example", spec.name);
+        for args in examples {
+            results.push((spec.name, call(&c, spec.name, args).await));
+        }
     }
     // Every tool served has its output checked against its schema here.
     for t in &tools {

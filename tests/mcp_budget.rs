@@ -563,7 +563,7 @@ async fn drain_by_offset(
 /// continuation holds D056988, each once.
 #[tokio::test]
 async fn lookup_mesh_stays_in_budget_and_continues_exactly_once() {
-    let server = support::mesh::mesh_server();
+    let server = support::fake_ncbi::mesh::mesh_server();
     let home = tempfile::tempdir().unwrap();
     let c = client(&server, home.path()).await;
     let pages = drain_by_offset(
@@ -616,12 +616,12 @@ async fn lookup_citation_stays_in_budget_and_continues_exactly_once() {
             "31978945".to_string(),
         ),
     ];
-    let server = support::mesh::server(move |b| {
+    let server = support::fake_ncbi::mesh::server(move |b| {
         let k: Vec<(&str, &str)> = known
             .iter()
             .map(|(a, b)| (a.as_str(), b.as_str()))
             .collect();
-        support::mesh::ecitmatch_answer(b, &k)
+        support::fake_ncbi::mesh::ecitmatch_answer(b, &k)
     });
     let home = tempfile::tempdir().unwrap();
     let c = client(&server, home.path()).await;

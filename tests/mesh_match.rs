@@ -1,12 +1,12 @@
 //! `pubmed mesh` and `pubmed match` end to end: the built binary against a
 //! loopback NCBI serving the real MeSH ESummary and ECitMatch captures and
-//! bodies built in their shape (tests/support/mesh.rs).
+//! bodies built in their shape (tests/support/fake_ncbi/mesh.rs).
 
 use crate::support;
 
 use serde_json::json;
 use support::cli::pubmed;
-use support::mesh::mesh_server;
+use support::fake_ncbi::mesh::mesh_server;
 
 #[test]
 fn mesh_term_lists_descriptors_with_clauses() {
@@ -212,7 +212,7 @@ fn mesh_bad_input_sends_nothing() {
 
 // ---- pubmed match ----
 
-use support::mesh::{CAPTURE_BDATA, ecitmatch_answer, server};
+use support::fake_ncbi::mesh::{CAPTURE_BDATA, ecitmatch_answer, server};
 
 const CAPTURE_LINES: &str = "proc natl acad sci u s a|1991|88|3248|mann bj|Art1|\nfake journal|2000|1|1|nobody|ref2|\nn engl j med|2020|382|727|zhu n|Art4|\n";
 
@@ -429,7 +429,7 @@ fn match_bib_out_adds_only_pmid_fields_and_never_overwrites() {
 /// others — whose request is then exactly the ECitMatch capture's.
 #[test]
 fn match_doi_first_then_ecitmatch_with_exact_requests() {
-    let server = support::mesh::match_server(Vec::new());
+    let server = support::fake_ncbi::mesh::match_server(Vec::new());
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("refs.bib");
     std::fs::write(
@@ -496,7 +496,7 @@ fn match_doi_first_then_ecitmatch_with_exact_requests() {
 /// capture's IDs for 10.1038/ng.590, written as the entry spells its DOI).
 #[test]
 fn match_bib_out_adds_pmcid_and_doi_found_by_doi() {
-    let server = support::mesh::match_server(Vec::new());
+    let server = support::fake_ncbi::mesh::match_server(Vec::new());
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("refs.bib");
     let bib = "@article{ng,\n  author = {Plagnol, V},\n  doi = {10.1038/NG.590}\n}\n% kept\n@article{Art1, author = {Mann, B J}, journal = {proc natl acad sci u s a}, year = 1991, volume = {88}, pages = {3248--3252}}\n@article{ref2, author = {Nobody}, journal = {fake journal}, year = {2000}, volume = {1}, pages = {1}}\n@article{Art4, author = {Zhu, Na}, journal = {n engl j med}, year = {2020}, volume = {382}, pages = {727--733}, pmcid = {PMC0}}\n";
@@ -523,7 +523,7 @@ fn match_bib_out_adds_pmcid_and_doi_found_by_doi() {
 /// any request, the file untouched.
 #[test]
 fn match_bib_out_onto_an_existing_file_is_refused_before_any_request() {
-    let server = support::mesh::match_server(Vec::new());
+    let server = support::fake_ncbi::mesh::match_server(Vec::new());
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("refs.bib");
     std::fs::write(
@@ -621,7 +621,7 @@ fn match_fifty_bibtex_entries_round_trip() {
             "AMBIGUOUS 11111111,22222222".to_string(),
         )])
         .collect();
-    let server = support::mesh::match_server(known);
+    let server = support::fake_ncbi::mesh::match_server(known);
     let entries: Vec<_> = (0..50).map(entry_50).collect();
     let bib: String = entries.iter().map(|(e, _, _)| e.as_str()).collect();
     let want: String = entries
@@ -701,7 +701,7 @@ fn match_fifty_bibtex_entries_round_trip() {
 /// unchanged; the ECitMatch request is the capture's.
 #[test]
 fn match_ris_records_and_write_back() {
-    let server = support::mesh::match_server(Vec::new());
+    let server = support::fake_ncbi::mesh::match_server(Vec::new());
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("refs.ris");
     let ris = "TY  - JOUR\r\nTI  - ng\r\nDO  - 10.1038/ng.590\r\nER  - \r\nTY  - JOUR\r\nID  - Art1\r\nAU  - Mann, B J\r\nT2  - proc natl acad sci u s a\r\nPY  - 1991\r\nVL  - 88\r\nSP  - 3248\r\nER  - \r\nTY  - JOUR\r\nAN  - 123\r\nER  - \r\nTY  - JOUR\r\nID  - ref2\r\nAU  - Nobody\r\nT2  - fake journal\r\nPY  - 2000\r\nVL  - 1\r\nSP  - 1\r\nER  - \r\nTY  - JOUR\r\nID  - Art4\r\nAU  - Zhu, Na\r\nJO  - n engl j med\r\nPY  - 2020/02/20\r\nVL  - 382\r\nSP  - 727\r\nEP  - 733\r\nER  - \r\n";
@@ -733,7 +733,7 @@ fn match_ris_records_and_write_back() {
     assert_eq!(std::fs::read_to_string(&path).unwrap(), ris);
 }
 
-/// A server answering `db=mesh` as [`support::mesh::reply`] (or with
+/// A server answering `db=mesh` as [`support::fake_ncbi::mesh::reply`] (or with
 /// `mesh_status` when set) and PubMed as the shared fake.
 fn search_server(mesh_status: Option<u16>) -> support::server::TestServer {
     use support::fake_ncbi::{Corpus, FakeNcbi};
@@ -742,7 +742,7 @@ fn search_server(mesh_status: Option<u16>) -> support::server::TestServer {
         if req.param("db") == Some("mesh") {
             return match mesh_status {
                 Some(s) => support::server::Reply::status(s, "text/plain", "MeSH is down"),
-                None => support::mesh::reply(req, &|_| {
+                None => support::fake_ncbi::mesh::reply(req, &|_| {
                     support::server::Reply::status(404, "text/plain", "no")
                 }),
             };

@@ -37,7 +37,9 @@ impl Fake {
 
     fn reply(&self, req: &Request) -> Reply {
         if req.param("db") == Some("mesh") {
-            return support::mesh::reply(req, &|_| Reply::status(404, "text/plain", "no"));
+            return support::fake_ncbi::mesh::reply(req, &|_| {
+                Reply::status(404, "text/plain", "no")
+            });
         }
         if req.is("esearch.fcgi") {
             let term = req.param("term").unwrap_or_default();

@@ -12,9 +12,9 @@ use clap_complete::Shell;
 
 use crate::config::KNOBS;
 
-/// The full clap command ([`super::args::command`]).
+/// The full clap command ([`super::command`]).
 pub fn command() -> clap::Command {
-    super::args::command()
+    super::command()
 }
 
 /// The completion script for `shell`.

@@ -3,10 +3,31 @@
 use std::io::{self, Write};
 
 use super::Context;
-use super::args::CacheAction;
 use crate::cache::{self, Cache, CacheMode};
 use crate::error::{Error, Exit, Failure, Reason};
 use crate::output::CacheFormat;
+
+use clap::Subcommand;
+
+pub(super) const CACHE_EXAMPLES: &str = "\
+Examples:
+  pubmed cache stats
+  pubmed cache clear
+  pubmed fetch 12091962 --cache refresh   # ask NCBI again and store the answer
+  PUBMED_CACHE=off pubmed fetch 12091962  # no cache for this run
+
+See docs/cache.md for what is kept and for how long.";
+
+/// `pubmed cache …`
+#[derive(Debug, Subcommand)]
+pub enum CacheAction {
+    /// Print the cache database's path
+    Path,
+    /// Print entries, bytes and stale entries per kind, the file's size and the bound
+    Stats,
+    /// Delete every entry (the next runs ask NCBI again)
+    Clear,
+}
 
 pub(super) fn run(action: CacheAction, ctx: &Context) -> Result<Exit, Failure> {
     // The directory and bound as every command resolves them (flag >

@@ -4,7 +4,6 @@
 
 use std::io::{self, Write};
 
-use super::args::CiteArgs;
 use super::fetch::choose_input;
 use super::progress::Counting;
 use super::{Context, end_of_stream, interruptible};
@@ -12,6 +11,44 @@ use crate::error::{Exit, Failure};
 use crate::ops::batch::Output;
 use crate::ops::cite::{self, CiteStyle, Cited};
 use crate::output::{self, CiteFormat};
+
+use crate::ops;
+use clap::Args;
+
+pub(super) const CITE_EXAMPLES: &str = "\
+Examples:
+  pubmed cite 12091962 9997
+  pubmed cite 12091962 --style apa
+  pubmed cite --input pmids.txt --style ama -f markdown > references.md
+  pubmed search 'crispr[ti] AND 2023[pdat]' --retmax 20 | pubmed cite --style nature
+  pubmed cite 12091962 --style my-journal.csl -f html
+  pubmed cite --list-styles";
+
+/// `cite --style`: the short names of the style table and the default.
+fn style_help() -> String {
+    format!(
+        "Citation style: {}, any bundled style name, or a .csl file [default: {}]",
+        ops::cite::SHORT_NAMES.map(|(n, _)| n).join(", "),
+        ops::cite::DEFAULT_STYLE
+    )
+}
+
+/// `pubmed cite [PMID…] [--input FILE|-] [--style NAME|PATH.csl]`
+#[derive(Debug, Args)]
+pub struct CiteArgs {
+    /// PMIDs to cite; `-` (or none, piped) reads stdin
+    #[arg(value_name = "PMID", conflicts_with = "input")]
+    pub pmids: Vec<String>,
+    /// Read PMIDs from FILE, one per line (`-` = stdin; blank and # lines skipped)
+    #[arg(short, long, value_name = "FILE")]
+    pub input: Option<String>,
+    /// Citation style (help from the style table: `style_help`)
+    #[arg(short, long, value_name = "NAME|PATH.csl", help = style_help())]
+    pub style: Option<String>,
+    /// Print the style names and exit
+    #[arg(long, conflicts_with_all = ["pmids", "input", "style"])]
+    pub list_styles: bool,
+}
 
 /// `--list-styles`: the short names, then every bundled style, one per
 /// line as `NAME<TAB>TITLE`.

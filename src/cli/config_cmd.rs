@@ -4,10 +4,44 @@ use std::io::{self, Read, Write};
 use std::path::Path;
 
 use super::Context;
-use super::args::ConfigAction;
 use crate::config::{self, ConfigFile, ConfigKey, file::Change};
 use crate::error::{Error, Exit, Failure, Reason};
 use crate::output::ConfigFormat;
+
+use clap::Subcommand;
+
+pub(super) const CONFIG_EXAMPLES: &str = "\
+Examples:
+  pubmed config path
+  echo \"$NCBI_API_KEY\" | pubmed config set api_key -
+  pubmed config set email me@example.org
+  pubmed config show -f json | jq .";
+
+pub(super) const COMPLETIONS_EXAMPLES: &str = "\
+Examples:
+  mkdir -p ~/.local/share/bash-completion/completions
+  pubmed completions bash > ~/.local/share/bash-completion/completions/pubmed
+  mkdir -p ~/.zfunc && pubmed completions zsh > ~/.zfunc/_pubmed
+  mkdir -p ~/.config/fish/completions
+  pubmed completions fish > ~/.config/fish/completions/pubmed.fish";
+
+/// `pubmed config …`
+#[derive(Debug, Subcommand)]
+pub enum ConfigAction {
+    /// Print the config file's path
+    Path,
+    /// Print every setting, its value (API key masked) and where it comes from
+    Show,
+    /// Set KEY to VALUE in the config file (VALUE `-` reads stdin; empty unsets)
+    Set {
+        /// The setting (case-insensitive)
+        #[arg(value_enum, ignore_case = true)]
+        key: ConfigKey,
+        /// The value (`-` reads stdin; empty unsets)
+        #[arg(allow_hyphen_values = true)]
+        value: String,
+    },
+}
 
 /// The longest value `config set KEY -` reads from stdin.
 const MAX_STDIN_VALUE: u64 = 64 * 1024;

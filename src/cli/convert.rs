@@ -3,7 +3,6 @@
 
 use std::io::{self, Write};
 
-use super::args::ConvertArgs;
 use super::input::Input;
 use super::progress::Counting;
 use super::{Context, end_of_stream, interruptible};
@@ -12,6 +11,39 @@ use crate::ops::batch::Output;
 use crate::ops::convert::{self, ConvertRecord};
 use crate::ops::fallback;
 use crate::output::{self, ConvertFormat};
+
+use super::choice::choice;
+use crate::core::ids::IdType;
+use crate::ops::fallback::Fallback;
+use clap::Args;
+
+pub(super) const CONVERT_EXAMPLES: &str = "\
+Examples:
+  pubmed convert PMC3531190 10.1038/ng.590 23193287
+  pubmed convert --input refs.txt --to pmcid > pmcids.txt
+  pubmed convert --input refs.txt -f json | jq '.records[] | select(.error)'
+  pubmed search 'crispr[ti]' --retmax 100 | pubmed convert --input - --to doi --fallback pubmed";
+
+/// `pubmed convert [ID…] [--from TYPE] [--input FILE|-] [--to TYPE]`
+#[derive(Debug, Args)]
+pub struct ConvertArgs {
+    /// IDs to convert: PMIDs, PMCIDs (PMC…), DOIs (10.…/…); `-` (or none, piped) reads stdin
+    #[arg(value_name = "ID", conflicts_with = "input")]
+    pub ids: Vec<String>,
+    /// The type of every input ID [default: detected per ID]
+    #[arg(long, value_name = "TYPE", value_parser = choice::<IdType>())]
+    pub from: Option<IdType>,
+    /// Read IDs from FILE, one per line (`-` = stdin; blank and # lines skipped)
+    #[arg(short, long, value_name = "FILE")]
+    pub input: Option<String>,
+    /// Print only this ID type, one line per input line (implies -f ids)
+    #[arg(long, value_name = "TYPE", value_parser = choice::<IdType>())]
+    pub to: Option<IdType>,
+    /// Look up IDs the Converter has no record of (not in PMC) in PubMed:
+    /// a PMID's DOI, a DOI's PMID; such records say source "pubmed"
+    #[arg(long, value_name = "SOURCE", value_parser = choice::<Fallback>())]
+    pub fallback: Option<Fallback>,
+}
 
 /// The output format: `ids` when `--to` is given without `-f`. Errors:
 /// `-f ids` without `--to`, or a format `convert` does not offer.

@@ -5,7 +5,6 @@
 
 use std::io::{self, Write};
 
-use super::args::FetchArgs;
 use super::input::Input;
 use super::outfile::{IdsOutput, pass_held};
 use super::progress::Counting;
@@ -18,6 +17,46 @@ use crate::ops::fetch::{self, FetchOptions, Fetched};
 use crate::ops::resume::Lines;
 use crate::output::citation::BibOptions;
 use crate::output::{self, FetchFormat};
+
+use super::choice::choice;
+use crate::output::citation::KeyStyle;
+use clap::Args;
+
+pub(super) const FETCH_EXAMPLES: &str = "\
+Examples:
+  pubmed fetch 12091962 -f abstract
+  pubmed fetch 27797938 29963580 -f json | jq '.records[].authors[].name'
+  pubmed search 'crispr[ti] AND 2023[pdat]' --all | pubmed fetch -f csv > crispr.csv
+  pubmed fetch --input pmids.txt -f ndjson > corpus.ndjson
+  pubmed fetch --input pmids.txt -f medline > refs.nbib
+  pubmed fetch 12091962 -f xml | xtract -pattern PubmedArticle -element ArticleTitle
+  pubmed fetch --input pmids.txt -f ris > refs.ris            # Zotero, EndNote, Mendeley
+  pubmed fetch --input pmids.txt -f bibtex --bib-key author-year > refs.bib
+  pubmed fetch 12091962 9997 -f csl-json > refs.json          # Zotero, pandoc --citeproc";
+
+/// `pubmed fetch [PMID…] [--input FILE|-]`
+#[derive(Debug, Args)]
+pub struct FetchArgs {
+    /// PMIDs to fetch; `-` (or none, piped) reads stdin
+    #[arg(value_name = "PMID", conflicts_with = "input")]
+    pub pmids: Vec<String>,
+    /// Read PMIDs from FILE, one per line (`-` = stdin; blank and # lines skipped)
+    #[arg(short, long, value_name = "FILE")]
+    pub input: Option<String>,
+    /// BibTeX keys: pmid (pmid12091962) or author-year (Smith2020, then Smith2020a, …) [default: pmid]
+    #[arg(long, value_name = "KEYS", value_parser = choice::<KeyStyle>(),
+          help_heading = "BibTeX")]
+    pub bib_key: Option<KeyStyle>,
+    /// BibTeX: keep non-ASCII letters as UTF-8 (biblatex + biber) instead of LaTeX commands
+    #[arg(long, help_heading = "BibTeX")]
+    pub bib_unicode: bool,
+    /// Write to FILE instead of stdout; with -f ndjson, resumable with --resume
+    #[arg(long, value_name = "FILE")]
+    pub output: Option<std::path::PathBuf>,
+    /// Continue the run FILE holds: PMIDs it has are not fetched again (needs --output, -f ndjson)
+    #[arg(long, requires = "output")]
+    pub resume: bool,
+}
 
 /// The input of `command` (`fetch`, `cite`): PMIDs checked all at once,
 /// or a file / stdin ([`Input::choose`]).

@@ -5,7 +5,6 @@
 
 use std::io::{self, Write};
 
-use super::args::FulltextArgs;
 use super::input::Input;
 use super::outfile::{IdsOutput, pass_held};
 use super::progress::Counting;
@@ -16,6 +15,37 @@ use crate::ops::batch::{InputLine, Output};
 use crate::ops::fulltext::{self, FulltextOptions, FulltextRecord};
 use crate::ops::resume::Lines;
 use crate::output::{self, FulltextFormat};
+
+use clap::Args;
+
+pub(super) const FULLTEXT_EXAMPLES: &str = "\
+Examples:
+  pubmed fulltext PMC3460867                       # Markdown on a terminal
+  pubmed fulltext 23029536 --section methods,results -f text
+  pubmed fulltext 10.1371/journal.pone.0046493 -f json | jq '.[0].sections[].title'
+  pubmed fulltext --input pmcids.txt -f ndjson > corpus.ndjson
+  pubmed fulltext PMC3460867 -f jats > PMC3460867.xml
+";
+
+/// `pubmed fulltext [ID…] [--input FILE|-] [--section S,…]`
+#[derive(Debug, Args)]
+pub struct FulltextArgs {
+    /// PMIDs, PMCIDs or DOIs; `-` (or none, piped) reads stdin
+    #[arg(value_name = "ID", conflicts_with = "input")]
+    pub ids: Vec<String>,
+    /// Read IDs from FILE, one per line (`-` = stdin; blank and # lines skipped)
+    #[arg(short, long, value_name = "FILE")]
+    pub input: Option<String>,
+    /// Only these sections: a sec-type (methods, results, …) or words of a title, comma-separated
+    #[arg(long, value_name = "S,…", value_delimiter = ',')]
+    pub section: Vec<String>,
+    /// Write to FILE instead of stdout; with -f ndjson, resumable with --resume
+    #[arg(long, value_name = "FILE")]
+    pub output: Option<std::path::PathBuf>,
+    /// Continue the run FILE holds: IDs it has are not asked again (needs --output, -f ndjson)
+    #[arg(long, requires = "output")]
+    pub resume: bool,
+}
 
 /// The key a record of this input line has in FILE (`requested`).
 fn line_key(line: &InputLine) -> Option<String> {

@@ -4,13 +4,36 @@
 
 use std::io::{self, IsTerminal, Read, Write};
 
-use super::args::MatchArgs;
 use super::{Context, end_of_stream, interruptible};
 use crate::core::reflist::{self, ListKind};
 use crate::error::{Error, Exit, Failure, Reason};
 use crate::ops::batch::Output;
 use crate::ops::citmatch;
 use crate::output::{self, MatchFormat};
+
+use super::choice::choice;
+use clap::Args;
+
+pub(super) const MATCH_EXAMPLES: &str = "\
+Examples:
+  pubmed match refs.txt                  # journal|year|volume|first_page|author|key| lines
+  pubmed match refs.csv -f json          # CSV with journal, year, volume, first_page, author, key columns
+  echo 'proc natl acad sci u s a|1991|88|3248|mann bj|Art1|' | pubmed match -
+  pubmed match refs.tsv -f ids | pubmed fetch -f ris";
+
+/// `pubmed match [FILE]`
+#[derive(Debug, Args)]
+pub struct MatchArgs {
+    /// The reference list (`-` or none: stdin)
+    #[arg(value_name = "FILE")]
+    pub input: Option<String>,
+    /// The list's form [default: by the file name: .csv, .tsv, .bib, .ris, else pipe lines]
+    #[arg(long, value_name = "FORM", value_parser = choice::<crate::core::reflist::ListKind>())]
+    pub from: Option<crate::core::reflist::ListKind>,
+    /// BibTeX or RIS: write the list, with the PMID (and PMCID/DOI found) added to each matched entry that lacks them, to this new FILE (never overwritten)
+    #[arg(long, visible_alias = "write-back", value_name = "FILE")]
+    pub bib_out: Option<std::path::PathBuf>,
+}
 
 fn read_input(path: Option<&str>) -> Result<String, Failure> {
     let mut bytes = Vec::new();

@@ -2,7 +2,7 @@
 //! calls one operation and renders its result. Exit statuses are
 //! [`Exit`]'s.
 
-use std::io::{self, IsTerminal, Read, Write};
+use std::io::{self, IsTerminal, Read};
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -17,21 +17,28 @@ mod fetch;
 mod fulltext;
 mod input;
 mod r#match;
+mod mcp_cmd;
 mod mesh;
 mod outfile;
 mod progress;
 mod related;
 mod rerun;
 mod search;
+mod spell;
 mod usage;
 
 use crate::config::{self, Flags};
 use crate::core::query::MAX_QUERY_CHARS;
 use crate::error::{Error, Exit, Failure, Reason};
 use crate::ncbi::Client;
-use crate::ops;
-use crate::output::{self, ColorWhen, Format, SpellFormat, Style};
-use args::{Cli, Command, GlobalArgs};
+use crate::output::{
+    self, CacheFormat, CiteFormat, ColorWhen, ConfigFormat, ConvertFormat, FetchFormat, Format,
+    FulltextFormat, MatchFormat, MeshFormat, RelatedFormat, RerunFormat, SearchFormat, SpellFormat,
+    Style,
+};
+use args::{Cli, GlobalArgs, formats, no_formats};
+use clap::{CommandFactory, Subcommand};
+use clap_complete::Shell;
 
 /// What every command needs from the environment: resolved settings, the
 /// output format and style, and whether notes may be printed.
@@ -89,6 +96,12 @@ impl Context {
     /// Errors: a format the command does not offer is `invalid_argument`
     /// (exit 2).
     pub fn format_of<F: output::CommandFormat>(&self) -> Result<F, Error> {
+        // A set missing from the list would escape tests/docs.rs's checks.
+        debug_assert!(
+            output::command_names().contains(&F::COMMAND),
+            "{}'s formats are not in output::each_command_format",
+            F::COMMAND
+        );
         match self.format {
             Some(f) => F::try_from(f)
                 .map_err(|f| Error::new(Reason::InvalidArgument, choice::not_offered::<F>(f))),
@@ -298,23 +311,111 @@ fn output_error(e: &io::Error) -> Error {
     }
 }
 
+/// The subcommands. A command is registered in this file alone: its
+/// module above (`mod mesh;`: its `MeshArgs`, examples and `run`), its
+/// variant here (the about line, `after_help` examples), its line in
+/// [`command`] and its arm in `run`.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Correct the spelling of a PubMed query with ESpell, in place
+    #[command(after_help = spell::SPELL_EXAMPLES)]
+    Spell(spell::SpellArgs),
+    /// Search PubMed (ESearch + ESummary) and say what PubMed did to the query
+    #[command(after_help = search::SEARCH_EXAMPLES)]
+    Search(Box<search::SearchArgs>),
+    /// Convert between PMID, PMCID and DOI with the PMC ID Converter, one record per input
+    #[command(after_help = convert::CONVERT_EXAMPLES)]
+    Convert(convert::ConvertArgs),
+    /// PubMed's similar articles, citing articles or references of PMIDs (ELink), one record per input
+    #[command(after_help = related::RELATED_EXAMPLES)]
+    Related(related::RelatedArgs),
+    /// Full PubMed records (abstract, authors, MeSH, grants, retractions) with EFetch, one per input PMID
+    #[command(after_help = fetch::FETCH_EXAMPLES)]
+    Fetch(fetch::FetchArgs),
+    /// Formatted references (APA, Vancouver, AMA, any CSL style), one per input PMID
+    #[command(after_help = cite::CITE_EXAMPLES)]
+    Cite(cite::CiteArgs),
+    /// Open-access full text from PMC (JATS via EFetch db=pmc) as Markdown, text, JSON or JATS, one per input PMID, PMCID or DOI
+    #[command(after_help = fulltext::FULLTEXT_EXAMPLES)]
+    Fulltext(fulltext::FulltextArgs),
+    /// Look up MeSH headings (ESearch + ESummary db=mesh): UI, scope note, entry terms, tree numbers, the clause to search
+    #[command(after_help = mesh::MESH_EXAMPLES)]
+    Mesh(mesh::MeshArgs),
+    /// Find the PMIDs of references with ECitMatch (journal, year, volume, first page, first author), one record per input
+    #[command(after_help = r#match::MATCH_EXAMPLES)]
+    Match(r#match::MatchArgs),
+    /// Run recorded searches (search --record) again: PMIDs added and removed, counts then and now, translation changes; --report writes a PRISMA-S summary
+    #[command(after_help = rerun::RERUN_EXAMPLES)]
+    Rerun(rerun::RerunArgs),
+    /// Serve the PubMed tools over MCP (the tool list comes from `mcp::tools::specs`)
+    #[command(about = mcp_cmd::mcp_about(), after_help = mcp_cmd::MCP_EXAMPLES)]
+    Mcp(mcp_cmd::McpArgs),
+    /// Show or change the configuration file (API key, e-mail, URLs, policy knobs)
+    #[command(after_help = config_cmd::CONFIG_EXAMPLES)]
+    Config {
+        /// What to do with the configuration.
+        #[command(subcommand)]
+        action: config_cmd::ConfigAction,
+    },
+    /// The local cache of NCBI records: where it is, what it holds, clear it
+    #[command(after_help = cache_cmd::CACHE_EXAMPLES)]
+    Cache {
+        /// What to do with the cache.
+        #[command(subcommand)]
+        action: cache_cmd::CacheAction,
+    },
+    /// Print a shell completion script
+    #[command(after_help = config_cmd::COMPLETIONS_EXAMPLES)]
+    Completions {
+        /// The shell
+        #[arg(value_enum, ignore_case = true)]
+        shell: Shell,
+    },
+}
+
+/// The clap command of `pubmed`: [`Cli`]'s definition, with each
+/// subcommand's `-f` listing only its formats, from its format enum (help,
+/// completions and man pages come from here). Commands without formats
+/// keep `-f` (for JSON errors) out of their help.
+///
+/// A new command adds one line here: `formats::<MeshFormat>`, or
+/// `no_formats`. `tests/docs.rs` checks every subcommand's `-f` against
+/// [`output::each_command_format`].
+pub fn command() -> clap::Command {
+    fn config(c: clap::Command) -> clap::Command {
+        no_formats(c)
+            .mut_subcommand("show", formats::<ConfigFormat>)
+            .mut_subcommand("path", no_formats)
+            .mut_subcommand("set", no_formats)
+    }
+    fn cache(c: clap::Command) -> clap::Command {
+        no_formats(c)
+            .mut_subcommand("path", no_formats)
+            .mut_subcommand("stats", formats::<CacheFormat>)
+            .mut_subcommand("clear", no_formats)
+    }
+    Cli::command()
+        .mut_subcommand("spell", formats::<SpellFormat>)
+        .mut_subcommand("search", formats::<SearchFormat>)
+        .mut_subcommand("convert", formats::<ConvertFormat>)
+        .mut_subcommand("related", formats::<RelatedFormat>)
+        .mut_subcommand("fetch", formats::<FetchFormat>)
+        .mut_subcommand("cite", formats::<CiteFormat>)
+        .mut_subcommand("fulltext", formats::<FulltextFormat>)
+        .mut_subcommand("mesh", formats::<MeshFormat>)
+        .mut_subcommand("match", formats::<MatchFormat>)
+        .mut_subcommand("rerun", formats::<RerunFormat>)
+        .mut_subcommand("config", config)
+        .mut_subcommand("cache", cache)
+        .mut_subcommand("mcp", no_formats)
+        .mut_subcommand("completions", no_formats)
+}
+
+/// Runs the command `cli` names, through its adapter.
 async fn run(cli: Cli, ctx: Context) -> Result<Exit, Failure> {
     output::delimited::set_raw_cells(raw_cells()?);
     match cli.command {
-        Command::Spell(a) => {
-            let format = ctx.format_of::<SpellFormat>()?;
-            let query = read_query(&a.query)?;
-            ops::spell::check_query(&query)?;
-            let client = ctx.client()?;
-            let outcome = ops::spell::spell(&client, &query).await?;
-            let mut out = io::stdout().lock();
-            output::spell::render(&mut out, &outcome, format, &ctx.style)?;
-            out.flush()?;
-            if format == SpellFormat::Text {
-                ctx.note(&output::spell::note(&outcome));
-            }
-            Ok(Exit::Success)
-        }
+        Command::Spell(a) => spell::run(a, &ctx).await,
         Command::Search(a) => search::run(*a, &ctx).await,
         Command::Convert(a) => convert::run(a, &ctx).await,
         Command::Related(a) => related::run(a, &ctx).await,
@@ -327,32 +428,7 @@ async fn run(cli: Cli, ctx: Context) -> Result<Exit, Failure> {
         Command::Config { action } => config_cmd::run(action, &ctx),
         Command::Cache { action } => cache_cmd::run(action, &ctx),
         Command::Completions { shell } => config_cmd::completions(shell),
-        Command::Mcp(a) => {
-            crate::mcp::init_logging();
-            crate::mcp::record::check_dir()?;
-            if let Some(addr) = a.http {
-                let token = a.token.clone().or_else(|| {
-                    std::env::var("PUBMED_MCP_TOKEN")
-                        .ok()
-                        .filter(|t| !t.is_empty())
-                });
-                if a.token.is_some() {
-                    ctx.note("warning: --token is visible to other users in the process list; prefer PUBMED_MCP_TOKEN");
-                }
-                let opts = crate::mcp::http::HttpOptions {
-                    addr,
-                    token,
-                    allow_origins: a.allow_origin,
-                };
-                crate::mcp::http::check(&opts)?;
-                let client = ctx.client()?;
-                crate::mcp::http::serve(client, opts).await?;
-                return Ok(Exit::Success);
-            }
-            let client = ctx.client()?;
-            crate::mcp::serve(client).await?;
-            Ok(Exit::Success)
-        }
+        Command::Mcp(a) => mcp_cmd::run(a, &ctx).await,
     }
 }
 

@@ -4,10 +4,34 @@
 use std::io::{self, Write};
 
 use super::Context;
-use super::args::RerunArgs;
 use crate::error::{Error, Exit, Failure, Reason};
 use crate::ops::rerun::{self, RerunRequest};
 use crate::output::{self, Format, RerunFormat};
+
+use clap::Args;
+
+pub(super) const RERUN_EXAMPLES: &str = "\
+Examples:
+  pubmed search 'asthma[mh] AND children[tiab]' --all --record review.jsonl -f ids > set.txt
+  pubmed rerun review.jsonl                 # every recorded search again: added, removed, counts
+  pubmed rerun review.jsonl --id 3 -f json  # only the record on line 3
+  pubmed rerun review.jsonl --report > search-appendix.md   # PRISMA-S summary in Markdown
+
+Exit status 0: every search identical; 1: a set or count changed (docs/recorded.md).";
+
+/// `pubmed rerun FILE [--id N] [--report]`
+#[derive(Debug, Args)]
+pub struct RerunArgs {
+    /// The record file written by `search --record`
+    #[arg(value_name = "FILE")]
+    pub file: std::path::PathBuf,
+    /// Only the record on line N of FILE [default: every record, in file order]
+    #[arg(long, value_name = "N")]
+    pub id: Option<usize>,
+    /// Write a PRISMA-S search summary in Markdown (the same as -f markdown)
+    #[arg(long)]
+    pub report: bool,
+}
 
 pub(super) async fn run(a: RerunArgs, ctx: &Context) -> Result<Exit, Failure> {
     let format = match (a.report, ctx.format) {

@@ -4,7 +4,6 @@
 use std::io::{self, Write};
 use std::path::Path;
 
-use super::args::SearchArgs;
 use super::outfile::{OutputFile, Spec};
 use super::progress::{Counting, Progress};
 use super::{Context, interruptible, read_query};
@@ -17,6 +16,143 @@ use crate::ops::search::{self, Detail, SearchRequest};
 use crate::ops::search_all::{self, Checkpoint, Event};
 use crate::output::search_all::{self as search_all_out, Note};
 use crate::output::{self, SearchAllFormat, SearchFormat};
+
+use super::choice::choice;
+use crate::core::choice::Choice;
+use crate::core::dates::DateType;
+use crate::core::query::Species;
+use crate::core::text::thousands;
+use crate::ncbi::limits::{ESEARCH_MAX_RETMAX, ESEARCH_MAX_RETSTART, ESEARCH_WINDOW};
+use crate::ops;
+use crate::ops::search::{Sort, SpellMode};
+use clap::Args;
+
+pub(super) const SEARCH_EXAMPLES: &str = "\
+Examples:
+  pubmed search 'crispr[ti] AND 2023[pdat]'
+  pubmed search asthma --mesh Child --mindate 2020 --retmax 50 -f json | jq -r '.summaries[].title'
+  pubmed search 'sepsis' --count
+  pubmed search 'alzhiemer' --spell=apply
+  pubmed search 'microbiome[mh]' --all > pmids.txt
+  pubmed search 'covid-19 vaccine' --all | pubmed convert --input - --to pmcid";
+
+/// `search --retmax`: the default and NCBI's page limits.
+fn retmax_help() -> String {
+    format!(
+        "Records per page [default: {}; ≤ {} with summaries, ≤ {} IDs; 0 = count only]",
+        ops::search::DEFAULT_RETMAX,
+        thousands(ops::search::MAX_RETMAX_SUMMARIES),
+        thousands(ESEARCH_MAX_RETMAX)
+    )
+}
+
+/// `search --retstart`: the records PubMed serves.
+fn retstart_help() -> String {
+    format!(
+        "First record, 0-based (PubMed serves records 0–{})",
+        thousands(ESEARCH_MAX_RETSTART)
+    )
+}
+
+/// `search --all`: past the window, and the formats it streams.
+fn all_help() -> String {
+    format!(
+        "Every PMID of the query, past PubMed's {}-record window, streamed (formats {}; summaries with --detail brief|full)",
+        thousands(ESEARCH_WINDOW),
+        SearchAllFormat::names()
+    )
+}
+
+/// `pubmed search QUERY… [filters] [paging]`
+#[derive(Debug, Args)]
+pub struct SearchArgs {
+    /// The query in PubMed syntax; several words are joined with one space;
+    /// `-` reads stdin; "" with filters searches the filters alone
+    #[arg(value_name = "QUERY")]
+    pub query: Vec<String>,
+    /// Limit untagged terms to one field (tag, long name or EInfo name: ti, title, TITL)
+    #[arg(long, value_name = "TAG", help_heading = "Query")]
+    pub field: Option<String>,
+    /// On zero hits, spell-check the query and print the suggestion (=apply: search it)
+    #[arg(long, value_name = "MODE", num_args = 0..=1, require_equals = true,
+          default_missing_value = "suggest", value_parser = choice::<SpellMode>(),
+          help_heading = "Query")]
+    pub spell: Option<SpellMode>,
+    /// Earliest date: YYYY, YYYY/MM or YYYY/MM/DD (also with - or .)
+    #[arg(long, value_name = "DATE", help_heading = "Dates")]
+    pub mindate: Option<String>,
+    /// Latest date: YYYY, YYYY/MM or YYYY/MM/DD
+    #[arg(long, value_name = "DATE", help_heading = "Dates")]
+    pub maxdate: Option<String>,
+    /// Which date the range applies to: publication, Entrez or modification
+    #[arg(long, value_name = "TYPE", default_value = "pdat",
+          value_parser = choice::<DateType>(), help_heading = "Dates")]
+    pub datetype: DateType,
+    /// Only the last N days (0 = no limit); combined with --mindate/--maxdate
+    #[arg(long, value_name = "DAYS", help_heading = "Dates")]
+    pub reldate: Option<u32>,
+    /// Author, e.g. "Smith J"
+    #[arg(long, value_name = "NAME", help_heading = "Filters")]
+    pub author: Option<String>,
+    /// Journal title or abbreviation
+    #[arg(long, value_name = "NAME", help_heading = "Filters")]
+    pub journal: Option<String>,
+    /// Publication type, e.g. Review (repeatable; OR-ed)
+    #[arg(long, value_name = "TYPE", help_heading = "Filters")]
+    pub pubtype: Vec<String>,
+    /// MeSH term (repeatable; AND-ed)
+    #[arg(long, value_name = "TERM", help_heading = "Filters")]
+    pub mesh: Vec<String>,
+    /// Language, e.g. english
+    #[arg(long, value_name = "LANG", help_heading = "Filters")]
+    pub language: Option<String>,
+    /// Only records with an abstract
+    #[arg(long, help_heading = "Filters")]
+    pub has_abstract: bool,
+    /// Only free full text
+    #[arg(long, help_heading = "Filters")]
+    pub free_full_text: bool,
+    /// Only humans or only animals
+    #[arg(long, value_name = "WHICH", value_parser = choice::<Species>(),
+          help_heading = "Filters")]
+    pub species: Option<Species>,
+    /// Records per page (help from the limits: `retmax_help`)
+    #[arg(long, value_name = "N", help_heading = "Paging", help = retmax_help())]
+    pub retmax: Option<u32>,
+    /// First record, 0-based (help from the limits: `retstart_help`)
+    #[arg(long, value_name = "N", default_value_t = 0, help_heading = "Paging",
+          help = retstart_help())]
+    pub retstart: u32,
+    /// Print the number of hits only
+    #[arg(long, help_heading = "Paging")]
+    pub count: bool,
+    /// Sort order
+    #[arg(long, value_name = "ORDER", value_parser = choice::<Sort>(),
+          help_heading = "Paging")]
+    pub sort: Option<Sort>,
+    /// Every PMID of the query, past PubMed's window, streamed (help: `all_help`)
+    #[arg(long, help_heading = "Paging", help = all_help(),
+          conflicts_with_all = ["retmax", "retstart", "count", "sort", "spell"])]
+    pub all: bool,
+    /// Append a record of this search (query, translation, limits, UTC time, count, PMIDs, SHA-256) to FILE, one JSON line (docs/recorded.md)
+    #[arg(
+        long,
+        value_name = "FILE",
+        help_heading = "Output",
+        conflicts_with = "resume"
+    )]
+    pub record: Option<std::path::PathBuf>,
+    /// Record detail [default: full; ids with -f ids and with --all]
+    #[arg(long, value_name = "LEVEL", value_parser = choice::<Detail>(),
+          help_heading = "Paging")]
+    pub detail: Option<Detail>,
+    /// With --all: write to FILE instead of stdout, resumable with --resume
+    #[arg(long, value_name = "FILE", requires = "all", help_heading = "Paging")]
+    pub output: Option<std::path::PathBuf>,
+    /// Continue the run FILE holds: what it has is not asked for again (needs --output)
+    #[arg(long, requires = "output", help_heading = "Paging")]
+    pub resume: bool,
+}
 
 /// Turns `search` arguments into a plain request (no clap types);
 /// `ids_out`: the output is bare PMIDs (`-f ids`).

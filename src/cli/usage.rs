@@ -23,7 +23,7 @@ pub fn parse(args: &[OsString]) -> Result<Cli, Exit> {
         print(&message, hint, json_requested(args));
         return Err(Exit::Usage);
     }
-    let matches = match super::args::command().try_get_matches_from(args) {
+    let matches = match super::command().try_get_matches_from(args) {
         Ok(m) => m,
         Err(e) => return Err(clap_error(&e, args)),
     };
@@ -149,7 +149,7 @@ fn takes_value(flag: &str) -> bool {
             named && a.get_action().takes_values()
         }) || cmd.get_subcommands().any(|s| walk(s, flag))
     }
-    flag.starts_with('-') && walk(&super::args::command(), flag)
+    flag.starts_with('-') && walk(&super::command(), flag)
 }
 
 /// True when the arguments ask for a JSON format (`json`, `ndjson`), under

@@ -75,7 +75,7 @@ impl Format {
 /// (names are `Format`'s), `Display`, `FromStr`, serde, `From<Self> for
 /// Format` and `TryFrom<Format>` (the global `-f` converted in the
 /// adapter). Writers match on it exhaustively, and `--help`, completions
-/// and man pages list exactly its values (`cli::args::command`).
+/// and man pages list exactly its values (`cli::command`).
 macro_rules! formats {
     (
         $(#[$meta:meta])*
@@ -145,6 +145,15 @@ pub trait CommandFormat:
     const PIPE: Self;
     /// Said after the defaults in `--help` (`; ids with --to`).
     const NOTE: &'static str = "";
+
+    /// The subcommand whose own `-f` takes these formats, as the words of
+    /// [`COMMAND`](Self::COMMAND) (`["config", "show"]`); `None` when
+    /// `COMMAND` names a mode of a command (`search --all`, whose help
+    /// names its formats), not a subcommand.
+    fn subcommand() -> Option<Vec<&'static str>> {
+        let words: Vec<&'static str> = Self::COMMAND.split(' ').collect();
+        (!words.iter().any(|w| w.starts_with('-'))).then_some(words)
+    }
 
     /// The `-f` help line: the defaults.
     fn help() -> String {
@@ -304,6 +313,49 @@ impl CommandFormat for RerunFormat {
     const TERMINAL: Self = RerunFormat::Table;
     const PIPE: Self = RerunFormat::Table;
     const NOTE: &'static str = "; markdown with --report";
+}
+
+/// Something done with each command's formats, one [`CommandFormat`] at a
+/// time: see [`each_command_format`].
+pub trait FormatVisitor {
+    /// Called once per command format set, `F`.
+    fn visit<F: CommandFormat>(&mut self);
+}
+
+/// Visits every [`CommandFormat`] above, in the order of the commands'
+/// help: the one list of them. `tests/docs.rs` checks each subcommand's
+/// `-f` (`--help`, man page, clap values: `cli::command`) against
+/// it, and [`cli::Context::format_of`](crate::cli::Context::format_of)
+/// refuses, in debug builds, a set that is not listed. A new command's
+/// formats add one line here, beside their definition.
+pub fn each_command_format(v: &mut impl FormatVisitor) {
+    v.visit::<SpellFormat>();
+    v.visit::<SearchFormat>();
+    v.visit::<SearchAllFormat>();
+    v.visit::<ConvertFormat>();
+    v.visit::<RelatedFormat>();
+    v.visit::<FetchFormat>();
+    v.visit::<CiteFormat>();
+    v.visit::<FulltextFormat>();
+    v.visit::<MeshFormat>();
+    v.visit::<MatchFormat>();
+    v.visit::<RerunFormat>();
+    v.visit::<ConfigFormat>();
+    v.visit::<CacheFormat>();
+}
+
+/// The [`CommandFormat::COMMAND`] of each set [`each_command_format`]
+/// visits, in its order.
+pub fn command_names() -> Vec<&'static str> {
+    struct Names(Vec<&'static str>);
+    impl FormatVisitor for Names {
+        fn visit<F: CommandFormat>(&mut self) {
+            self.0.push(F::COMMAND);
+        }
+    }
+    let mut names = Names(Vec::new());
+    each_command_format(&mut names);
+    names.0
 }
 
 formats! {

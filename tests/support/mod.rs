@@ -5,7 +5,5 @@
 pub mod cli;
 pub mod fake_ncbi;
 pub mod mcp;
-pub mod mesh;
 pub mod ncbi;
-pub mod pmc;
 pub mod server;

@@ -71,7 +71,16 @@ pub fn spec() -> ToolSpec {
             budget_arg(),
         ],
         output: output_schema(),
+        examples,
     }
+}
+
+/// The calls of [`ToolSpec::examples`].
+fn examples() -> Vec<serde_json::Value> {
+    vec![
+        json!({"pmids": ["9700097"], "format": "text"}),
+        json!({"pmids": ["9700097"], "format": "ris"}),
+    ]
 }
 
 fn output_schema() -> Value {

@@ -77,7 +77,15 @@ Input: `citations` (1 to {MAX_CITATIONS}), each a string in ECitMatch's own form
             },
             "required": ["records", "totalSubmitted", "totalMatched"]
         }),
+        examples,
     }
+}
+
+/// The calls of [`ToolSpec::examples`].
+fn examples() -> Vec<serde_json::Value> {
+    vec![
+        json!({"citations": ["proc natl acad sci u s a|1991|88|3248|mann bj|Art1|", "fake journal|2000|1|1|nobody|ref2|", "n engl j med|2020|382|727|zhu n|Art4|"]}),
+    ]
 }
 
 /// Runs the tool: the citations from `offset` on are matched, and the

@@ -80,7 +80,13 @@ Each record has `requestedId` and, when converted, `pmid`, `pmcid`, `doi` (absen
             },
             "required": ["records", "totalConverted", "totalSubmitted"]
         }),
+        examples,
     }
+}
+
+/// The calls of [`ToolSpec::examples`].
+fn examples() -> Vec<serde_json::Value> {
+    vec![json!({"ids": ["23193287", "14"], "idType": "pmid"})]
 }
 
 /// The MCP view of convert records (CLI JSON ↔ MCP mapping in docs/mcp.md).

@@ -81,7 +81,13 @@ pub fn spec() -> ToolSpec {
             },
             "required": ["articles", "notFound", "failed"]
         }),
+        examples,
     }
+}
+
+/// The calls of [`ToolSpec::examples`].
+fn examples() -> Vec<serde_json::Value> {
+    vec![json!({"pmids": ["9700097", "99999999"], "includeAffiliations": true})]
 }
 
 fn author_schema() -> Value {

@@ -87,7 +87,13 @@ Output: `articles` (requested, pmcid, pmid, doi, title, license, source, text, t
             },
             "required": ["articles", "unavailable"]
         }),
+        examples,
     }
+}
+
+/// The calls of [`ToolSpec::examples`].
+fn examples() -> Vec<serde_json::Value> {
+    vec![json!({"ids": ["PMC3460867", "PMC1"], "sections": ["methods"], "maxCharacters": 2000})]
 }
 
 /// `text` cut to at most `max` characters at a line end, and whether it was.

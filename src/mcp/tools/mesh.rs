@@ -111,7 +111,17 @@ Input: `term` (words or a UI such as D009203 or C414177), `tree` (default false)
             },
             "required": ["query", "count", "records"]
         }),
+        examples,
     }
+}
+
+/// The calls of [`ToolSpec::examples`].
+fn examples() -> Vec<serde_json::Value> {
+    vec![
+        json!({"term": "heart attack"}),
+        json!({"term": "D009203", "tree": true}),
+        json!({"term": "C414177"}),
+    ]
 }
 
 /// Runs the tool: the lookup, then the records from `offset` on that fit

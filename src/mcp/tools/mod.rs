@@ -43,6 +43,12 @@ pub struct ToolSpec {
     pub args: Vec<Arg>,
     /// The JSON Schema of a successful `structuredContent`.
     pub output: Value,
+    /// Example arguments, at least one set: each a call that succeeds on
+    /// the tests' fake NCBI (`tests/support/fake_ncbi/mod.rs`, its captures
+    /// and corpus: `hits300` is a query of 300 hits there), which
+    /// `tests/mcp.rs` makes and checks against [`output`](Self::output).
+    /// A function, so that the values are built only when asked for.
+    pub examples: fn() -> Vec<Value>,
 }
 
 impl ToolSpec {

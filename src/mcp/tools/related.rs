@@ -96,7 +96,13 @@ pub fn spec() -> ToolSpec {
             },
             "required": ["pmid", "kind", "total", "linked", "summaries"]
         }),
+        examples,
     }
+}
+
+/// The calls of [`ToolSpec::examples`].
+fn examples() -> Vec<serde_json::Value> {
+    vec![json!({"pmid": "9298984", "kind": "references", "maxResults": 3})]
 }
 
 /// The MCP view of one related record (docs/related.md).

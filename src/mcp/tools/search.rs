@@ -35,7 +35,18 @@ pub fn spec() -> ToolSpec {
         description: description(),
         args: args(),
         output: output_schema(),
+        examples,
     }
+}
+
+/// The calls of [`ToolSpec::examples`].
+fn examples() -> Vec<serde_json::Value> {
+    vec![
+        json!({"query": "hits300", "maxResults": 3, "detail": "full", "dateRange": {"minDate": "2001"}}),
+        json!({"query": "hits300", "maxResults": 3, "detail": "brief", "dateRange": {"minDate": "2001"}}),
+        json!({"query": "hits300", "maxResults": 3, "detail": "ids", "dateRange": {"minDate": "2001"}}),
+        json!({"query": "nothing"}),
+    ]
 }
 
 /// What the tool does, its rules and its error reasons.

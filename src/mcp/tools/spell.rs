@@ -59,7 +59,13 @@ Rules it follows: field tags ([ti], [mh:noexp]), Boolean operators, parentheses,
             },
             "required": ["original", "corrected", "hasSuggestion"]
         }),
+        examples,
     }
+}
+
+/// The calls of [`ToolSpec::examples`].
+fn examples() -> Vec<serde_json::Value> {
+    vec![json!({"query": "asthmaa OR alergies"})]
 }
 
 /// Runs the tool.

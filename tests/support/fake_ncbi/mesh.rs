@@ -332,9 +332,9 @@ pub fn ecitmatch_answer(bdata: &str, known: &[(&str, &str)]) -> Reply {
 
 /// A server answering ECitMatch by [`ecitmatch_answer`] with `known`, and
 /// everything else (the ID Converter, ESearch `[doi]`, ESummary) as
-/// [`super::fake_ncbi::FakeNcbi`] does.
+/// [`super::FakeNcbi`] does.
 pub fn match_server(known: Vec<(String, String)>) -> TestServer {
-    let fake = super::fake_ncbi::FakeNcbi::new(super::fake_ncbi::Corpus::default());
+    let fake = super::FakeNcbi::new(super::Corpus::default());
     TestServer::start(move |req| {
         if req.is("ecitmatch.cgi") {
             let k: Vec<(&str, &str)> = known

@@ -12,7 +12,12 @@ use std::sync::{Arc, Mutex};
 use rand::{Rng, SeedableRng};
 
 use super::ncbi::{self, Article, Doc};
-use super::server::{RateLimit, Reply, Request};
+use super::server::{self, RateLimit, Reply, Request};
+
+// What the fake answers for other databases and services, one module each
+// (a new one is declared here and hooked into `FakeNcbi::reply`).
+pub mod mesh;
+pub mod pmc;
 
 /// PubMed serves records 0–9,998 of a query.
 pub const WINDOW: usize = 9999;
@@ -423,15 +428,15 @@ impl FakeNcbi {
             self.counters.rate_limited.fetch_add(1, Ordering::SeqCst);
             return Reply::too_many();
         }
-        // MeSH (ESearch/ESummary `db=mesh`): tests/support/mesh.rs.
+        // MeSH (ESearch/ESummary `db=mesh`): tests/support/fake_ncbi/mesh.rs.
         if req.param("db") == Some("mesh") || req.is("ecitmatch.cgi") {
-            return super::mesh::reply(req, &|b| super::mesh::ecitmatch_answer(b, &[]));
+            return mesh::reply(req, &|b| mesh::ecitmatch_answer(b, &[]));
         }
         if req.is("esearch.fcgi") {
             self.counters.esearch.fetch_add(1, Ordering::SeqCst);
             return self.esearch(req);
         }
-        if let Some(r) = super::pmc::europepmc(req) {
+        if let Some(r) = pmc::europepmc(req) {
             return r;
         }
         if req.path.contains("/idconv/") {
@@ -476,7 +481,7 @@ impl FakeNcbi {
         if req.param("db") == Some("pmc") {
             // PMC's JATS of the fixtures (`fulltext`).
             let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
-            return Reply::xml(super::pmc::efetch_pmc(&ids));
+            return Reply::xml(pmc::efetch_pmc(&ids));
         }
         if req.param("db") != Some("pubmed") {
             return Reply::xml(ncbi::eutils_error(
@@ -499,7 +504,7 @@ impl FakeNcbi {
             return Reply::status(
                 400,
                 "text/xml",
-                super::server::fixture("efetch_error_http400_external_viewer_timeout.xml"),
+                server::fixture("efetch_error_http400_external_viewer_timeout.xml"),
             );
         }
         let deleted = self.deleted.lock().unwrap().clone();
