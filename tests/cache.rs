@@ -853,3 +853,47 @@ fn a_recent_lookup_survives_eviction() {
     assert_eq!(run(&[a], Some(max)), 2, "A, looked up, survived");
     assert_eq!(run(&[b], Some(max)), 3, "B, not used since, was evicted");
 }
+
+/// A record answered from its parsed form in the cache prints as the one
+/// parsed from NCBI's XML, in every format of `fetch`; and an entry whose
+/// parsed form another parser made (another `pubmed` version) is read
+/// from its XML instead, still without a request (docs/cache.md "Parsed
+/// records"). 60 synthetic PMIDs: seasons, months and days, structured,
+/// plain and missing abstracts, a retracted article.
+#[test]
+fn records_from_the_cache_print_as_fresh_ones_in_every_format() {
+    let fake = FakeNcbi::new(Corpus::default());
+    let server = fake_server(&fake);
+    let ids: Vec<u64> = (0..60u64).map(|i| 3_000_000 + i * 97 + i % 7).collect();
+    for format in [
+        "abstract", "json", "ndjson", "csv", "tsv", "table", "ris", "bibtex", "csl-json",
+    ] {
+        let cache = tempfile::tempdir().unwrap();
+        let a = args(&ids, &["-f", format]);
+        let fresh = fetch(&server, cache.path(), &a);
+        assert_eq!(fresh.code, 0, "{format}: {}", fresh.stderr);
+        let before = server.count();
+        let parsed = fetch(&server, cache.path(), &a);
+        assert_eq!(parsed.code, 0, "{format}: {}", parsed.stderr);
+        // JSON's totals say what came from the cache; the records match.
+        let same = |a: &str, b: &str| match format {
+            "json" => {
+                let (a, b): (serde_json::Value, serde_json::Value) =
+                    (serde_json::from_str(a).unwrap(), serde_json::from_str(b).unwrap());
+                a["records"] == b["records"] && a["records"].as_array().unwrap().len() == 60
+            }
+            _ => a == b,
+        };
+        assert!(same(&parsed.stdout, &fresh.stdout), "{format} from parsed forms");
+        let db = rusqlite::Connection::open(cache.path().join("cache.sqlite3")).unwrap();
+        let forms = db
+            .execute("UPDATE entries SET form = 'pubmed 0.0.0 record 0'", [])
+            .unwrap();
+        assert_eq!(forms, 60, "{format}: every record stored its parsed form");
+        drop(db);
+        let reparsed = fetch(&server, cache.path(), &a);
+        assert_eq!(reparsed.code, 0, "{format}: {}", reparsed.stderr);
+        assert!(same(&reparsed.stdout, &fresh.stdout), "{format} from the XML");
+        assert_eq!(server.count(), before, "{format}: no request from the cache");
+    }
+}
