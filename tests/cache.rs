@@ -878,13 +878,18 @@ fn records_from_the_cache_print_as_fresh_ones_in_every_format() {
         // JSON's totals say what came from the cache; the records match.
         let same = |a: &str, b: &str| match format {
             "json" => {
-                let (a, b): (serde_json::Value, serde_json::Value) =
-                    (serde_json::from_str(a).unwrap(), serde_json::from_str(b).unwrap());
+                let (a, b): (serde_json::Value, serde_json::Value) = (
+                    serde_json::from_str(a).unwrap(),
+                    serde_json::from_str(b).unwrap(),
+                );
                 a["records"] == b["records"] && a["records"].as_array().unwrap().len() == 60
             }
             _ => a == b,
         };
-        assert!(same(&parsed.stdout, &fresh.stdout), "{format} from parsed forms");
+        assert!(
+            same(&parsed.stdout, &fresh.stdout),
+            "{format} from parsed forms"
+        );
         let db = rusqlite::Connection::open(cache.path().join("cache.sqlite3")).unwrap();
         let forms = db
             .execute("UPDATE entries SET form = 'pubmed 0.0.0 record 0'", [])
@@ -893,7 +898,14 @@ fn records_from_the_cache_print_as_fresh_ones_in_every_format() {
         drop(db);
         let reparsed = fetch(&server, cache.path(), &a);
         assert_eq!(reparsed.code, 0, "{format}: {}", reparsed.stderr);
-        assert!(same(&reparsed.stdout, &fresh.stdout), "{format} from the XML");
-        assert_eq!(server.count(), before, "{format}: no request from the cache");
+        assert!(
+            same(&reparsed.stdout, &fresh.stdout),
+            "{format} from the XML"
+        );
+        assert_eq!(
+            server.count(),
+            before,
+            "{format}: no request from the cache"
+        );
     }
 }
