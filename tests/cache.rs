@@ -814,6 +814,39 @@ fn cache_keys_in_the_config_file() {
     assert_eq!(server.count(), 4);
 }
 
+/// A run answered wholly from entries used within the hour writes
+/// nothing: the database's bytes are unchanged after it (docs/cache.md
+/// "Size"); after two hours the same run marks them (the file changes).
+#[test]
+fn a_cached_rerun_within_the_hour_writes_nothing() {
+    let fake = FakeNcbi::new(Corpus::default());
+    let server = fake_server(&fake);
+    let cache = tempfile::tempdir().unwrap();
+    let file = cache.path().join("cache.sqlite3");
+    let ids: Vec<u64> = (0..300u64).map(|i| 3_100_000 + i).collect();
+    let a = args(&ids, &["-f", "csv"]);
+    assert_eq!(fetch(&server, cache.path(), &a).code, 0);
+    let before = std::fs::read(&file).unwrap();
+    let again = fetch(&server, cache.path(), &a);
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert_eq!(server.count(), 1);
+    assert!(
+        std::fs::read(&file).unwrap() == before,
+        "a read-only run wrote"
+    );
+    let db = rusqlite::Connection::open(&file).unwrap();
+    db.execute("UPDATE uses SET used_at = used_at - 7200000", [])
+        .unwrap();
+    drop(db);
+    let aged = std::fs::read(&file).unwrap();
+    assert_eq!(fetch(&server, cache.path(), &a).code, 0);
+    assert!(
+        std::fs::read(&file).unwrap() != aged,
+        "stale marks were not renewed"
+    );
+    assert_eq!(server.count(), 1);
+}
+
 /// Least recently used goes first (docs/cache.md "Size"): under a bound
 /// that holds two records of three, the record looked up since the store
 /// survives and the one not used since is evicted. A and B are stored
@@ -844,9 +877,12 @@ fn a_recent_lookup_survives_eviction() {
         .json();
     let two = stats["kinds"][0]["bytes"].as_u64().unwrap();
     assert_eq!(stats["kinds"][0]["entries"], 2);
-    std::thread::sleep(std::time::Duration::from_millis(20));
+    // Two hours pass: a lookup marks an entry not used within the hour.
+    let db = rusqlite::Connection::open(cache.path().join("cache.sqlite3")).unwrap();
+    db.execute("UPDATE uses SET used_at = used_at - 7200000", [])
+        .unwrap();
+    drop(db);
     assert_eq!(run(&[a], None), 1, "A from the cache");
-    std::thread::sleep(std::time::Duration::from_millis(20));
     // Two and a half records: A, B and C do not fit, two of them do.
     let max = two * 5 / 4;
     assert_eq!(run(&[c], Some(max)), 2, "C asked and stored");
