@@ -243,6 +243,10 @@ impl Retry {
                 format!("{endpoint} ({host}): {e}; not retried (waiting cannot fix a certificate)"),
             )
             .with_hint(CERTIFICATE_HINT)),
+            e @ TransportError::Setup(_) => Err(Error::new(
+                Reason::Internal,
+                format!("{endpoint}: {e}; not retried"),
+            )),
             e @ (TransportError::Unresolved(_) | TransportError::Refused(_)) => {
                 Ok(Retry::transient(format!("{endpoint} ({host}): {e}"), true))
             }
@@ -337,15 +341,12 @@ fn encoded_len(params: &[(String, String)]) -> usize {
 }
 
 impl Client {
-    /// A client over HTTPS (reqwest + rustls).
+    /// A client over HTTPS (reqwest + rustls), built by its first request.
     pub fn new(settings: ClientSettings) -> Result<Self> {
-        let transport = ReqwestTransport::new().map_err(|e| {
-            Error::new(
-                Reason::NcbiUnreachable,
-                format!("cannot start HTTP client: {e}"),
-            )
-        })?;
-        Ok(Self::with_transport(settings, Arc::new(transport)))
+        Ok(Self::with_transport(
+            settings,
+            Arc::new(ReqwestTransport::new()),
+        ))
     }
 
     /// A client over any transport (tests use in-process fakes). The shared
@@ -746,10 +747,8 @@ mod tests {
 
     #[test]
     fn long_requests_go_out_as_post() {
-        let c = Client::with_transport(
-            ClientSettings::default(),
-            Arc::new(ReqwestTransport::new().unwrap()),
-        );
+        let c =
+            Client::with_transport(ClientSettings::default(), Arc::new(ReqwestTransport::new()));
         let short = c.eutils_request("esearch.fcgi", Db::Pubmed, vec![("term", "x".into())], 0);
         assert_eq!(short.method, Method::Get);
         let long = c.eutils_request(

@@ -71,6 +71,9 @@ pub enum TransportError {
     /// The server kept redirecting within its own site more than
     /// [`MAX_REDIRECTS`] times (a loop or a misconfigured URL). Not retried.
     TooManyRedirects,
+    /// The HTTP client could not be built (the TLS backend did not start):
+    /// neither NCBI's fault nor the user's; not retried.
+    Setup(String),
 }
 
 impl std::fmt::Display for TransportError {
@@ -88,6 +91,7 @@ impl std::fmt::Display for TransportError {
             }
             TransportError::Redirected(to) => write!(f, "redirected to {to}"),
             TransportError::TooManyRedirects => write!(f, "more than {MAX_REDIRECTS} redirects"),
+            TransportError::Setup(m) => write!(f, "cannot start the HTTP client: {m}"),
         }
     }
 }
@@ -106,9 +110,12 @@ pub trait Transport: Send + Sync {
 /// The production transport: reqwest with rustls (TLS verified), a
 /// User-Agent naming this tool and version, no `Referer`, and redirects
 /// followed only within one origin (docs/client.md "The API key").
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct ReqwestTransport {
-    http: reqwest::Client,
+    /// Built on the first request: a run answered from the cache, or
+    /// refused before any request, never reads the system's root
+    /// certificates (a few milliseconds and a few hundred file reads).
+    http: std::sync::OnceLock<Result<reqwest::Client, String>>,
 }
 
 /// Redirects followed within one origin before giving up.
@@ -170,8 +177,22 @@ pub fn install_tls_provider() {
 }
 
 impl ReqwestTransport {
+    /// A transport whose HTTP client is built by its first request
+    /// ([`TransportError::Setup`] when the TLS backend cannot start).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The HTTP client, built once.
+    fn http(&self) -> Result<&reqwest::Client, TransportError> {
+        self.http
+            .get_or_init(Self::build)
+            .as_ref()
+            .map_err(|e| TransportError::Setup(e.clone()))
+    }
+
     /// Builds the HTTP client. Errors when the TLS backend cannot start.
-    pub fn new() -> Result<Self, String> {
+    fn build() -> Result<reqwest::Client, String> {
         let redirects = reqwest::redirect::Policy::custom(|attempt| {
             let from = attempt.previous().last().cloned();
             if attempt.previous().len() > MAX_REDIRECTS {
@@ -184,7 +205,7 @@ impl ReqwestTransport {
             }
         });
         install_tls_provider();
-        let http = reqwest::Client::builder()
+        reqwest::Client::builder()
             .user_agent(concat!(
                 "pubmed-cli/",
                 env!("CARGO_PKG_VERSION"),
@@ -194,8 +215,7 @@ impl ReqwestTransport {
             .referer(false)
             .redirect(redirects)
             .build()
-            .map_err(|e| e.to_string())?;
-        Ok(ReqwestTransport { http })
+            .map_err(|e| e.to_string())
     }
 }
 
@@ -272,9 +292,10 @@ fn connect_error(e: &reqwest::Error) -> TransportError {
 impl Transport for ReqwestTransport {
     fn send(&self, req: HttpRequest) -> SendFuture<'_> {
         Box::pin(async move {
+            let http = self.http()?;
             let builder = match req.method {
-                Method::Get => self.http.get(&req.url).query(&req.params),
-                Method::Post => self.http.post(&req.url).form(&req.params),
+                Method::Get => http.get(&req.url).query(&req.params),
+                Method::Post => http.post(&req.url).form(&req.params),
             };
             let resp = builder.send().await.map_err(|e| {
                 if e.is_connect() {
@@ -334,6 +355,31 @@ impl Transport for ReqwestTransport {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The HTTP client (and the system's root certificates) is built by
+    /// the first request, not before: a run that sends none never reads
+    /// them. A refused connection still builds it.
+    #[test]
+    fn the_http_client_is_built_by_the_first_request() {
+        let t = ReqwestTransport::new();
+        assert!(t.http.get().is_none());
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let sent = rt.block_on(t.send(HttpRequest {
+            method: Method::Get,
+            url: format!("http://127.0.0.1:{port}/esearch.fcgi"),
+            params: vec![],
+        }));
+        assert!(matches!(sent, Err(TransportError::Refused(_))), "{sent:?}");
+        assert!(matches!(t.http.get(), Some(Ok(_))));
+    }
 
     /// hyper-util hands tokio-rustls' `io::Error` on inside another
     /// `io::Error` (seen with reqwest 0.13): the certificate error is found
