@@ -323,7 +323,7 @@ fn is_corrupt(e: &rusqlite::Error) -> bool {
 }
 
 fn connect(path: &Path) -> rusqlite::Result<Connection> {
-    let conn = Connection::open(path)?;
+    let mut conn = Connection::open(path)?;
     conn.busy_timeout(BUSY_TIMEOUT)?;
     // WAL: readers never block the writer, two writers wait their turn.
     conn.pragma_update(None, "journal_mode", "WAL")?;
@@ -339,13 +339,24 @@ fn connect(path: &Path) -> rusqlite::Result<Connection> {
         true,
     )?;
     conn.pragma_update(None, "journal_size_limit", 16 << 20)?;
-    let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
-    if version != SCHEMA_VERSION && version != 0 {
-        conn.execute_batch("DROP TABLE IF EXISTS entries; DROP TABLE IF EXISTS uses;")?;
-    }
-    conn.execute_batch(SCHEMA)?;
-    if version != SCHEMA_VERSION {
-        conn.pragma_update(None, "user_version", SCHEMA_VERSION)?;
+    let version = |c: &Connection| -> rusqlite::Result<i64> {
+        c.pragma_query_value(None, "user_version", |r| r.get(0))
+    };
+    if version(&conn)? != SCHEMA_VERSION {
+        // One write transaction, the version read again inside it: another
+        // process opening the old cache at the same moment waits, then
+        // finds it rebuilt, rather than dropping the tables this one made
+        // (test cache::tests::processes_upgrading_an_old_cache_at_once_keep_their_entries).
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let found = version(&tx)?;
+        if found != SCHEMA_VERSION {
+            if found != 0 {
+                tx.execute_batch("DROP TABLE IF EXISTS entries; DROP TABLE IF EXISTS uses;")?;
+            }
+            tx.execute_batch(SCHEMA)?;
+            tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
+        }
+        tx.commit()?;
     }
     // A quick read (one row, not a count of them all): a damaged file
     // fails here rather than mid-run.
@@ -894,6 +905,52 @@ mod tests {
             c.get(Kind::EfetchXml, "a");
         }
         assert!(c.marks().len() < MARK_BATCH);
+    }
+
+    /// Processes opening a cache of the previous schema at once: each
+    /// opens it and keeps what it stores. The version check and rebuild
+    /// were not one transaction, so one process dropped the tables another
+    /// had just made and filled ("no such table: entries" at open or at a
+    /// store, or its records lost).
+    #[test]
+    fn processes_upgrading_an_old_cache_at_once_keep_their_entries() {
+        for round in 0..20 {
+            let dir = tempfile::tempdir().unwrap();
+            let old = Connection::open(dir.path().join(FILE_NAME)).unwrap();
+            old.pragma_update(None, "journal_mode", "WAL").unwrap();
+            old.execute_batch(
+                "CREATE TABLE entries (kind TEXT NOT NULL, key TEXT NOT NULL, body BLOB NOT NULL,
+                     extra TEXT, fetched_at INTEGER NOT NULL, used_at INTEGER NOT NULL,
+                     PRIMARY KEY (kind, key)) WITHOUT ROWID;
+                 CREATE INDEX entries_used ON entries (used_at);
+                 INSERT INTO entries VALUES ('efetch_xml', 'old', x'00', NULL, 0, 0);
+                 PRAGMA user_version = 1;",
+            )
+            .unwrap();
+            drop(old);
+            let start = std::sync::Barrier::new(6);
+            std::thread::scope(|s| {
+                for t in 0..6 {
+                    let (start, dir) = (&start, dir.path());
+                    s.spawn(move || {
+                        start.wait();
+                        let c = Cache::open(dir, CacheMode::On, false, &|_| {})
+                            .unwrap_or_else(|e| panic!("round {round}, opener {t}: {e}"));
+                        let key = t.to_string();
+                        c.put(Kind::EfetchXml, [(key.as_str(), "<a/>", None)]);
+                        assert!(
+                            c.get(Kind::EfetchXml, &key).is_some(),
+                            "round {round}, opener {t}"
+                        );
+                    });
+                }
+            });
+            assert_eq!(
+                open(dir.path(), CacheMode::On).stats().unwrap().kinds[0].entries,
+                6,
+                "round {round}"
+            );
+        }
     }
 
     #[test]
