@@ -464,6 +464,19 @@ impl Cache {
     /// than the kind's time to live; marks it used (for eviction; the
     /// marks are written in batches, see [`Cache::flush_marks`]).
     pub fn get(&self, kind: Kind, key: &str) -> Option<Hit> {
+        self.get_with(kind, key, Some).map(|(hit, _)| hit)
+    }
+
+    /// As [`Cache::get`], the entry read by `decode` (e.g. parsed): marked
+    /// used and counted as a hit only when `decode` accepts it, so an entry
+    /// that no longer parses (and is fetched again) is not said to have
+    /// come from the cache. Returns the value and the entry's `fetched_at`.
+    pub fn get_with<T>(
+        &self,
+        kind: Kind,
+        key: &str,
+        decode: impl FnOnce(Hit) -> Option<T>,
+    ) -> Option<(T, i64)> {
         let (body, extra, fetched_at) = self.lookup(
             kind,
             key,
@@ -478,12 +491,13 @@ impl Cache {
             },
         )?;
         let body = String::from_utf8(body).ok()?;
-        self.used(kind, key, fetched_at);
-        Some(Hit {
+        let value = decode(Hit {
             body,
             extra,
             fetched_at,
-        })
+        })?;
+        self.used(kind, key, fetched_at);
+        Some((value, fetched_at))
     }
 
     /// The parsed form of `key`'s fresh entry read by `decode`, when the

@@ -972,3 +972,37 @@ fn cache_clear_shrinks_the_file_on_disk() {
         "after clear: {db} bytes of database, {wal} of WAL"
     );
 }
+
+/// A cached record that no longer parses (its XML damaged, no parsed form)
+/// is fetched again, and `-v` says so: 1 from the cache, 1 stored. The hit
+/// was counted (and marked used) before the XML was parsed, so the run
+/// said "2 from cache; 1 stored" after 1 request.
+#[test]
+fn a_cached_record_that_does_not_parse_is_not_counted_as_from_the_cache() {
+    let fake = FakeNcbi::new(Corpus::default());
+    let server = fake_server(&fake);
+    let cache = tempfile::tempdir().unwrap();
+    let a = args(&[8_200_001, 8_200_002], &["-f", "ndjson", "-v"]);
+    let first = fetch(&server, cache.path(), &a);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    {
+        let db = rusqlite::Connection::open(cache.path().join("cache.sqlite3")).unwrap();
+        let n = db
+            .execute(
+                "UPDATE entries SET body = CAST('<PubmedArticle><bad' AS BLOB), parsed = NULL WHERE key = '8200002'",
+                [],
+            )
+            .unwrap();
+        assert_eq!(n, 1);
+    }
+    let again = fetch(&server, cache.path(), &a);
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert_eq!(again.stdout, first.stdout);
+    assert_eq!(server.count(), 2);
+    assert!(
+        again.stderr.contains(": 1 from cache, the oldest fetched ")
+            && again.stderr.ends_with("; 1 stored\n"),
+        "{}",
+        again.stderr
+    );
+}
