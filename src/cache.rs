@@ -144,6 +144,12 @@ pub const DEFAULT_MAX_BYTES: u64 = 1 << 30;
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 /// The database's file name in the cache directory.
 pub const FILE_NAME: &str = "cache.sqlite3";
+/// A WAL file larger than this at a run's end is copied into the database
+/// and truncated (`wal_checkpoint(TRUNCATE)`, without waiting for other
+/// processes): 4 MiB, SQLite's automatic checkpoint size. The last process
+/// to close copies and removes it anyway; this bounds it while others keep
+/// the cache open. Test: `cache::the_wal_stays_bounded_across_many_runs`.
+const WAL_TRUNCATE_BYTES: u64 = 4 << 20;
 /// The schema version in `PRAGMA user_version`; another one is rebuilt.
 const SCHEMA_VERSION: i64 = 2;
 
@@ -321,18 +327,29 @@ fn is_corrupt(e: &rusqlite::Error) -> bool {
 }
 
 fn connect(path: &Path) -> rusqlite::Result<Connection> {
-    let conn = Connection::open(path)?;
+    let mut conn = Connection::open(path)?;
     conn.busy_timeout(BUSY_TIMEOUT)?;
     // WAL: readers never block the writer, two writers wait their turn.
     conn.pragma_update(None, "journal_mode", "WAL")?;
     conn.pragma_update(None, "synchronous", "NORMAL")?;
-    let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
-    if version != SCHEMA_VERSION && version != 0 {
-        conn.execute_batch("DROP TABLE IF EXISTS entries; DROP TABLE IF EXISTS uses;")?;
-    }
-    conn.execute_batch(SCHEMA)?;
-    if version != SCHEMA_VERSION {
-        conn.pragma_update(None, "user_version", SCHEMA_VERSION)?;
+    let version = |c: &Connection| -> rusqlite::Result<i64> {
+        c.pragma_query_value(None, "user_version", |r| r.get(0))
+    };
+    if version(&conn)? != SCHEMA_VERSION {
+        // One write transaction, the version read again inside it: another
+        // process opening the old cache at the same moment waits, then
+        // finds it rebuilt, rather than dropping the tables this one made
+        // (test cache::tests::processes_upgrading_an_old_cache_at_once_keep_their_entries).
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let found = version(&tx)?;
+        if found != SCHEMA_VERSION {
+            if found != 0 {
+                tx.execute_batch("DROP TABLE IF EXISTS entries; DROP TABLE IF EXISTS uses;")?;
+            }
+            tx.execute_batch(SCHEMA)?;
+            tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
+        }
+        tx.commit()?;
     }
     // A quick read (one row, not a count of them all): a damaged file
     // fails here rather than mid-run.
@@ -440,6 +457,19 @@ impl Cache {
     /// than the kind's time to live; marks it used (for eviction; the
     /// marks are written in batches, see [`Cache::flush_marks`]).
     pub fn get(&self, kind: Kind, key: &str) -> Option<Hit> {
+        self.get_with(kind, key, Some).map(|(hit, _)| hit)
+    }
+
+    /// As [`Cache::get`], the entry read by `decode` (e.g. parsed): marked
+    /// used and counted as a hit only when `decode` accepts it, so an entry
+    /// that no longer parses (and is fetched again) is not said to have
+    /// come from the cache. Returns the value and the entry's `fetched_at`.
+    pub fn get_with<T>(
+        &self,
+        kind: Kind,
+        key: &str,
+        decode: impl FnOnce(Hit) -> Option<T>,
+    ) -> Option<(T, i64)> {
         let (body, extra, fetched_at, used_at) = self.lookup(
             kind,
             key,
@@ -455,12 +485,13 @@ impl Cache {
             },
         )?;
         let body = String::from_utf8(body).ok()?;
-        self.used(kind, key, fetched_at, used_at);
-        Some(Hit {
+        let value = decode(Hit {
             body,
             extra,
             fetched_at,
-        })
+        })?;
+        self.used(kind, key, fetched_at, used_at);
+        Some((value, fetched_at))
     }
 
     /// The parsed form of `key`'s fresh entry read by `decode`, when the
@@ -674,13 +705,36 @@ impl Cache {
             .execute("DELETE FROM entries", [])
             .and_then(|n| conn.execute_batch("VACUUM;").map(|()| n))
             .map_err(|e| cache_error(&self.path, e))?;
+        // VACUUM's smaller database is in the WAL until a checkpoint: the
+        // file shrinks only then (test cache::cache_clear_shrinks_the_file_on_disk).
+        // Another process reading it now keeps the old size until a later
+        // checkpoint; the entries are gone all the same.
+        let _ = checkpoint(&conn);
         Ok(n as u64)
+    }
+
+    /// At a run's end, a WAL over [`WAL_TRUNCATE_BYTES`] is copied into the
+    /// database and truncated, when no other process is using it (no
+    /// wait: a busy WAL is left to a later run).
+    fn trim_wal(&self) {
+        let mut wal = self.path.clone().into_os_string();
+        wal.push("-wal");
+        let big = std::fs::metadata(&wal).is_ok_and(|m| m.len() > WAL_TRUNCATE_BYTES);
+        if !big {
+            return;
+        }
+        let conn = self.conn();
+        // Nothing to say when it fails: the next run's end tries again.
+        let _ = conn
+            .busy_timeout(Duration::ZERO)
+            .and_then(|()| checkpoint(&conn));
     }
 }
 
 impl Drop for Cache {
     fn drop(&mut self) {
         self.flush_marks();
+        self.trim_wal();
         if !self.verbose {
             return;
         }
@@ -707,6 +761,13 @@ fn mark(conn: &mut Connection, marks: &[(Kind, String, i64)]) -> rusqlite::Resul
         }
     }
     tx.commit()
+}
+
+/// Copies the WAL into the database and truncates it to 0 bytes; another
+/// process reading or writing makes it stop short (SQLite's busy answer,
+/// not an error: the WAL is left for a later checkpoint).
+fn checkpoint(conn: &Connection) -> rusqlite::Result<()> {
+    conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))
 }
 
 fn db_bytes(conn: &Connection) -> rusqlite::Result<u64> {
@@ -891,6 +952,52 @@ mod tests {
             )
             .unwrap();
         assert_eq!(fresh, MARK_BATCH as i64);
+    }
+
+    /// Processes opening a cache of the previous schema at once: each
+    /// opens it and keeps what it stores. The version check and rebuild
+    /// were not one transaction, so one process dropped the tables another
+    /// had just made and filled ("no such table: entries" at open or at a
+    /// store, or its records lost).
+    #[test]
+    fn processes_upgrading_an_old_cache_at_once_keep_their_entries() {
+        for round in 0..20 {
+            let dir = tempfile::tempdir().unwrap();
+            let old = Connection::open(dir.path().join(FILE_NAME)).unwrap();
+            old.pragma_update(None, "journal_mode", "WAL").unwrap();
+            old.execute_batch(
+                "CREATE TABLE entries (kind TEXT NOT NULL, key TEXT NOT NULL, body BLOB NOT NULL,
+                     extra TEXT, fetched_at INTEGER NOT NULL, used_at INTEGER NOT NULL,
+                     PRIMARY KEY (kind, key)) WITHOUT ROWID;
+                 CREATE INDEX entries_used ON entries (used_at);
+                 INSERT INTO entries VALUES ('efetch_xml', 'old', x'00', NULL, 0, 0);
+                 PRAGMA user_version = 1;",
+            )
+            .unwrap();
+            drop(old);
+            let start = std::sync::Barrier::new(6);
+            std::thread::scope(|s| {
+                for t in 0..6 {
+                    let (start, dir) = (&start, dir.path());
+                    s.spawn(move || {
+                        start.wait();
+                        let c = Cache::open(dir, CacheMode::On, false, &|_| {})
+                            .unwrap_or_else(|e| panic!("round {round}, opener {t}: {e}"));
+                        let key = t.to_string();
+                        c.put(Kind::EfetchXml, [(key.as_str(), "<a/>", None)]);
+                        assert!(
+                            c.get(Kind::EfetchXml, &key).is_some(),
+                            "round {round}, opener {t}"
+                        );
+                    });
+                }
+            });
+            assert_eq!(
+                open(dir.path(), CacheMode::On).stats().unwrap().kinds[0].entries,
+                6,
+                "round {round}"
+            );
+        }
     }
 
     #[test]

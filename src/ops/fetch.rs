@@ -416,29 +416,29 @@ impl Op for Fetch<'_> {
                 return Some((record, fetched_at));
             }
         }
-        let hit = cache.get(kind, pmid)?;
-        let article = match self.options.mode {
-            Mode::Medline => Article::Medline(hit.body),
+        // An entry that no longer parses is a miss (not counted as a hit,
+        // and replaced by the fetch).
+        let (article, fetched_at) = cache.get_with(kind, pmid, |hit| match self.options.mode {
+            Mode::Medline => Some(Article::Medline(hit.body)),
             Mode::Xml { keep_raw } => {
-                // An entry that no longer parses is a miss (and is replaced).
                 let el = crate::ncbi::xml::parse(&hit.body).ok()?;
                 let record = crate::ncbi::efetch::parse_article(&el).ok()?;
                 if record.pmid != *pmid {
                     return None;
                 }
-                Article::Xml {
+                Some(Article::Xml {
                     record: Box::new(record),
                     raw: keep_raw.then_some(hit.body),
                     prolog: hit.extra.map(Arc::from),
-                }
+                })
             }
-        };
+        })?;
         let record = Fetched {
             requested: requested.clone(),
             pmid: pmid.clone(),
             outcome: Ok(article),
         };
-        Some((record, hit.fetched_at))
+        Some((record, fetched_at))
     }
 
     fn request(&self, _: (), pmids: Vec<String>) -> BoxFuture<'_, Result<EfetchAnswer>> {
