@@ -121,7 +121,14 @@ fn post(url: &str, body: impl Into<reqwest::Body>) -> reqwest::RequestBuilder {
 async fn two_clients_at_once_share_one_server_and_one_ncbi_budget() {
     let fake = fake();
     let server = start(&fake);
-    let http = Http::start(&server, &[], &[("PUBMED_REQUEST_GAP_MS", "300")]).await;
+    // No cache: a client whose call starts after the other's answer was
+    // stored would be answered from it (one request fewer under load).
+    let http = Http::start(
+        &server,
+        &[],
+        &[("PUBMED_REQUEST_GAP_MS", "300"), ("PUBMED_CACHE", "off")],
+    )
+    .await;
     let (a, b) = tokio::join!(http.client(None), http.client(None));
     let run = |c: RunningService<RoleClient, ()>| async move {
         let (s, p, v) = tokio::join!(
