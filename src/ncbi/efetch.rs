@@ -698,13 +698,17 @@ pub struct ParsedSet {
     pub unattributed: usize,
 }
 
+/// One article of a [`ChunkSet`]: its PMID, the record or why it could not
+/// be read, and its element when kept.
+type ChunkArticle = (String, Result<Box<Record>, String>, Option<RawXml>);
+
 /// [`ParsedSet`] as a chunk's answer holds it: records boxed as they are
 /// read (a chunk's 1,000 are moved into its answer, never copied out of a
 /// vector of them) and kept elements as slices of the body ([`RawXml`]).
 #[derive(Debug, Clone, Default)]
 struct ChunkSet {
     prolog_len: usize,
-    articles: Vec<(String, Result<Box<Record>, String>, Option<RawXml>)>,
+    articles: Vec<ChunkArticle>,
     deleted: Vec<String>,
     unattributed: usize,
 }
