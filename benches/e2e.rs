@@ -111,6 +111,24 @@ fn mixed_file(dir: &std::path::Path, n: u64) -> (String, usize) {
     (path.to_str().unwrap().to_string(), min)
 }
 
+/// Peak RSS in MB of `pubmed ARGS… --cache off`, paced as a user runs it,
+/// against a fresh 3 req/s server: the figure beside a row's default
+/// (cache on), so the cache's share of the memory is measured, not guessed.
+fn peak_mb_cache_off(args: &[&str]) -> f64 {
+    let fake = FakeNcbi::rate_limited(Corpus::default());
+    let server = start(&fake);
+    let mut args = args.to_vec();
+    args.extend(["--cache", "off"]);
+    let run = pubmed(&args)
+        .server(&server)
+        .env("PUBMED_REQUEST_GAP_MS", "")
+        .env("PUBMED_DEADLINE_S", "60")
+        .measure_rss()
+        .run();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    run.peak_rss_kb.unwrap_or(0) as f64 / 1024.0
+}
+
 /// `convert` of 10,000 mixed PMIDs/PMCIDs/DOIs, default pacing, against a
 /// 3 req/s server: requests against the minimum, wall against the
 /// minimum × 400 ms.
@@ -131,10 +149,11 @@ fn convert_10k() -> Row {
     } = paced(&server, &fake, wall);
     let floor = Duration::from_millis(400) * min as u32;
     let ratio = wall.as_secs_f64() / floor.as_secs_f64();
+    let off = peak_mb_cache_off(&["convert", "--input", &input, "--to", "pmcid"]);
     Row {
         what: "convert 10,000 mixed IDs, 3 req/s server".into(),
         figures: format!(
-            "{lines} lines, {requests} requests (minimum {min}), {:.2} s wall, minimum × 0.4 s = {:.2} s, {ratio:.3}×, {limited} × 429, peak RSS {:.1} MB",
+            "{lines} lines, {requests} requests (minimum {min}), {:.2} s wall, minimum × 0.4 s = {:.2} s, {ratio:.3}×, {limited} × 429, peak RSS {:.1} MB ({off:.1} MB with `--cache off`)",
             wall.as_secs_f64(),
             floor.as_secs_f64(),
             run.peak_rss_kb.unwrap_or(0) as f64 / 1024.0
@@ -330,10 +349,11 @@ fn fetch_100k() -> Row {
         ratio,
     } = paced(&server, &fake, wall);
     let mb = run.peak_rss_kb.unwrap_or(0) as f64 / 1024.0;
+    let off = peak_mb_cache_off(&["fetch", "--input", path.to_str().unwrap(), "-f", "ndjson"]);
     Row {
         what: "fetch 100,000 PMIDs, 3 req/s server".into(),
         figures: format!(
-            "{written} records, {requests} requests, {:.2} s wall, floor {:.2} s, {ratio:.3}× floor, {limited} × 429, peak RSS {mb:.1} MB",
+            "{written} records, {requests} requests, {:.2} s wall, floor {:.2} s, {ratio:.3}× floor, {limited} × 429, peak RSS {mb:.1} MB ({off:.1} MB with `--cache off`)",
             wall.as_secs_f64(),
             floor.as_secs_f64()
         ),

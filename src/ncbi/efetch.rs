@@ -18,6 +18,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use bytes::Bytes;
 use quick_xml::Reader;
 use quick_xml::events::Event;
 
@@ -75,7 +76,7 @@ pub enum Entry {
         /// The record.
         record: Box<Record>,
         /// The `PubmedArticle`/`PubmedBookArticle` element as NCBI sent it.
-        raw: Option<String>,
+        raw: Option<RawXml>,
     },
     /// One MEDLINE record as NCBI sent it: from `PMID- ` to its last line,
     /// each line with its line break.
@@ -87,6 +88,33 @@ pub enum Entry {
         /// A sentence for people.
         message: String,
     },
+}
+
+/// One article element's bytes as NCBI sent them: a slice of its answer's
+/// body, shared rather than copied, so keeping every article of a chunk
+/// (for the cache, `-f xml`) costs no second copy of the body; the body is
+/// freed when the last of its slices is dropped.
+#[derive(Clone, PartialEq, Eq)]
+pub struct RawXml(Bytes);
+
+impl RawXml {
+    /// The element's text. Its bytes are a UTF-8 body's slice between
+    /// element boundaries, so the check cannot fail.
+    pub fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.0).unwrap_or_default()
+    }
+}
+
+impl From<&str> for RawXml {
+    fn from(s: &str) -> Self {
+        RawXml(Bytes::copy_from_slice(s.as_bytes()))
+    }
+}
+
+impl std::fmt::Debug for RawXml {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(self.as_str(), f)
+    }
 }
 
 /// EFetch's answer for a list of PMIDs: an entry for every distinct PMID
@@ -670,15 +698,50 @@ pub struct ParsedSet {
     pub unattributed: usize,
 }
 
-/// Parses a whole `PubmedArticleSet` body article by article.
+/// One article of a [`ChunkSet`]: its PMID, the record or why it could not
+/// be read, and its element when kept.
+type ChunkArticle = (String, Result<Box<Record>, String>, Option<RawXml>);
+
+/// [`ParsedSet`] as a chunk's answer holds it: records boxed as they are
+/// read (a chunk's 1,000 are moved into its answer, never copied out of a
+/// vector of them) and kept elements as slices of the body ([`RawXml`]).
+#[derive(Debug, Clone, Default)]
+struct ChunkSet {
+    prolog_len: usize,
+    articles: Vec<ChunkArticle>,
+    deleted: Vec<String>,
+    unattributed: usize,
+}
+
+/// Parses a whole `PubmedArticleSet` body article by article; with
+/// `keep_raw`, each article keeps its element's bytes.
 ///
 /// Errors: [`SplitError`] when the body is not a well-formed
 /// `PubmedArticleSet`. A malformed or unreadable article inside a
 /// well-formed set is reported in [`ParsedSet`], never an error.
 pub fn parse_set(body: &str, keep_raw: bool) -> std::result::Result<ParsedSet, SplitError> {
+    let bytes = keep_raw.then(|| Bytes::copy_from_slice(body.as_bytes()));
+    let set = read_set(body, bytes.as_ref())?;
+    Ok(ParsedSet {
+        prolog_len: set.prolog_len,
+        articles: set
+            .articles
+            .into_iter()
+            .map(|(pmid, r, raw)| (pmid, r.map(|r| *r), raw.map(|r| r.as_str().to_owned())))
+            .collect(),
+        deleted: set.deleted,
+        unattributed: set.unattributed,
+    })
+}
+
+/// [`parse_set`] for a chunk's answer: with `raw` (the body's bytes, of
+/// which `body` is the text), each article keeps its element as a shared
+/// slice of them. Errors: as [`parse_set`].
+fn read_set(body: &str, raw: Option<&Bytes>) -> std::result::Result<ChunkSet, SplitError> {
     let (prolog_len, spans) = split_set(body)?;
-    let mut set = ParsedSet {
+    let mut set = ChunkSet {
         prolog_len,
+        articles: Vec::with_capacity(spans.len()),
         ..Default::default()
     };
     for span in spans {
@@ -701,9 +764,12 @@ pub fn parse_set(body: &str, keep_raw: bool) -> std::result::Result<ParsedSet, S
             set.unattributed += 1;
             continue;
         };
-        let record = parse_article(&el);
-        set.articles
-            .push((pmid, record, keep_raw.then(|| bytes.to_string())));
+        let record = parse_article(&el).map(Box::new);
+        // The same range of the same bytes: `raw` is `body`'s.
+        let kept = raw
+            .filter(|b| b.len() == body.len())
+            .map(|b| RawXml(b.slice(span.range)));
+        set.articles.push((pmid, record, kept));
     }
     Ok(set)
 }
@@ -750,7 +816,7 @@ pub fn split_medline(body: &str) -> std::result::Result<Vec<(String, String)>, S
 
 /// One chunk's usable answer.
 enum ChunkBody {
-    Xml(ParsedSet, Arc<str>),
+    Xml(ChunkSet, Arc<str>),
     Medline(Vec<(String, String)>),
 }
 
@@ -789,7 +855,7 @@ fn classify_body(resp: &HttpResponse, mode: Mode) -> Verdict<ChunkBody> {
         return v;
     }
     let empty = move || match mode {
-        Mode::Xml { .. } => ChunkBody::Xml(ParsedSet::default(), Arc::from("")),
+        Mode::Xml { .. } => ChunkBody::Xml(ChunkSet::default(), Arc::from("")),
         Mode::Medline => ChunkBody::Medline(Vec::new()),
     };
     let expected = match mode {
@@ -839,7 +905,7 @@ fn classify_body(resp: &HttpResponse, mode: Mode) -> Verdict<ChunkBody> {
                     Err("expected <PubmedArticleSet>, found JSON".to_string())
                 });
             }
-            match parse_set(body, keep_raw) {
+            match read_set(body, keep_raw.then_some(&resp.body)) {
                 Ok(set) => {
                     let prolog = Arc::from(&body[..set.prolog_len]);
                     Verdict::Done(ChunkBody::Xml(set, prolog))
@@ -1104,10 +1170,7 @@ fn merge(answer: &mut EfetchAnswer, ids: &[String], body: ChunkBody) {
                     continue;
                 }
                 let entry = match record {
-                    Ok(r) => Entry::Article {
-                        record: Box::new(r),
-                        raw,
-                    },
+                    Ok(record) => Entry::Article { record, raw },
                     Err(why) => Entry::Missing {
                         reason: MissingReason::Invalid,
                         message: format!("EFetch sent a record that cannot be read: {why}"),
@@ -1235,6 +1298,30 @@ mod tests {
         assert_eq!(&body[spans[1].range.clone()], "<PubmedBookArticle/>");
     }
 
+    /// The cache and `-f xml` keep every article's element: as slices of
+    /// the answer's own buffer, not a second copy of the body beside it
+    /// (README "Benchmarks": fetch's peak RSS).
+    #[test]
+    fn kept_articles_are_slices_of_the_body_not_copies() {
+        let text = include_str!("../../tests/fixtures/efetch_pubmed_two_articles.xml");
+        let body = Bytes::from(text);
+        let text = std::str::from_utf8(&body).unwrap();
+        let set = read_set(text, Some(&body)).unwrap();
+        let pmids: Vec<&str> = set.articles.iter().map(|a| a.0.as_str()).collect();
+        assert_eq!(pmids, ["11748933", "11700088"]);
+        let buffer = body.as_ptr_range();
+        for (pmid, record, raw) in &set.articles {
+            let raw = raw.as_ref().expect("kept").as_str();
+            assert!(raw.starts_with("<PubmedArticle>") && raw.ends_with("</PubmedArticle>"));
+            assert!(raw.contains(&format!("<PMID Version=\"1\">{pmid}</PMID>")));
+            assert!(text.contains(raw));
+            assert!(buffer.contains(&raw.as_ptr()), "PMID {pmid}: a copy");
+            assert_eq!(record.as_ref().unwrap().pmid, *pmid);
+        }
+        let unkept = read_set(text, None).unwrap();
+        assert!(unkept.articles.iter().all(|a| a.2.is_none()));
+    }
+
     #[test]
     fn split_rejects_what_is_not_a_whole_set() {
         assert_eq!(
@@ -1324,12 +1411,12 @@ mod tests {
             unattributed in 0usize..3,
         ) {
             let ids: Vec<String> = sent.iter().map(u64::to_string).collect();
-            let set = ParsedSet {
+            let set = ChunkSet {
                 prolog_len: 0,
                 articles: answered
                     .iter()
                     .map(|(p, ok)| {
-                        let r = if *ok { Ok(Record::default()) } else { Err("bad".to_string()) };
+                        let r = if *ok { Ok(Box::default()) } else { Err("bad".to_string()) };
                         (p.to_string(), r, None)
                     })
                     .collect(),

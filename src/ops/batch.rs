@@ -739,14 +739,30 @@ impl<'o, O: Op> Engine<'o, O> {
             .record(input, key, answer.as_mut().map_err(|e| &*e), last);
         let chunk_error = ch.answer.as_ref().and_then(|a| a.as_ref().err());
         self.totals.count(&record, chunk_error);
-        if ch.left == 0
+        // The key's part of the answer may be gone now: a repeat arriving
+        // while the chunk still lives for its other keys is asked again.
+        let group = ch.group;
+        let left = ch.left;
+        if last {
+            self.forget(group, key, id);
+        }
+        if left == 0
             && let Some(done) = self.chunks.remove(&id)
         {
-            for key in done.waiting.into_keys() {
-                self.carried.remove(&(done.group, key));
+            for key in done.waiting.keys() {
+                self.forget(done.group, key, id);
             }
         }
         record
+    }
+
+    /// Repeats of `key` no longer go to chunk `id` (a later chunk that
+    /// carries it keeps it).
+    fn forget(&mut self, group: O::Group, key: &O::Key, id: u64) {
+        let carried = (group, key.clone());
+        if self.carried.get(&carried) == Some(&id) {
+            self.carried.remove(&carried);
+        }
     }
 
     fn progress(&self) -> Progress {

@@ -243,7 +243,7 @@ fn fetched_from(requested: String, pmid: &str, entry: Entry, prolog: Option<Arc<
     let outcome = match entry {
         Entry::Article { record, raw } => Ok(Article::Xml {
             record,
-            raw,
+            raw: raw.map(|r| r.as_str().to_owned()),
             prolog,
         }),
         Entry::Medline(text) => Ok(Article::Medline(text)),

@@ -399,3 +399,45 @@ fn the_batch_rule() {
     assert_eq!(exit(None, 0, 0), Exit::Success);
     assert_eq!(exit(Some(&failure), 3, 3).code(), 69);
 }
+
+/// A key whose last waiting input was handed out while its chunk still
+/// lives (a repeat of another of its keys waits behind a later chunk):
+/// that key's part of the answer is gone, so a repeat arriving now must go
+/// into a new chunk, not wait on the answered one and find nothing there
+/// (which `fetch` would report as not found).
+#[test]
+fn a_repeat_after_its_keys_part_was_taken_is_asked_again() {
+    let op = ToyOp::new(ChunkPolicy::simple(3, 2));
+    // 1, 2, 3 fill chunk A (sent at 0, answered at 1 s); 4 opens B (sent
+    // at 1 s by age, answered at 1.5 s); 2 repeats within A; blank lines
+    // keep the input busy; 1 comes again at 1.1 s, after A's answer gave
+    // 1 and 3 their records and while B holds the head.
+    let mut timed: Vec<(u64, InputLine)> = ids(&["1", "2", "3", "4", "2"])
+        .into_iter()
+        .map(|l| (0, l))
+        .collect();
+    timed.extend((0..5).map(|_| (200, InputLine::Skip)));
+    timed.push((100, InputLine::Id("1".into())));
+    let mut seen = Vec::new();
+    paused().block_on(async {
+        let input = Box::pin(futures::stream::iter(timed).then(|(ms, line)| async move {
+            tokio::time::sleep(Duration::from_millis(ms)).await;
+            Ok(line)
+        }));
+        let mut sink = |o: Output<'_, Toy>| {
+            if let Output::Record(r) = o {
+                seen.push((r.requested.clone(), r.outcome.clone()));
+            }
+            Ok(())
+        };
+        run(&op, input, &mut sink).await.expect("the run ends")
+    });
+    let want: Vec<(String, std::result::Result<String, RecordError>)> =
+        ["1", "2", "3", "4", "2", "1"]
+            .iter()
+            .map(|n| (n.to_string(), Ok(format!("#{n}"))))
+            .collect();
+    assert_eq!(seen, want);
+    let sent: Vec<Vec<u32>> = op.sent().into_iter().map(|(_, k)| k).collect();
+    assert_eq!(sent, vec![vec![1, 2, 3], vec![4], vec![1]]);
+}
