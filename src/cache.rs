@@ -332,10 +332,6 @@ fn connect(path: &Path) -> rusqlite::Result<Connection> {
     // WAL: readers never block the writer, two writers wait their turn.
     conn.pragma_update(None, "journal_mode", "WAL")?;
     conn.pragma_update(None, "synchronous", "NORMAL")?;
-    // A 256 KiB page cache (SQLite's default is 2 MB): lookups by key touch
-    // a few pages each, and the file's pages are in the OS's cache anyway;
-    // the default was most of what the cache added to a fetch's peak RSS.
-    conn.pragma_update(None, "cache_size", -256)?;
     let version = |c: &Connection| -> rusqlite::Result<i64> {
         c.pragma_query_value(None, "user_version", |r| r.get(0))
     };
