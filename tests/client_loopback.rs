@@ -29,7 +29,7 @@ async fn a_long_query_goes_out_as_post_and_works() {
             &format!("<Query>{term}</Query>"),
         ))
     });
-    let client = Client::new(settings(&server, Policy::default())).unwrap();
+    let client = Client::new(settings(&server, Policy::default()));
     let long = format!("biopythooon {}", "cancer ".repeat(360))
         .trim_end()
         .to_string();
@@ -60,7 +60,7 @@ async fn default_pacing_never_trips_a_three_per_second_limit() {
             Reply::xml(fixture("espell_biopythooon.xml"))
         }
     });
-    let client = Arc::new(Client::new(settings(&server, Policy::default())).unwrap());
+    let client = Arc::new(Client::new(settings(&server, Policy::default())));
     let t0 = Instant::now();
     for _ in 0..30 {
         client.espell(Db::Pubmed, "biopythooon").await.unwrap();
@@ -109,8 +109,7 @@ async fn esummary_batches_of_1000_keep_esearch_order() {
             request_gap: Some(Duration::ZERO),
             ..Policy::default()
         },
-    ))
-    .unwrap();
+    ));
     let pmids: Vec<String> = (0..2200)
         .map(|i| (40_000_000 - i * 7).to_string())
         .collect();
@@ -180,8 +179,7 @@ async fn a_certificate_that_does_not_verify_is_tried_once() {
     let client = Client::new(ClientSettings {
         eutils_url: format!("https://127.0.0.1:{port}/entrez/eutils/"),
         ..Default::default()
-    })
-    .unwrap();
+    });
     let e = client.espell(Db::Pubmed, "biopythooon").await.unwrap_err();
     assert_eq!(e.reason, pubmed::error::Reason::NcbiUnreachable);
     assert_eq!(accepts.load(Ordering::SeqCst), 1, "{}", e.message);

@@ -376,8 +376,7 @@ async fn an_endless_body_is_cut_off() {
     let client = Client::new(ClientSettings {
         eutils_url: server.eutils_url(),
         ..Default::default()
-    })
-    .unwrap();
+    });
     let e = client.espell(Db::Pubmed, "x").await.unwrap_err();
     assert_eq!(e.reason, pubmed::error::Reason::NcbiInvalidResponse);
     assert!(e.message.contains("larger than"), "{}", e.message);

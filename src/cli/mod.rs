@@ -138,8 +138,7 @@ impl Context {
         for w in &settings.warnings {
             self.note(w);
         }
-        let client =
-            Client::new(settings.client_settings())?.with_cache(self.open_cache(&settings));
+        let client = Client::new(settings.client_settings()).with_cache(self.open_cache(&settings));
         Ok(Arc::new(client))
     }
 

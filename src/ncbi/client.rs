@@ -342,11 +342,8 @@ fn encoded_len(params: &[(String, String)]) -> usize {
 
 impl Client {
     /// A client over HTTPS (reqwest + rustls), built by its first request.
-    pub fn new(settings: ClientSettings) -> Result<Self> {
-        Ok(Self::with_transport(
-            settings,
-            Arc::new(ReqwestTransport::new()),
-        ))
+    pub fn new(settings: ClientSettings) -> Self {
+        Self::with_transport(settings, Arc::new(ReqwestTransport::new()))
     }
 
     /// A client over any transport (tests use in-process fakes). The shared

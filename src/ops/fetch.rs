@@ -284,29 +284,26 @@ fn store(cache: &crate::cache::Cache, mode: Mode, answer: &EfetchAnswer) {
         return;
     }
     let prolog = answer.prolog.as_deref();
-    let parsed: Vec<Option<Vec<u8>>> = answer
+    // One pass: an entry without its XML is not stored, so its parsed
+    // form is never made.
+    let rows: Vec<_> = answer
         .entries
-        .values()
-        .map(|e| match e {
-            Entry::Article { record, .. } => serde_json::to_vec(&StoredRef {
+        .iter()
+        .filter_map(|(pmid, e)| match e {
+            Entry::Article {
                 record,
-                date_parts: &record.date_parts,
-            })
-            .ok(),
+                raw: Some(raw),
+            } => {
+                let form = serde_json::to_vec(&(record, &record.date_parts)).ok();
+                Some((pmid.as_str(), raw.as_str(), prolog, form))
+            }
+            Entry::Medline(text) => Some((pmid.as_str(), text.as_str(), None, None::<Vec<u8>>)),
             _ => None,
         })
         .collect();
-    let items = answer
-        .entries
+    let items = rows
         .iter()
-        .zip(&parsed)
-        .filter_map(|((pmid, e), p)| match e {
-            Entry::Article { raw: Some(raw), .. } => {
-                Some((pmid.as_str(), raw.as_str(), prolog, p.as_deref()))
-            }
-            Entry::Medline(text) => Some((pmid.as_str(), text.as_str(), None, None)),
-            _ => None,
-        });
+        .map(|(pmid, body, extra, form)| (*pmid, *body, *extra, form.as_deref()));
     cache.put_parsed(cache_kind(mode), PARSED_FORM, items);
 }
 
@@ -316,27 +313,12 @@ fn store(cache: &crate::cache::Cache, mode: Mode, answer: &EfetchAnswer) {
 /// (docs/cache.md "Parsed records").
 const PARSED_FORM: &str = concat!("pubmed ", env!("CARGO_PKG_VERSION"), " record 1");
 
-/// A record's parsed form in the cache: its JSON as `-f json` prints it,
-/// with the date's parts that JSON leaves out.
-#[derive(serde::Serialize)]
-struct StoredRef<'a> {
-    record: &'a Record,
-    date_parts: &'a crate::core::record::DateParts,
-}
-
-/// [`StoredRef`] read back.
-#[derive(serde::Deserialize)]
-struct Stored {
-    record: Record,
-    date_parts: crate::core::record::DateParts,
-}
-
-/// A record from its parsed form, if it is one of `pmid`.
+/// A record from its parsed form, if it is one of `pmid`. The form is the
+/// JSON pair `[record, date parts]`: the record as `-f json` prints it, and
+/// the date's parts, which that JSON leaves out.
 fn from_parsed(bytes: &[u8], pmid: &str) -> Option<Record> {
-    let Stored {
-        mut record,
-        date_parts,
-    } = serde_json::from_slice(bytes).ok()?;
+    let (mut record, date_parts): (Record, crate::core::record::DateParts) =
+        serde_json::from_slice(bytes).ok()?;
     record.date_parts = date_parts;
     (record.pmid == pmid).then_some(record)
 }
@@ -559,11 +541,7 @@ mod tests {
                 let set = crate::ncbi::efetch::parse_set(&body, false).unwrap();
                 for (pmid, record, _) in set.articles {
                     let record = record.unwrap();
-                    let bytes = serde_json::to_vec(&StoredRef {
-                        record: &record,
-                        date_parts: &record.date_parts,
-                    })
-                    .unwrap();
+                    let bytes = serde_json::to_vec(&(&record, &record.date_parts)).unwrap();
                     assert_eq!(from_parsed(&bytes, &pmid).as_ref(), Some(&record), "{name}");
                     assert_eq!(from_parsed(&bytes, "1"), None);
                     seen += 1;
