@@ -183,6 +183,18 @@ CREATE TRIGGER IF NOT EXISTS entries_gone AFTER DELETE ON entries BEGIN
 END;
 ";
 
+/// The lookup of an entry's body ([`Cache::get_with`]); parameters kind,
+/// key, the oldest fresh `fetched_at`. `used_at` is a correlated
+/// subquery, not a `LEFT JOIN`: SQLite re-prepares a cached statement
+/// that `LEFT JOIN`s on bound parameters at every use (its plan depends on
+/// their values), and a cached run then spent half its time in SQLite's
+/// parser (test `cache::tests::lookups_are_prepared_once`).
+const GET_SQL: &str = "SELECT e.body, e.extra, e.fetched_at, (SELECT u.used_at FROM uses u WHERE u.kind = e.kind AND u.key = e.key) FROM entries e WHERE e.kind = ?1 AND e.key = ?2 AND e.fetched_at > ?3";
+
+/// The lookup of an entry's parsed form ([`Cache::get_parsed`]): as
+/// [`GET_SQL`], and the form's name as `?4`.
+const GET_PARSED_SQL: &str = "SELECT e.parsed, e.fetched_at, (SELECT u.used_at FROM uses u WHERE u.kind = e.kind AND u.key = e.key) FROM entries e WHERE e.kind = ?1 AND e.key = ?2 AND e.fetched_at > ?3 AND e.form = ?4 AND e.parsed IS NOT NULL";
+
 /// A cached entry.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Hit {
@@ -470,20 +482,14 @@ impl Cache {
         key: &str,
         decode: impl FnOnce(Hit) -> Option<T>,
     ) -> Option<(T, i64)> {
-        let (body, extra, fetched_at, used_at) = self.lookup(
-            kind,
-            key,
-            "SELECT body, extra, fetched_at, used_at FROM entries LEFT JOIN uses USING (kind, key) WHERE kind = ?1 AND key = ?2 AND fetched_at > ?3",
-            &[],
-            |r| {
-                Ok((
-                    r.get::<_, Vec<u8>>(0)?,
-                    r.get::<_, Option<String>>(1)?,
-                    r.get::<_, i64>(2)?,
-                    r.get::<_, Option<i64>>(3)?,
-                ))
-            },
-        )?;
+        let (body, extra, fetched_at, used_at) = self.lookup(kind, key, GET_SQL, &[], |r| {
+            Ok((
+                r.get::<_, Vec<u8>>(0)?,
+                r.get::<_, Option<String>>(1)?,
+                r.get::<_, i64>(2)?,
+                r.get::<_, Option<i64>>(3)?,
+            ))
+        })?;
         let body = String::from_utf8(body).ok()?;
         let value = decode(Hit {
             body,
@@ -506,19 +512,14 @@ impl Cache {
         form: &str,
         decode: impl FnOnce(&[u8]) -> Option<T>,
     ) -> Option<(T, i64)> {
-        let (parsed, fetched_at, used_at) = self.lookup(
-            kind,
-            key,
-            "SELECT parsed, fetched_at, used_at FROM entries LEFT JOIN uses USING (kind, key) WHERE kind = ?1 AND key = ?2 AND fetched_at > ?3 AND form = ?4 AND parsed IS NOT NULL",
-            &[&form],
-            |r| {
+        let (parsed, fetched_at, used_at) =
+            self.lookup(kind, key, GET_PARSED_SQL, &[&form], |r| {
                 Ok((
                     r.get::<_, Vec<u8>>(0)?,
                     r.get::<_, i64>(1)?,
                     r.get::<_, Option<i64>>(2)?,
                 ))
-            },
-        )?;
+            })?;
         let value = decode(&parsed)?;
         self.used(kind, key, fetched_at, used_at);
         Some((value, fetched_at))
@@ -952,6 +953,39 @@ mod tests {
             )
             .unwrap();
         assert_eq!(fresh, MARK_BATCH as i64);
+    }
+
+    /// Each lookup's statement is prepared once per connection, however
+    /// many lookups run: with a `LEFT JOIN` of `uses`, SQLite prepared it
+    /// again at every lookup (99 times for 100; half a cached run's time).
+    #[test]
+    fn lookups_are_prepared_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let c = open(dir.path(), CacheMode::On);
+        let keys: Vec<String> = (0..100).map(|i| format!("{}", 3_000_000 + i)).collect();
+        c.put_parsed(
+            Kind::EfetchXml,
+            "f",
+            keys.iter()
+                .map(|k| (k.as_str(), "<a/>", None, Some(&b"[1]"[..]))),
+        );
+        age(&c, 2 * MARK_FRESH_MS);
+        for k in &keys {
+            assert!(c.get(Kind::EfetchXml, k).is_some());
+            assert!(
+                c.get_parsed(Kind::EfetchXml, k, "f", |b| Some(b.to_vec()))
+                    .is_some()
+            );
+        }
+        let conn = c.conn();
+        for sql in [GET_SQL, GET_PARSED_SQL] {
+            let st = conn.prepare_cached(sql).unwrap();
+            assert_eq!(
+                st.get_status(rusqlite::StatementStatus::RePrepare),
+                0,
+                "{sql}"
+            );
+        }
     }
 
     /// Processes opening a cache of the previous schema at once: each

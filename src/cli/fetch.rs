@@ -98,6 +98,7 @@ pub(super) async fn run(a: FetchArgs, ctx: &Context) -> Result<Exit, Failure> {
                 keep_raw: f == FetchFormat::Xml,
             },
         },
+        json_only: matches!(format, FetchFormat::Json | FetchFormat::Ndjson),
         ..FetchOptions::default()
     };
     let progress = match &output {

@@ -39,6 +39,11 @@ pub struct FetchOptions {
     pub mode: Mode,
     /// PMIDs per request (at most [`EFETCH_CHUNK`]).
     pub chunk: usize,
+    /// The caller prints each record as its JSON only (`-f json`, `-f
+    /// ndjson`): a record read from the cache's parsed form is then that
+    /// JSON ([`Article::Json`]), neither parsed nor serialized again
+    /// (docs/cache.md "Parsed records").
+    pub json_only: bool,
 }
 
 impl Default for FetchOptions {
@@ -46,6 +51,7 @@ impl Default for FetchOptions {
         FetchOptions {
             mode: Mode::Xml { keep_raw: false },
             chunk: EFETCH_CHUNK,
+            json_only: false,
         }
     }
 }
@@ -65,7 +71,31 @@ pub enum Article {
     /// MEDLINE mode (`-f medline`): the record's text as NCBI sent it,
     /// which has no parsed fields.
     Medline(String),
+    /// A cached record as the JSON `-f json` prints for it, when the caller
+    /// asked for nothing else ([`FetchOptions::json_only`]): no parsed
+    /// fields.
+    Json(RecordJson),
 }
+
+/// A record's JSON, as [`Record`]'s `Serialize` writes it (compact), taken
+/// from the cache's parsed form of this build.
+#[derive(Debug, Clone)]
+pub struct RecordJson(Box<serde_json::value::RawValue>);
+
+impl RecordJson {
+    /// The JSON text.
+    pub fn get(&self) -> &str {
+        self.0.get()
+    }
+}
+
+impl PartialEq for RecordJson {
+    fn eq(&self, other: &Self) -> bool {
+        self.get() == other.get()
+    }
+}
+
+impl Eq for RecordJson {}
 
 /// The output for one input PMID: the article, or the error in its place.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -104,7 +134,7 @@ impl Fetched {
     pub fn parsed(&self) -> std::result::Result<&Record, &RecordError> {
         match &self.outcome {
             Ok(Article::Xml { record, .. }) => Ok(record),
-            Ok(Article::Medline(_)) => Err(&NOT_ASKED),
+            Ok(Article::Medline(_) | Article::Json(_)) => Err(&NOT_ASKED),
             Err(e) => Err(e),
         }
     }
@@ -115,7 +145,7 @@ impl Fetched {
         match &self.outcome {
             Ok(Article::Medline(text)) => Ok(text),
             Ok(Article::Xml { raw: Some(raw), .. }) => Ok(raw),
-            Ok(Article::Xml { raw: None, .. }) => Err(&NOT_ASKED),
+            Ok(Article::Xml { raw: None, .. } | Article::Json(_)) => Err(&NOT_ASKED),
             Err(e) => Err(e),
         }
     }
@@ -125,15 +155,17 @@ impl Fetched {
 /// (a MEDLINE text: `{"pmid", "medline"}`).
 impl Serialize for Fetched {
     fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
-        if let Ok(Article::Xml { record, .. }) = &self.outcome {
-            return record.serialize(s);
+        match &self.outcome {
+            Ok(Article::Xml { record, .. }) => return record.serialize(s),
+            Ok(Article::Json(json)) => return json.0.serialize(s),
+            _ => {}
         }
         let mut m = s.serialize_map(None)?;
         m.serialize_entry("pmid", &self.pmid)?;
         match &self.outcome {
             Ok(Article::Medline(text)) => m.serialize_entry("medline", text)?,
             Err(e) => m.serialize_entry("error", e)?,
-            Ok(Article::Xml { .. }) => {}
+            Ok(Article::Xml { .. } | Article::Json(_)) => {}
         }
         m.end()
     }
@@ -323,6 +355,21 @@ fn from_parsed(bytes: &[u8], pmid: &str) -> Option<Record> {
     (record.pmid == pmid).then_some(record)
 }
 
+/// A record's JSON from its parsed form, if it is one of `pmid`: the
+/// pair's first element as it is stored, checked (valid JSON, `pmid`) but
+/// not parsed into a [`Record`].
+fn json_from_parsed(bytes: &[u8], pmid: &str) -> Option<RecordJson> {
+    #[derive(serde::Deserialize)]
+    struct Pmid<'a> {
+        #[serde(borrow)]
+        pmid: std::borrow::Cow<'a, str>,
+    }
+    let (json, _): (&serde_json::value::RawValue, serde::de::IgnoredAny) =
+        serde_json::from_slice(bytes).ok()?;
+    let of: Pmid<'_> = serde_json::from_str(json.get()).ok()?;
+    (of.pmid == pmid).then(|| RecordJson(json.to_owned()))
+}
+
 /// The fetch operation on the batch engine: one group, chunks of
 /// `options.chunk` PMIDs, at most [`MAX_CHUNKS_IN_FLIGHT`] at once.
 pub(crate) struct Fetch<'c> {
@@ -383,13 +430,20 @@ impl Op for Fetch<'_> {
         let kind = cache_kind(self.options.mode);
         if let Mode::Xml { keep_raw: false } = self.options.mode {
             // Its parsed form, when this parser stored one: no XML read.
-            let parsed = cache.get_parsed(kind, pmid, PARSED_FORM, |b| from_parsed(b, pmid));
-            if let Some((record, fetched_at)) = parsed {
-                let article = Article::Xml {
-                    record: Box::new(record),
-                    raw: None,
-                    prolog: None,
-                };
+            let parsed = if self.options.json_only {
+                cache.get_parsed(kind, pmid, PARSED_FORM, |b| {
+                    json_from_parsed(b, pmid).map(Article::Json)
+                })
+            } else {
+                cache.get_parsed(kind, pmid, PARSED_FORM, |b| {
+                    from_parsed(b, pmid).map(|record| Article::Xml {
+                        record: Box::new(record),
+                        raw: None,
+                        prolog: None,
+                    })
+                })
+            };
+            if let Some((article, fetched_at)) = parsed {
                 let record = Fetched {
                     requested: requested.clone(),
                     pmid: pmid.clone(),
@@ -544,6 +598,14 @@ mod tests {
                     let bytes = serde_json::to_vec(&(&record, &record.date_parts)).unwrap();
                     assert_eq!(from_parsed(&bytes, &pmid).as_ref(), Some(&record), "{name}");
                     assert_eq!(from_parsed(&bytes, "1"), None);
+                    // The JSON kept for `-f json` is what the record prints.
+                    let json = json_from_parsed(&bytes, &pmid).unwrap();
+                    assert_eq!(
+                        json.get(),
+                        serde_json::to_string(&record).unwrap(),
+                        "{name}"
+                    );
+                    assert_eq!(json_from_parsed(&bytes, "1"), None);
                     seen += 1;
                 }
             }

@@ -449,6 +449,9 @@ pub fn write_json<T: serde::Serialize>(out: &mut dyn Write, value: &T) -> io::Re
 
 /// Writes `value` as one compact JSON line.
 pub fn write_json_line<T: serde::Serialize>(out: &mut dyn Write, value: &T) -> io::Result<()> {
-    serde_json::to_writer(&mut *out, value)?;
-    writeln!(out)
+    // Made whole, then one write: serde_json writes a record in dozens of
+    // small pieces, each a dynamic call through `out`.
+    let mut line = serde_json::to_vec(value)?;
+    line.push(b'\n');
+    out.write_all(&line)
 }

@@ -95,8 +95,8 @@ pub fn json_record<T: serde::Serialize>(out: &mut dyn Write, n: u64, record: &T)
         write!(out, ",")?;
     }
     write!(out, "\n  ")?;
-    serde_json::to_writer(&mut *out, record)?;
-    Ok(())
+    // Made whole, then one write (see `output::write_json_line`).
+    out.write_all(&serde_json::to_vec(record)?)
 }
 
 /// A batch command's stderr summary: `head` (its counts, e.g. `3 IDs: 2
