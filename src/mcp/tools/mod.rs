@@ -15,15 +15,8 @@ use super::schema::{Arg, Values, object_schema, read};
 use crate::error::{Error, Reason};
 use crate::ncbi::Client;
 
-pub mod cite;
-pub mod citmatch;
-pub mod convert;
-pub mod fetch;
-pub mod fulltext;
-pub mod mesh;
-pub mod related;
-pub mod search;
-pub mod spell;
+// One module per tool, each file of this directory.
+automod::dir!(pub "src/mcp/tools");
 
 /// A tool's declaration: everything clients see, and the argument list the
 /// checks and messages come from.
