@@ -9,7 +9,7 @@ use crate::mcp::reply::{
 };
 use crate::mcp::schema::{Arg, Values};
 use crate::ncbi::Client;
-use crate::ncbi::limits::MESH_MAX_RECORDS;
+use crate::ncbi::mesh::MESH_MAX_RECORDS;
 use crate::ops::mesh::{self, MeshRequest};
 
 /// The tool name.
