@@ -72,6 +72,7 @@ pub fn spec() -> ToolSpec {
         ],
         output: output_schema(),
         examples,
+        run: |s, c, v, r| Box::pin(run(s, c, v, r)),
     }
 }
 

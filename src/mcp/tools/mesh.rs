@@ -112,6 +112,7 @@ Input: `term` (words or a UI such as D009203 or C414177), `tree` (default false)
             "required": ["query", "count", "records"]
         }),
         examples,
+        run: |s, c, v, _| Box::pin(run(s, c, v)),
     }
 }
 
