@@ -507,6 +507,8 @@ fn offers_exactly<F: pubmed::output::CommandFormat>(path: &[&str]) {
 
 #[test]
 fn each_command_offers_exactly_its_formats() {
+    use pubmed::cli::each_command_format;
+    use pubmed::output::search_all::SearchAllFormat;
     use pubmed::output::*;
     /// Checks each listed subcommand's `-f`, and collects the paths.
     struct Offers(Vec<Vec<&'static str>>);
@@ -556,7 +558,7 @@ fn each_command_offers_exactly_its_formats() {
             );
             assert!(
                 f.is_hide_set() || listed.contains(&path),
-                "{path:?} shows formats not in output::each_command_format"
+                "{path:?} shows formats not in cli::each_command_format"
             );
             walk(sub, path, listed);
         }

@@ -5,9 +5,19 @@ use std::io::{self, Write};
 use super::Context;
 use crate::cache::{self, Cache, CacheMode};
 use crate::error::{Error, Exit, Failure, Reason};
-use crate::output::CacheFormat;
 
 use clap::Subcommand;
+
+crate::output::formats! {
+    /// The formats of `cache stats`.
+    pub enum CacheFormat { Text, Json }
+}
+
+impl crate::output::CommandFormat for CacheFormat {
+    const COMMAND: &'static str = "cache stats";
+    const TERMINAL: Self = CacheFormat::Text;
+    const PIPE: Self = CacheFormat::Text;
+}
 
 pub(super) const CACHE_EXAMPLES: &str = "\
 Examples:

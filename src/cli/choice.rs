@@ -100,7 +100,7 @@ pub fn not_offered<F: CommandFormat>(given: Format) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::output::FetchFormat;
+    use crate::output::fetch::FetchFormat;
     use clap::Parser;
 
     #[derive(Parser, Debug)]

@@ -10,7 +10,7 @@ use super::{Context, end_of_stream, interruptible};
 use crate::error::{Exit, Failure};
 use crate::ops::batch::Output;
 use crate::ops::cite::{self, CiteStyle, Cited};
-use crate::output::{self, CiteFormat};
+use crate::output::{self, cite::CiteFormat};
 
 use crate::ops;
 use clap::Args;

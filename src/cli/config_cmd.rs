@@ -6,9 +6,19 @@ use std::path::Path;
 use super::Context;
 use crate::config::{self, ConfigFile, ConfigKey, file::Change};
 use crate::error::{Error, Exit, Failure, Reason};
-use crate::output::ConfigFormat;
 
 use clap::Subcommand;
+
+crate::output::formats! {
+    /// The formats of `config show` (a table is the text listing).
+    pub enum ConfigFormat { Text, Json, Table }
+}
+
+impl crate::output::CommandFormat for ConfigFormat {
+    const COMMAND: &'static str = "config show";
+    const TERMINAL: Self = ConfigFormat::Table;
+    const PIPE: Self = ConfigFormat::Text;
+}
 
 pub(super) const CONFIG_EXAMPLES: &str = "\
 Examples:

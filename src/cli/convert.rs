@@ -10,7 +10,7 @@ use crate::error::{Error, Exit, Failure, Reason};
 use crate::ops::batch::Output;
 use crate::ops::convert::{self, ConvertRecord};
 use crate::ops::fallback;
-use crate::output::{self, ConvertFormat};
+use crate::output::{self, convert::ConvertFormat};
 
 use super::choice::choice;
 use crate::core::ids::IdType;

@@ -16,7 +16,7 @@ use crate::ops::batch::Output;
 use crate::ops::fetch::{self, FetchOptions, Fetched};
 use crate::ops::resume::Lines;
 use crate::output::citation::BibOptions;
-use crate::output::{self, FetchFormat};
+use crate::output::{self, fetch::FetchFormat};
 
 use super::choice::choice;
 use crate::output::citation::KeyStyle;

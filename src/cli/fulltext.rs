@@ -14,7 +14,7 @@ use crate::error::{Exit, Failure};
 use crate::ops::batch::{InputLine, Output};
 use crate::ops::fulltext::{self, FulltextOptions, FulltextRecord};
 use crate::ops::resume::Lines;
-use crate::output::{self, FulltextFormat};
+use crate::output::{self, fulltext::FulltextFormat};
 
 use clap::Args;
 

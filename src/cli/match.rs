@@ -9,7 +9,7 @@ use crate::core::reflist::{self, ListKind};
 use crate::error::{Error, Exit, Failure, Reason};
 use crate::ops::batch::Output;
 use crate::ops::citmatch;
-use crate::output::{self, MatchFormat};
+use crate::output::{self, citmatch::MatchFormat};
 
 use super::choice::choice;
 use clap::Args;

@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use super::{Context, read_query};
 use crate::error::{Exit, Failure};
 use crate::ops::mesh::{self, MeshRequest};
-use crate::output::{self, MeshFormat};
+use crate::output::{self, mesh::MeshFormat};
 
 use clap::Args;
 

@@ -31,11 +31,7 @@ use crate::config::{self, Flags};
 use crate::core::query::MAX_QUERY_CHARS;
 use crate::error::{Error, Exit, Failure, Reason};
 use crate::ncbi::Client;
-use crate::output::{
-    self, CacheFormat, CiteFormat, ColorWhen, ConfigFormat, ConvertFormat, FetchFormat, Format,
-    FulltextFormat, MatchFormat, MeshFormat, RelatedFormat, RerunFormat, SearchFormat, SpellFormat,
-    Style,
-};
+use crate::output::{self, ColorWhen, CommandFormat, Format, FormatVisitor, Style};
 use args::{Cli, GlobalArgs, formats, no_formats};
 use clap::{CommandFactory, Subcommand};
 use clap_complete::Shell;
@@ -95,11 +91,11 @@ impl Context {
     /// global `-f` (a command's own `-f` already refused other formats).
     /// Errors: a format the command does not offer is `invalid_argument`
     /// (exit 2).
-    pub fn format_of<F: output::CommandFormat>(&self) -> Result<F, Error> {
+    pub fn format_of<F: CommandFormat>(&self) -> Result<F, Error> {
         // A set missing from the list would escape tests/docs.rs's checks.
         debug_assert!(
-            output::command_names().contains(&F::COMMAND),
-            "{}'s formats are not in output::each_command_format",
+            command_names().contains(&F::COMMAND),
+            "{}'s formats are not in cli::each_command_format",
             F::COMMAND
         );
         match self.format {
@@ -312,8 +308,8 @@ fn output_error(e: &io::Error) -> Error {
 
 /// The subcommands. A command is registered in this file alone: its
 /// module above (`mod mesh;`: its `MeshArgs`, examples and `run`), its
-/// variant here (the about line, `after_help` examples), its line in
-/// [`command`] and its arm in `run`.
+/// variant here (the about line, `after_help` examples), its formats'
+/// line in [`each_command_format`] and its arm in `run`.
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Correct the spelling of a PubMed query with ESpell, in place
@@ -372,42 +368,85 @@ pub enum Command {
     },
 }
 
+/// Visits every command's format set ([`CommandFormat`], defined in the
+/// module that writes it), and every subcommand without one: the one list
+/// of them, in the order clap lists the subcommands (completions). A
+/// subcommand's `-f` comes from here ([`command`]), `tests/docs.rs`
+/// checks each one (`--help`, man page, clap values) against it, and
+/// [`Context::format_of`] refuses, in debug builds, a set that is not
+/// listed. A new command adds one line here.
+pub fn each_command_format(v: &mut impl FormatVisitor) {
+    v.visit::<output::spell::SpellFormat>();
+    v.visit::<output::search::SearchFormat>();
+    v.visit::<output::search_all::SearchAllFormat>();
+    v.visit::<output::convert::ConvertFormat>();
+    v.visit::<output::related::RelatedFormat>();
+    v.visit::<output::fetch::FetchFormat>();
+    v.visit::<output::cite::CiteFormat>();
+    v.visit::<output::fulltext::FulltextFormat>();
+    v.visit::<output::mesh::MeshFormat>();
+    v.visit::<output::citmatch::MatchFormat>();
+    v.visit::<output::rerun::RerunFormat>();
+    v.no_formats(&["config"]);
+    v.visit::<config_cmd::ConfigFormat>();
+    v.no_formats(&["config", "path"]);
+    v.no_formats(&["config", "set"]);
+    v.no_formats(&["cache"]);
+    v.no_formats(&["cache", "path"]);
+    v.visit::<cache_cmd::CacheFormat>();
+    v.no_formats(&["cache", "clear"]);
+    v.no_formats(&["mcp"]);
+    v.no_formats(&["completions"]);
+}
+
+/// The [`CommandFormat::COMMAND`] of each set [`each_command_format`]
+/// visits, in its order.
+fn command_names() -> Vec<&'static str> {
+    struct Names(Vec<&'static str>);
+    impl FormatVisitor for Names {
+        fn visit<F: CommandFormat>(&mut self) {
+            self.0.push(F::COMMAND);
+        }
+    }
+    let mut names = Names(Vec::new());
+    each_command_format(&mut names);
+    names.0
+}
+
 /// The clap command of `pubmed`: [`Cli`]'s definition, with each
-/// subcommand's `-f` listing only its formats, from its format enum (help,
-/// completions and man pages come from here). Commands without formats
-/// keep `-f` (for JSON errors) out of their help.
-///
-/// A new command adds one line here: `formats::<MeshFormat>`, or
-/// `no_formats`. `tests/docs.rs` checks every subcommand's `-f` against
-/// [`output::each_command_format`].
+/// subcommand's `-f` listing only its formats, as [`each_command_format`]
+/// gives them (help, completions and man pages come from here).
+/// Subcommands without formats keep `-f` (for JSON errors) out of their
+/// help.
 pub fn command() -> clap::Command {
-    fn config(c: clap::Command) -> clap::Command {
-        no_formats(c)
-            .mut_subcommand("show", formats::<ConfigFormat>)
-            .mut_subcommand("path", no_formats)
-            .mut_subcommand("set", no_formats)
+    /// The command, its subcommands given their `-f` one at a time.
+    struct Apply(clap::Command);
+    impl FormatVisitor for Apply {
+        fn visit<F: CommandFormat>(&mut self) {
+            // `search --all` is a mode: its help names its formats.
+            if let Some(words) = F::subcommand() {
+                self.0 = under(std::mem::take(&mut self.0), &words, formats::<F>);
+            }
+        }
+        fn no_formats(&mut self, words: &[&str]) {
+            self.0 = under(std::mem::take(&mut self.0), words, no_formats);
+        }
     }
-    fn cache(c: clap::Command) -> clap::Command {
-        no_formats(c)
-            .mut_subcommand("path", no_formats)
-            .mut_subcommand("stats", formats::<CacheFormat>)
-            .mut_subcommand("clear", no_formats)
+    /// `cmd` with `with` applied to its subcommand at `words`; clap moves
+    /// each subcommand changed to the end of its list.
+    fn under(
+        cmd: clap::Command,
+        words: &[&str],
+        with: fn(clap::Command) -> clap::Command,
+    ) -> clap::Command {
+        match words {
+            [] => with(cmd),
+            [first, rest @ ..] => cmd.mut_subcommand(first, |sub| under(sub, rest, with)),
+        }
     }
-    Cli::command()
-        .mut_subcommand("spell", formats::<SpellFormat>)
-        .mut_subcommand("search", formats::<SearchFormat>)
-        .mut_subcommand("convert", formats::<ConvertFormat>)
-        .mut_subcommand("related", formats::<RelatedFormat>)
-        .mut_subcommand("fetch", formats::<FetchFormat>)
-        .mut_subcommand("cite", formats::<CiteFormat>)
-        .mut_subcommand("fulltext", formats::<FulltextFormat>)
-        .mut_subcommand("mesh", formats::<MeshFormat>)
-        .mut_subcommand("match", formats::<MatchFormat>)
-        .mut_subcommand("rerun", formats::<RerunFormat>)
-        .mut_subcommand("config", config)
-        .mut_subcommand("cache", cache)
-        .mut_subcommand("mcp", no_formats)
-        .mut_subcommand("completions", no_formats)
+    let mut apply = Apply(Cli::command());
+    each_command_format(&mut apply);
+    apply.0
 }
 
 /// Runs the command `cli` names, through its adapter.

@@ -10,7 +10,7 @@ use crate::error::{Exit, Failure};
 use crate::ops::batch::Output;
 use crate::ops::related::{self, RelatedRecord, RelatedRequest};
 use crate::ops::search::Detail;
-use crate::output::{self, RelatedFormat};
+use crate::output::{self, related::RelatedFormat};
 
 use super::choice::choice;
 use crate::ops::related::LinkKind;

@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use super::Context;
 use crate::error::{Error, Exit, Failure, Reason};
 use crate::ops::rerun::{self, RerunRequest};
-use crate::output::{self, Format, RerunFormat};
+use crate::output::{self, Format, rerun::RerunFormat};
 
 use clap::Args;
 

@@ -15,7 +15,7 @@ use crate::ops::resume::OnRetry;
 use crate::ops::search::{self, Detail, SearchRequest};
 use crate::ops::search_all::{self, Checkpoint, Event};
 use crate::output::search_all::{self as search_all_out, Note};
-use crate::output::{self, SearchAllFormat, SearchFormat};
+use crate::output::{self, search::SearchFormat, search_all::SearchAllFormat};
 
 use super::choice::choice;
 use crate::core::choice::Choice;

@@ -5,7 +5,7 @@ use std::io::{self, Write};
 use super::{Context, read_query};
 use crate::error::{Exit, Failure};
 use crate::ops;
-use crate::output::{self, SpellFormat};
+use crate::output::{self, spell::SpellFormat};
 
 use clap::Args;
 

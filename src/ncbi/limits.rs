@@ -3,7 +3,9 @@
 //! quote these constants (formatted with [`thousands`]), never the
 //! numbers. The sources are the E-utilities documentation and the PMC ID
 //! Converter API page, as docs/search.md "Batch sizes" and docs/convert.md
-//! cite them.
+//! cite them. A size one command alone chooses, not bound by a limit of
+//! NCBI's, is that command's: in its own client file and its page
+//! (docs/adding-a-command.md).
 //!
 //! [`thousands`]: crate::core::text::thousands
 
@@ -41,11 +43,6 @@ pub const EFETCH_CHUNK: usize = 1_000;
 /// near 1–10 MB and four in flight within the memory bound
 /// (docs/fulltext.md "Requests").
 pub const PMC_EFETCH_CHUNK: usize = 20;
-
-/// MeSH records one `pubmed mesh` lookup shows (ESearch `retmax` on
-/// `db=mesh`), and UIDs per MeSH ESummary request: this client's choice,
-/// well inside [`POST_ABOVE_IDS`] (docs/mesh.md).
-pub const MESH_MAX_RECORDS: usize = 20;
 
 /// Citations per ECitMatch request (`bdata` lines). NCBI documents no
 /// figure; this client's choice keeps a GET URL and each answer (one line

@@ -16,13 +16,19 @@ use quick_xml::name::QName;
 use super::classify::{self, Refusal};
 use super::client::Client;
 use super::db::Db;
-use super::limits::MESH_MAX_RECORDS;
 use super::pacer::Lane;
 use super::xml::{self, Element};
 use crate::cache::Kind;
 use crate::core::mesh::{self, MeshRecord, TreeLink};
 use crate::core::text::fold_whitespace;
 use crate::error::Result;
+
+/// MeSH records one `pubmed mesh` lookup shows (ESearch `retmax` on
+/// `db=mesh`), and UIDs per MeSH ESummary request: this client's choice,
+/// not an NCBI limit, well inside
+/// [`POST_ABOVE_IDS`](super::limits::POST_ABOVE_IDS) (docs/mesh.md
+/// "Requests").
+pub const MESH_MAX_RECORDS: usize = 20;
 
 fn strings(doc: &Element, name: &str) -> Vec<String> {
     doc.child(name)

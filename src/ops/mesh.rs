@@ -14,7 +14,7 @@ use serde::Serialize;
 use crate::core::mesh::{self, Clauses, MeshRecord, RecordKind};
 use crate::error::{Error, Reason, Result};
 use crate::ncbi::esearch::EsearchParams;
-use crate::ncbi::limits::MESH_MAX_RECORDS;
+use crate::ncbi::mesh::MESH_MAX_RECORDS;
 use crate::ncbi::{Client, Db};
 
 /// What to look up.

@@ -8,10 +8,26 @@ use std::io::{self, Write};
 
 use html_escape::{encode_double_quoted_attribute, encode_text};
 
-use super::CiteFormat;
 use crate::core::text::printable;
 use crate::ops::batch::Totals;
 use crate::ops::cite::{Citation, CiteError, CiteReason, Cited, Span};
+
+formats! {
+    /// The formats of `cite`.
+    pub enum CiteFormat { Text, Html, Markdown }
+}
+
+impl super::CommandFormat for CiteFormat {
+    const COMMAND: &'static str = "cite";
+    const TERMINAL: Self = CiteFormat::Text;
+    const PIPE: Self = CiteFormat::Text;
+}
+
+formats! {
+    /// The formats of MCP `pubmed_format_citations`: the reference-manager
+    /// exports, or references in a style.
+    pub enum ToolCiteFormat { Ris, Bibtex, CslJson, Text }
+}
 
 fn one_line(s: &str) -> String {
     printable(s).into_owned()

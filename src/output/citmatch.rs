@@ -9,9 +9,20 @@ use serde_json::json;
 
 use super::delimited::{write_header, write_rows};
 use super::table::{Col, write_columns};
-use super::{Format, MatchFormat, Style, cell, write_json, write_json_line};
+use super::{Format, Style, cell, write_json, write_json_line};
 use crate::ops::batch::Totals;
 use crate::ops::citmatch::MatchRecord;
+
+formats! {
+    /// The formats of `match`.
+    pub enum MatchFormat { Table, Json, Ndjson, Tsv, Ids }
+}
+
+impl super::CommandFormat for MatchFormat {
+    const COMMAND: &'static str = "match";
+    const TERMINAL: Self = MatchFormat::Table;
+    const PIPE: Self = MatchFormat::Tsv;
+}
 
 /// The TSV columns, in order.
 pub const COLUMNS: [&str; 7] = [

@@ -7,11 +7,23 @@ use std::io::{self, Write};
 use super::delimited::{write_header, write_rows};
 use super::stream::{self, TableBlock, json_record};
 use super::table::{Col, write_columns};
-use super::{ConvertFormat, Style, cell, write_json_line};
+use super::{Style, cell, write_json_line};
 use crate::core::ids::IdType;
 use crate::core::text::{count, printable};
 use crate::ops::batch::Output;
 use crate::ops::convert::{ConvertRecord, Totals};
+
+formats! {
+    /// The formats of `convert`.
+    pub enum ConvertFormat { Table, Json, Ndjson, Csv, Tsv, Ids }
+}
+
+impl super::CommandFormat for ConvertFormat {
+    const COMMAND: &'static str = "convert";
+    const TERMINAL: Self = ConvertFormat::Table;
+    const PIPE: Self = ConvertFormat::Tsv;
+    const NOTE: &'static str = "; ids with --to";
+}
 
 const HEADER: [&str; 6] = ["requested", "pmid", "pmcid", "doi", "error", "message"];
 

@@ -10,12 +10,25 @@ use super::citation::{BibOptions, CitationWriter, Export};
 use super::delimited::{write_header, write_rows};
 use super::stream::{self, TableBlock, json_record};
 use super::table::{Col, write_columns};
-use super::{FetchFormat, Style, cell, write_json_line};
+use super::{Style, cell, write_json_line};
 use crate::core::record::{DateParts, Record, RecordKind};
 use crate::core::text::{count, printable, terminal_safe};
 use crate::ops::batch::Output;
 use crate::ops::fetch::{Article, Fetched, Totals};
 use crate::ops::record::RecordError;
+
+formats! {
+    /// The formats of `fetch`.
+    pub enum FetchFormat {
+        Abstract, Medline, Xml, Json, Ndjson, Csv, Tsv, Table, Ris, Bibtex, CslJson,
+    }
+}
+
+impl super::CommandFormat for FetchFormat {
+    const COMMAND: &'static str = "fetch";
+    const TERMINAL: Self = FetchFormat::Abstract;
+    const PIPE: Self = FetchFormat::Ndjson;
+}
 
 /// The CSV/TSV columns: snake_case, as every command's CSV/TSV header
 /// (JSON keys are camelCase; docs/fetch.md "Formats").

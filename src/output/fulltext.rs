@@ -7,10 +7,20 @@ use std::io::{self, Write};
 
 use serde_json::{Value, json};
 
-use super::FulltextFormat;
 use crate::core::jats::{Article, Block, Section, select_sections};
 use crate::core::text::terminal_safe;
 use crate::ops::fulltext::{Fulltext, FulltextRecord};
+
+formats! {
+    /// The formats of `fulltext`.
+    pub enum FulltextFormat { Markdown, Text, Json, Ndjson, Jats }
+}
+
+impl super::CommandFormat for FulltextFormat {
+    const COMMAND: &'static str = "fulltext";
+    const TERMINAL: Self = FulltextFormat::Markdown;
+    const PIPE: Self = FulltextFormat::Markdown;
+}
 
 fn section_json(a: &Article, s: &Section) -> Value {
     let mut figures = Vec::new();

@@ -8,8 +8,19 @@ use std::io::{self, Write};
 use unicode_width::UnicodeWidthStr;
 
 use super::delimited::{write_header, write_rows};
-use super::{MeshFormat, Style, cell, write_json, write_json_line, write_table};
+use super::{Style, cell, write_json, write_json_line, write_table};
 use crate::ops::mesh::{Heading, MeshEntry, MeshOutcome};
+
+formats! {
+    /// The formats of `mesh`.
+    pub enum MeshFormat { Table, Json, Ndjson, Tsv, Ids }
+}
+
+impl super::CommandFormat for MeshFormat {
+    const COMMAND: &'static str = "mesh";
+    const TERMINAL: Self = MeshFormat::Table;
+    const PIPE: Self = MeshFormat::Tsv;
+}
 
 /// The TSV columns, in order.
 pub const COLUMNS: [&str; 11] = [

@@ -9,22 +9,6 @@ use comfy_table::{Cell, ContentArrangement, Table, presets};
 use crate::core::choice::{Choice, choice};
 use crate::core::text::printable;
 
-pub mod citation;
-pub mod cite;
-pub mod citmatch;
-pub mod convert;
-pub mod delimited;
-pub mod fetch;
-pub mod fulltext;
-pub mod mesh;
-pub mod related;
-pub mod rerun;
-pub mod search;
-pub mod search_all;
-pub mod spell;
-pub mod stream;
-pub mod table;
-
 choice! {
     /// An output format (`--format`).
     pub enum Format {
@@ -70,8 +54,8 @@ impl Format {
     }
 }
 
-/// Defines the formats of one command (or one MCP tool), here beside the
-/// others, as an enum of some of [`Format`]'s variants, with [`Choice`]
+/// Defines the formats of one command (or one MCP tool), in the module
+/// that writes them, as an enum of some of [`Format`]'s variants, with [`Choice`]
 /// (names are `Format`'s), `Display`, `FromStr`, serde, `From<Self> for
 /// Format` and `TryFrom<Format>` (the global `-f` converted in the
 /// adapter). Writers match on it exhaustively, and `--help`, completions
@@ -85,7 +69,10 @@ macro_rules! formats {
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
         $vis enum $name {
             $(
-                #[doc = concat!("[`Format::", stringify!($variant), "`].")]
+                #[doc = concat!(
+                    "[`Format::", stringify!($variant),
+                    "`](crate::output::Format::", stringify!($variant), ")."
+                )]
                 $variant
             ),+
         }
@@ -130,6 +117,14 @@ macro_rules! formats {
         $crate::core::choice::choice_traits!($name);
     };
 }
+// For the commands whose writer is their adapter (`config show`, `cache stats`).
+pub(crate) use formats;
+
+// One module per file of this directory (docs/adding-a-command.md),
+// after `formats!` so that each command's module defines its formats
+// with it; `citation` is a directory.
+automod::dir!(pub "src/output");
+pub mod citation;
 
 /// The formats of a command, converted from the global `-f` by its
 /// adapter (`cli::Context::format_of`), with what it writes when `-f` is
@@ -167,201 +162,17 @@ pub trait CommandFormat:
     }
 }
 
-formats! {
-    /// The formats of `spell`.
-    pub enum SpellFormat { Text, Json, Table }
-}
-
-impl CommandFormat for SpellFormat {
-    const COMMAND: &'static str = "spell";
-    const TERMINAL: Self = SpellFormat::Table;
-    const PIPE: Self = SpellFormat::Text;
-}
-
-formats! {
-    /// The formats of `search` (one page).
-    pub enum SearchFormat { Table, Json, Ndjson, Csv, Tsv, Ids }
-}
-
-impl CommandFormat for SearchFormat {
-    const COMMAND: &'static str = "search";
-    const TERMINAL: Self = SearchFormat::Table;
-    const PIPE: Self = SearchFormat::Ids;
-}
-
-formats! {
-    /// The formats of `search --all`: streamed, so no table and no JSON
-    /// document.
-    pub enum SearchAllFormat { Ids, Ndjson, Csv, Tsv }
-}
-
-impl CommandFormat for SearchAllFormat {
-    const COMMAND: &'static str = "search --all";
-    const TERMINAL: Self = SearchAllFormat::Ids;
-    const PIPE: Self = SearchAllFormat::Ids;
-}
-
-formats! {
-    /// The formats of `convert`.
-    pub enum ConvertFormat { Table, Json, Ndjson, Csv, Tsv, Ids }
-}
-
-impl CommandFormat for ConvertFormat {
-    const COMMAND: &'static str = "convert";
-    const TERMINAL: Self = ConvertFormat::Table;
-    const PIPE: Self = ConvertFormat::Tsv;
-    const NOTE: &'static str = "; ids with --to";
-}
-
-formats! {
-    /// The formats of `related`.
-    pub enum RelatedFormat { Table, Json, Ndjson, Csv, Tsv, Ids }
-}
-
-impl CommandFormat for RelatedFormat {
-    const COMMAND: &'static str = "related";
-    const TERMINAL: Self = RelatedFormat::Table;
-    const PIPE: Self = RelatedFormat::Ids;
-}
-
-formats! {
-    /// The formats of `fetch`.
-    pub enum FetchFormat {
-        Abstract, Medline, Xml, Json, Ndjson, Csv, Tsv, Table, Ris, Bibtex, CslJson,
-    }
-}
-
-impl CommandFormat for FetchFormat {
-    const COMMAND: &'static str = "fetch";
-    const TERMINAL: Self = FetchFormat::Abstract;
-    const PIPE: Self = FetchFormat::Ndjson;
-}
-
-formats! {
-    /// The formats of `fulltext`.
-    pub enum FulltextFormat { Markdown, Text, Json, Ndjson, Jats }
-}
-
-impl CommandFormat for FulltextFormat {
-    const COMMAND: &'static str = "fulltext";
-    const TERMINAL: Self = FulltextFormat::Markdown;
-    const PIPE: Self = FulltextFormat::Markdown;
-}
-
-formats! {
-    /// The formats of `cite`.
-    pub enum CiteFormat { Text, Html, Markdown }
-}
-
-impl CommandFormat for CiteFormat {
-    const COMMAND: &'static str = "cite";
-    const TERMINAL: Self = CiteFormat::Text;
-    const PIPE: Self = CiteFormat::Text;
-}
-
-formats! {
-    /// The formats of `config show` (a table is the text listing).
-    pub enum ConfigFormat { Text, Json, Table }
-}
-
-impl CommandFormat for ConfigFormat {
-    const COMMAND: &'static str = "config show";
-    const TERMINAL: Self = ConfigFormat::Table;
-    const PIPE: Self = ConfigFormat::Text;
-}
-
-formats! {
-    /// The formats of `cache stats`.
-    pub enum CacheFormat { Text, Json }
-}
-
-impl CommandFormat for CacheFormat {
-    const COMMAND: &'static str = "cache stats";
-    const TERMINAL: Self = CacheFormat::Text;
-    const PIPE: Self = CacheFormat::Text;
-}
-
-formats! {
-    /// The formats of `mesh`.
-    pub enum MeshFormat { Table, Json, Ndjson, Tsv, Ids }
-}
-
-impl CommandFormat for MeshFormat {
-    const COMMAND: &'static str = "mesh";
-    const TERMINAL: Self = MeshFormat::Table;
-    const PIPE: Self = MeshFormat::Tsv;
-}
-
-formats! {
-    /// The formats of `match`.
-    pub enum MatchFormat { Table, Json, Ndjson, Tsv, Ids }
-}
-
-impl CommandFormat for MatchFormat {
-    const COMMAND: &'static str = "match";
-    const TERMINAL: Self = MatchFormat::Table;
-    const PIPE: Self = MatchFormat::Tsv;
-}
-
-formats! {
-    /// The formats of `rerun` (`markdown` is `--report`'s PRISMA-S summary).
-    pub enum RerunFormat { Table, Json, Markdown }
-}
-
-impl CommandFormat for RerunFormat {
-    const COMMAND: &'static str = "rerun";
-    const TERMINAL: Self = RerunFormat::Table;
-    const PIPE: Self = RerunFormat::Table;
-    const NOTE: &'static str = "; markdown with --report";
-}
-
 /// Something done with each command's formats, one [`CommandFormat`] at a
-/// time: see [`each_command_format`].
+/// time: see [`cli::each_command_format`](crate::cli::each_command_format).
 pub trait FormatVisitor {
     /// Called once per command format set, `F`.
     fn visit<F: CommandFormat>(&mut self);
-}
 
-/// Visits every [`CommandFormat`] above, in the order of the commands'
-/// help: the one list of them. `tests/docs.rs` checks each subcommand's
-/// `-f` (`--help`, man page, clap values: `cli::command`) against
-/// it, and [`cli::Context::format_of`](crate::cli::Context::format_of)
-/// refuses, in debug builds, a set that is not listed. A new command's
-/// formats add one line here, beside their definition.
-pub fn each_command_format(v: &mut impl FormatVisitor) {
-    v.visit::<SpellFormat>();
-    v.visit::<SearchFormat>();
-    v.visit::<SearchAllFormat>();
-    v.visit::<ConvertFormat>();
-    v.visit::<RelatedFormat>();
-    v.visit::<FetchFormat>();
-    v.visit::<CiteFormat>();
-    v.visit::<FulltextFormat>();
-    v.visit::<MeshFormat>();
-    v.visit::<MatchFormat>();
-    v.visit::<RerunFormat>();
-    v.visit::<ConfigFormat>();
-    v.visit::<CacheFormat>();
-}
-
-/// The [`CommandFormat::COMMAND`] of each set [`each_command_format`]
-/// visits, in its order.
-pub fn command_names() -> Vec<&'static str> {
-    struct Names(Vec<&'static str>);
-    impl FormatVisitor for Names {
-        fn visit<F: CommandFormat>(&mut self) {
-            self.0.push(F::COMMAND);
-        }
+    /// Called once per subcommand without formats of its own, at `words`
+    /// (`["config", "path"]`).
+    fn no_formats(&mut self, words: &[&str]) {
+        let _ = words;
     }
-    let mut names = Names(Vec::new());
-    each_command_format(&mut names);
-    names.0
-}
-
-formats! {
-    /// The formats of MCP `pubmed_format_citations`: the reference-manager
-    /// exports, or references in a style.
-    pub enum ToolCiteFormat { Ris, Bibtex, CslJson, Text }
 }
 
 choice! {

@@ -13,11 +13,22 @@ use super::delimited::{write_header, write_rows};
 use super::search::{first_author, header, marked_title, row};
 use super::stream::{self, TableBlock, json_record};
 use super::table::{Col, write_columns};
-use super::{RelatedFormat, Style, cell, write_json_line};
+use super::{Style, cell, write_json_line};
 use crate::core::text::count;
 use crate::ops::batch::Output;
 use crate::ops::related::{LinkKind, Linked, RelatedRecord, Totals};
 use crate::ops::search::{Detail, Summary};
+
+formats! {
+    /// The formats of `related`.
+    pub enum RelatedFormat { Table, Json, Ndjson, Csv, Tsv, Ids }
+}
+
+impl super::CommandFormat for RelatedFormat {
+    const COMMAND: &'static str = "related";
+    const TERMINAL: Self = RelatedFormat::Table;
+    const PIPE: Self = RelatedFormat::Ids;
+}
 
 /// A summary as JSON in `detail` (the brief view for `Brief`).
 fn summary_json(s: &Summary, detail: Detail) -> Value {

@@ -6,10 +6,22 @@ use std::io::{self, Write};
 
 use serde_json::Value;
 
-use super::{RerunFormat, Style, cell, write_json};
+use super::{Style, cell, write_json};
 use crate::core::text::{count, printable};
 use crate::ops::recorded::StoredRecord;
 use crate::ops::rerun::{Changed, Rerun, RerunOutcome};
+
+formats! {
+    /// The formats of `rerun` (`markdown` is `--report`'s PRISMA-S summary).
+    pub enum RerunFormat { Table, Json, Markdown }
+}
+
+impl super::CommandFormat for RerunFormat {
+    const COMMAND: &'static str = "rerun";
+    const TERMINAL: Self = RerunFormat::Table;
+    const PIPE: Self = RerunFormat::Table;
+    const NOTE: &'static str = "; markdown with --report";
+}
 
 /// Writes `o` to `out` in `format`.
 pub fn render(

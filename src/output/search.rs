@@ -7,11 +7,22 @@ use std::io::{self, Write};
 
 use super::delimited::write_delimited;
 use super::table::{Col, write_columns};
-use super::{SearchFormat, Style, cell, write_json, write_json_line};
+use super::{Style, cell, write_json, write_json_line};
 use crate::core::text::{count, printable};
 use crate::error::Reason;
 use crate::ops::search::{Detail, Missing, SearchOutcome, Summary};
 use comfy_table::{Cell, Color};
+
+formats! {
+    /// The formats of `search` (one page).
+    pub enum SearchFormat { Table, Json, Ndjson, Csv, Tsv, Ids }
+}
+
+impl super::CommandFormat for SearchFormat {
+    const COMMAND: &'static str = "search";
+    const TERMINAL: Self = SearchFormat::Table;
+    const PIPE: Self = SearchFormat::Ids;
+}
 
 /// Writes the outcome's data to `out`. Count-only searches (`retmax` 0)
 /// print the count alone, except in JSON.

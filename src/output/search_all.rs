@@ -8,11 +8,23 @@ use super::delimited::{write_header, write_rows};
 use super::search::{
     header, missing_json, missing_note, missing_row, row, write_ids, write_ndjson,
 };
-use super::{SearchAllFormat, write_json_line};
+use super::write_json_line;
 use crate::error::Reason;
 use crate::ops::resume::Lines;
 use crate::ops::search::{Detail, Missing};
 use crate::ops::search_all::Event;
+
+formats! {
+    /// The formats of `search --all`: streamed, so no table and no JSON
+    /// document.
+    pub enum SearchAllFormat { Ids, Ndjson, Csv, Tsv }
+}
+
+impl super::CommandFormat for SearchAllFormat {
+    const COMMAND: &'static str = "search --all";
+    const TERMINAL: Self = SearchAllFormat::Ids;
+    const PIPE: Self = SearchAllFormat::Ids;
+}
 
 /// A streaming writer for one `--all` run: [`Writer::begin`], then
 /// [`Writer::event`] for each event, then [`Writer::finish`].

@@ -2,10 +2,21 @@
 
 use std::io::{self, Write};
 
-use super::{SpellFormat, Style, cell, write_json};
+use super::{Style, cell, write_json};
 use crate::core::spell::Guard;
 use crate::core::text::printable;
 use crate::ops::spell::SpellOutcome;
+
+formats! {
+    /// The formats of `spell`.
+    pub enum SpellFormat { Text, Json, Table }
+}
+
+impl super::CommandFormat for SpellFormat {
+    const COMMAND: &'static str = "spell";
+    const TERMINAL: Self = SpellFormat::Table;
+    const PIPE: Self = SpellFormat::Text;
+}
 
 /// Writes `o` to `out` in `format` (text, json or table).
 pub fn render(

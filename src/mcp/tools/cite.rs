@@ -19,7 +19,7 @@ use crate::ops::cite::{self, CiteStyle, Cited};
 use crate::ops::fetch::{self, FetchOptions, Fetched};
 use crate::output::citation::{BibOptions, CitationWriter, Export};
 use crate::output::cite::CiteWriter;
-use crate::output::{CiteFormat, ToolCiteFormat};
+use crate::output::cite::{CiteFormat, ToolCiteFormat};
 
 /// The tool name.
 pub const NAME: &str = "pubmed_format_citations";
@@ -72,6 +72,7 @@ pub fn spec() -> ToolSpec {
         ],
         output: output_schema(),
         examples,
+        run: |s, c, v, r| Box::pin(run(s, c, v, r)),
     }
 }
 

@@ -78,6 +78,7 @@ Input: `citations` (1 to {MAX_CITATIONS}), each a string in ECitMatch's own form
             "required": ["records", "totalSubmitted", "totalMatched"]
         }),
         examples,
+        run: |s, c, v, r| Box::pin(run(s, c, v, r)),
     }
 }
 

@@ -81,6 +81,7 @@ Each record has `requestedId` and, when converted, `pmid`, `pmcid`, `doi` (absen
             "required": ["records", "totalConverted", "totalSubmitted"]
         }),
         examples,
+        run: |s, c, v, _| Box::pin(run(s, c, v)),
     }
 }
 

@@ -82,6 +82,7 @@ pub fn spec() -> ToolSpec {
             "required": ["articles", "notFound", "failed"]
         }),
         examples,
+        run: |s, c, v, r| Box::pin(run(s, c, v, r)),
     }
 }
 

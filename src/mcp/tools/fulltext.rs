@@ -88,6 +88,7 @@ Output: `articles` (requested, pmcid, pmid, doi, title, license, source, text, t
             "required": ["articles", "unavailable"]
         }),
         examples,
+        run: |s, c, v, r| Box::pin(run(s, c, v, r)),
     }
 }
 

@@ -9,7 +9,7 @@ use crate::mcp::reply::{
 };
 use crate::mcp::schema::{Arg, Values};
 use crate::ncbi::Client;
-use crate::ncbi::limits::MESH_MAX_RECORDS;
+use crate::ncbi::mesh::MESH_MAX_RECORDS;
 use crate::ops::mesh::{self, MeshRequest};
 
 /// The tool name.
@@ -112,6 +112,7 @@ Input: `term` (words or a UI such as D009203 or C414177), `tree` (default false)
             "required": ["query", "count", "records"]
         }),
         examples,
+        run: |s, c, v, _| Box::pin(run(s, c, v)),
     }
 }
 

@@ -2,8 +2,8 @@
 //! description, arguments as [`Arg`]s, output schema) and one adapter
 //! function from checked arguments to a result; everything else — the input
 //! schema, the allow-list, argument checks, error results in MCP terms —
-//! comes from the spec. Adding a tool is adding a module and one line to
-//! [`specs`] and `run` (docs/mcp.md "Adding a tool").
+//! comes from the spec. Adding a tool is adding a module (a file of this
+//! directory) and one line to [`specs`] (docs/mcp.md "Adding a tool").
 
 use std::sync::{Arc, OnceLock};
 
@@ -15,15 +15,8 @@ use super::schema::{Arg, Values, object_schema, read};
 use crate::error::{Error, Reason};
 use crate::ncbi::Client;
 
-pub mod cite;
-pub mod citmatch;
-pub mod convert;
-pub mod fetch;
-pub mod fulltext;
-pub mod mesh;
-pub mod related;
-pub mod search;
-pub mod spell;
+// One module per tool, each file of this directory.
+automod::dir!(pub "src/mcp/tools");
 
 /// A tool's declaration: everything clients see, and the argument list the
 /// checks and messages come from.
@@ -49,7 +42,19 @@ pub struct ToolSpec {
     /// `tests/mcp.rs` makes and checks against [`output`](Self::output).
     /// A function, so that the values are built only when asked for.
     pub examples: fn() -> Vec<Value>,
+    /// The adapter: checked arguments in, the result out, progress to the
+    /// [`Reporter`] for the tools that run in steps or chunks.
+    pub run: Run,
 }
+
+/// A tool's adapter, its `async fn run` boxed (`|s, c, v, r|
+/// Box::pin(run(s, c, v, r))`), so that [`call`] needs no list of tools.
+pub type Run = for<'a> fn(
+    &'a ToolSpec,
+    &'a Client,
+    &'a Values,
+    &'a Reporter,
+) -> futures::future::BoxFuture<'a, CallToolResult>;
 
 impl ToolSpec {
     /// The MCP `Tool`: input schema from the arguments, output schema that
@@ -221,27 +226,11 @@ pub async fn call(
         Ok(v) => v,
         Err(e) => return Some(Failure::from_arg(&e).result(None)),
     };
-    Some(run(spec, client, &values, report).await)
+    Some((spec.run)(spec, client, &values, report).await)
 }
 
 /// Where a call's progress goes (`done`, `total` records so far).
 pub type Reporter = dyn Fn(crate::ops::batch::Progress) + Send + Sync;
-
-async fn run(spec: &ToolSpec, client: &Client, v: &Values, report: &Reporter) -> CallToolResult {
-    match spec.name {
-        search::NAME => search::run(spec, client, v, report).await,
-        spell::NAME => spell::run(spec, client, v).await,
-        convert::NAME => convert::run(spec, client, v).await,
-        fetch::NAME => fetch::run(spec, client, v, report).await,
-        cite::NAME => cite::run(spec, client, v, report).await,
-        related::NAME => related::run(spec, client, v, report).await,
-        fulltext::NAME => fulltext::run(spec, client, v, report).await,
-        mesh::NAME => mesh::run(spec, client, v).await,
-        citmatch::NAME => citmatch::run(spec, client, v, report).await,
-        _ => Failure::from_error(&Error::new(Reason::InvalidArgument, "unknown tool"), &[])
-            .result(None),
-    }
-}
 
 /// The record schema of a PubMed summary (ESummary), shared by the tools
 /// that return summaries.

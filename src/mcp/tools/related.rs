@@ -97,6 +97,7 @@ pub fn spec() -> ToolSpec {
             "required": ["pmid", "kind", "total", "linked", "summaries"]
         }),
         examples,
+        run: |s, c, v, r| Box::pin(run(s, c, v, r)),
     }
 }
 

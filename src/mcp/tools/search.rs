@@ -36,6 +36,7 @@ pub fn spec() -> ToolSpec {
         args: args(),
         output: output_schema(),
         examples,
+        run: |s, c, v, r| Box::pin(run(s, c, v, r)),
     }
 }
 

@@ -60,6 +60,7 @@ Rules it follows: field tags ([ti], [mh:noexp]), Boolean operators, parentheses,
             "required": ["original", "corrected", "hasSuggestion"]
         }),
         examples,
+        run: |s, c, v, _| Box::pin(run(s, c, v)),
     }
 }
 

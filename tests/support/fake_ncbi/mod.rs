@@ -14,10 +14,9 @@ use rand::{Rng, SeedableRng};
 use super::ncbi::{self, Article, Doc};
 use super::server::{self, RateLimit, Reply, Request};
 
-// What the fake answers for other databases and services, one module each
-// (a new one is declared here and hooked into `FakeNcbi::reply`).
-pub mod mesh;
-pub mod pmc;
+// What the fake answers for other databases and services, one module per
+// file of this directory (a new one is hooked into `FakeNcbi::reply`).
+automod::dir!(pub "tests/support/fake_ncbi");
 
 /// PubMed serves records 0–9,998 of a query.
 pub const WINDOW: usize = 9999;
