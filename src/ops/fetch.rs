@@ -356,18 +356,14 @@ fn from_parsed(bytes: &[u8], pmid: &str) -> Option<Record> {
 }
 
 /// A record's JSON from its parsed form, if it is one of `pmid`: the
-/// pair's first element as it is stored, checked (valid JSON, `pmid`) but
-/// not parsed into a [`Record`].
+/// pair's first element as it is stored, checked (valid JSON that starts
+/// with `{"pmid":"PMID"`, as [`Record`]'s serializer writes it: `pmid` is
+/// its first field) but not parsed into a [`Record`].
 fn json_from_parsed(bytes: &[u8], pmid: &str) -> Option<RecordJson> {
-    #[derive(serde::Deserialize)]
-    struct Pmid<'a> {
-        #[serde(borrow)]
-        pmid: std::borrow::Cow<'a, str>,
-    }
     let (json, _): (&serde_json::value::RawValue, serde::de::IgnoredAny) =
         serde_json::from_slice(bytes).ok()?;
-    let of: Pmid<'_> = serde_json::from_str(json.get()).ok()?;
-    (of.pmid == pmid).then(|| RecordJson(json.to_owned()))
+    let of = json.get().strip_prefix("{\"pmid\":\"")?.strip_prefix(pmid)?;
+    of.starts_with('"').then(|| RecordJson(json.to_owned()))
 }
 
 /// The fetch operation on the batch engine: one group, chunks of
