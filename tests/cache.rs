@@ -1042,3 +1042,68 @@ fn a_cached_record_that_does_not_parse_is_not_counted_as_from_the_cache() {
         again.stderr
     );
 }
+
+/// A parsed form whose record part is valid JSON of the asked PMID, but
+/// not as `Record`'s compact serializer writes it, is read from the XML
+/// with `-f ndjson` and `-f json` (docs/cache.md "Parsed records"): a
+/// line break between two fields made the ndjson record two lines (3
+/// records printed as 4 lines, neither a JSON value); a `\ud800` escape (a
+/// lone surrogate, which the serializer never writes) printed a record
+/// that serde_json, Python's `json` in strict mode and others reject.
+/// Expected: the bytes of the same fetch with `--cache off`.
+#[test]
+fn a_tampered_json_form_is_never_printed_as_it_is() {
+    let fake = FakeNcbi::new(Corpus::default());
+    let server = fake_server(&fake);
+    let p = "3000097";
+    let ids = [3_000_000, 3_000_097, 3_000_194];
+    for format in ["ndjson", "json"] {
+        let cache = tempfile::tempdir().unwrap();
+        let off = fetch(
+            &server,
+            cache.path(),
+            &args(&ids, &["-f", format, "--cache", "off"]),
+        );
+        assert_eq!(off.code, 0, "{}", off.stderr);
+        let a = args(&ids, &["-f", format]);
+        assert_eq!(fetch(&server, cache.path(), &a).code, 0);
+        let db = rusqlite::Connection::open(cache.path().join("cache.sqlite3")).unwrap();
+        let form: Vec<u8> = db
+            .query_row("SELECT parsed FROM entries WHERE key = ?1", [p], |r| {
+                r.get(0)
+            })
+            .unwrap();
+        let form = String::from_utf8(form).unwrap();
+        let dates = form.rsplit_once(",{").unwrap().1;
+        for (name, tampered) in [
+            ("a line break", form.replacen(',', ",\n", 1)),
+            (
+                "a lone surrogate",
+                format!("[{{\"pmid\":\"{p}\",\"title\":\"\\ud800\"}},{{{dates}"),
+            ),
+        ] {
+            let n = db
+                .execute(
+                    "UPDATE entries SET parsed = CAST(?1 AS BLOB) WHERE key = ?2",
+                    rusqlite::params![tampered, p],
+                )
+                .unwrap();
+            assert_eq!(n, 1);
+            let before = server.count();
+            let run = fetch(&server, cache.path(), &a);
+            assert_eq!(run.code, 0, "{format}, {name}: {}", run.stderr);
+            assert_eq!(server.count(), before, "{format}, {name}: from the cache");
+            let records = |s: &str| match format {
+                "json" => {
+                    serde_json::from_str::<serde_json::Value>(s).map(|v| v["records"].to_string())
+                }
+                _ => Ok(s.to_string()),
+            };
+            assert_eq!(
+                records(&run.stdout).ok(),
+                records(&off.stdout).ok(),
+                "{format}, {name}"
+            );
+        }
+    }
+}

@@ -358,12 +358,22 @@ fn from_parsed(bytes: &[u8], pmid: &str) -> Option<Record> {
 /// A record's JSON from its parsed form, if it is one of `pmid`: the
 /// pair's first element as it is stored, checked (valid JSON that starts
 /// with `{"pmid":"PMID"`, as [`Record`]'s serializer writes it: `pmid` is
-/// its first field) but not parsed into a [`Record`].
+/// its first field) but not parsed into a [`Record`]. JSON the compact
+/// serializer never writes is refused (the XML is read instead): a line
+/// break (it would split an ndjson line) and a `\u` escape other than
+/// `\u00XX` (a lone surrogate `\ud800` is valid to the scanner, refused by
+/// strict readers). Test `cache::a_tampered_json_form_is_never_printed_as_it_is`.
 fn json_from_parsed(bytes: &[u8], pmid: &str) -> Option<RecordJson> {
     let (json, _): (&serde_json::value::RawValue, serde::de::IgnoredAny) =
         serde_json::from_slice(bytes).ok()?;
-    let of = json.get().strip_prefix("{\"pmid\":\"")?.strip_prefix(pmid)?;
-    of.starts_with('"').then(|| RecordJson(json.to_owned()))
+    let text = json.get();
+    let of = text.strip_prefix("{\"pmid\":\"")?.strip_prefix(pmid)?;
+    // `\\u` (an escaped backslash, then u) also refuses: a fallback, not an error.
+    let compact = !text.contains('\n')
+        && text
+            .match_indices("\\u")
+            .all(|(i, _)| text[i + 2..].starts_with("00"));
+    (of.starts_with('"') && compact).then(|| RecordJson(json.to_owned()))
 }
 
 /// The fetch operation on the batch engine: one group, chunks of
