@@ -368,14 +368,20 @@ enum Slot<O: Op> {
     },
 }
 
+/// Where a key's waiting inputs wait: at most one live chunk carries a key
+/// that inputs still wait on (a repeat after the last is asked again).
+struct Carried {
+    chunk: u64,
+    /// Inputs waiting on the key.
+    waiting: usize,
+}
+
 struct Chunk<O: Op> {
     group: O::Group,
     /// When its first key arrived (moved on while reading was held).
     opened: Instant,
     /// Its distinct keys in order, given up when it is sent.
     keys: Vec<O::Key>,
-    /// Inputs still waiting, per key.
-    waiting: HashMap<O::Key, usize>,
     /// Inputs still waiting, all keys.
     left: usize,
     cost: usize,
@@ -412,9 +418,12 @@ struct Engine<'o, O: Op> {
     policy: ChunkPolicy,
     pending: VecDeque<Slot<O>>,
     chunks: HashMap<u64, Chunk<O>>,
-    /// Live chunks by key: a repeat is answered from the chunk that
-    /// already carries it, even after that chunk was sent.
-    carried: HashMap<(O::Group, O::Key), u64>,
+    /// Keys with inputs waiting, and the chunk that carries each: a repeat
+    /// is answered from that chunk, even after it was sent. One map (not
+    /// also a count per chunk) holds one copy of each key: the reorder
+    /// buffer's keys are most of what `convert` holds (docs/convert.md
+    /// "Memory").
+    carried: HashMap<(O::Group, O::Key), Carried>,
     /// The open (partial) chunk of each group.
     open: HashMap<O::Group, u64>,
     /// Full chunks waiting for a request slot, oldest first.
@@ -493,11 +502,14 @@ impl<'o, O: Op> Engine<'o, O> {
     /// added; one more input waits on it.
     fn chunk_for(&mut self, group: O::Group, key: &O::Key, cost: usize) -> u64 {
         let carried = (group, key.clone());
-        if let Some(&id) = self.carried.get(&carried) {
-            let ch = self.chunks.get_mut(&id).expect("carried chunks are live");
-            *ch.waiting.entry(key.clone()).or_default() += 1;
+        if let Some(c) = self.carried.get_mut(&carried) {
+            c.waiting += 1;
+            let ch = self
+                .chunks
+                .get_mut(&c.chunk)
+                .expect("carried chunks are live");
             ch.left += 1;
-            return id;
+            return c.chunk;
         }
         if let Some(&id) = self.open.get(&group) {
             let ch = &self.chunks[&id];
@@ -513,11 +525,16 @@ impl<'o, O: Op> Engine<'o, O> {
         };
         let ch = self.chunks.get_mut(&id).expect("open chunk exists");
         ch.keys.push(key.clone());
-        ch.waiting.insert(key.clone(), 1);
         ch.left += 1;
         ch.cost = ch.cost.saturating_add(cost);
         let full = ch.keys.len() >= self.policy.max_keys;
-        self.carried.insert(carried, id);
+        self.carried.insert(
+            carried,
+            Carried {
+                chunk: id,
+                waiting: 1,
+            },
+        );
         // A full chunk can go as soon as a request can start.
         if full {
             self.close(group);
@@ -534,7 +551,6 @@ impl<'o, O: Op> Engine<'o, O> {
                 group,
                 opened: Instant::now(),
                 keys: Vec::new(),
-                waiting: HashMap::new(),
                 left: 0,
                 cost: 0,
                 answer: None,
@@ -729,9 +745,11 @@ impl<'o, O: Op> Engine<'o, O> {
     /// counted; the chunk goes once no input waits on it.
     fn answer(&mut self, id: u64, key: &O::Key, input: O::Input) -> O::Record {
         let ch = self.chunks.get_mut(&id).expect("chunk exists");
-        let left = ch.waiting.get_mut(key).expect("key counted");
-        *left -= 1;
-        let last = *left == 0;
+        let carried = (ch.group, key.clone());
+        let c = self.carried.get_mut(&carried).expect("key counted");
+        debug_assert_eq!(c.chunk, id, "a waiting input's key is carried by its chunk");
+        c.waiting -= 1;
+        let last = c.waiting == 0;
         ch.left -= 1;
         let answer = ch.answer.as_mut().expect("answered");
         let record = self
@@ -741,28 +759,14 @@ impl<'o, O: Op> Engine<'o, O> {
         self.totals.count(&record, chunk_error);
         // The key's part of the answer may be gone now: a repeat arriving
         // while the chunk still lives for its other keys is asked again.
-        let group = ch.group;
-        let left = ch.left;
         if last {
-            self.forget(group, key, id);
-        }
-        if left == 0
-            && let Some(done) = self.chunks.remove(&id)
-        {
-            for key in done.waiting.keys() {
-                self.forget(done.group, key, id);
-            }
-        }
-        record
-    }
-
-    /// Repeats of `key` no longer go to chunk `id` (a later chunk that
-    /// carries it keeps it).
-    fn forget(&mut self, group: O::Group, key: &O::Key, id: u64) {
-        let carried = (group, key.clone());
-        if self.carried.get(&carried) == Some(&id) {
             self.carried.remove(&carried);
         }
+        // Every key of a chunk no input waits on was forgotten above.
+        if ch.left == 0 {
+            self.chunks.remove(&id);
+        }
+        record
     }
 
     fn progress(&self) -> Progress {
