@@ -1107,3 +1107,41 @@ fn a_tampered_json_form_is_never_printed_as_it_is() {
         }
     }
 }
+
+/// A cached ID Converter record or ELink list that no longer decodes is
+/// fetched again and not said to come from the cache (`-v`): the lookups
+/// of convert and related counted it as a hit before decoding, as fetch
+/// did before `Cache::get_with`. Expected: the first run's records, one
+/// request for the damaged entry, "1 from cache" of 2.
+#[test]
+fn convert_and_related_entries_that_do_not_decode_are_not_counted_as_from_the_cache() {
+    let fake = FakeNcbi::new(Corpus::default());
+    let server = fake_server(&fake);
+    // In PMC in the fake (not divisible by 7), with similar articles (not by 11).
+    for (cmd, kind) in [("convert", "idconv"), ("related", "elink")] {
+        let cache = tempfile::tempdir().unwrap();
+        let a = [cmd, "30000001", "30000002", "-f", "ndjson", "-v"];
+        let first = run_in(&server, cache.path(), &a, None);
+        assert_eq!(first.code, 0, "{}", first.stderr);
+        {
+            let db = rusqlite::Connection::open(cache.path().join("cache.sqlite3")).unwrap();
+            let n = db
+                .execute(
+                    "UPDATE entries SET body = CAST('{not json' AS BLOB) WHERE kind = ?1 AND key LIKE '%30000002'",
+                    [kind],
+                )
+                .unwrap();
+            assert_eq!(n, 1, "{cmd}");
+        }
+        let before = server.count();
+        let again = run_in(&server, cache.path(), &a, None);
+        assert_eq!(again.code, 0, "{cmd}: {}", again.stderr);
+        assert_eq!(again.stdout, first.stdout, "{cmd}");
+        assert_eq!(server.count() - before, 1, "{cmd}: {}", again.stderr);
+        assert!(
+            again.stderr.contains(": 1 from cache, the oldest fetched "),
+            "{cmd}: {}",
+            again.stderr
+        );
+    }
+}

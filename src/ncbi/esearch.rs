@@ -180,10 +180,11 @@ impl Client {
         let reuse = cache
             .as_ref()
             .filter(|(c, _)| c.mode() == crate::cache::CacheMode::Searches);
-        if let Some(a) = reuse
-            .and_then(|(c, k)| c.get(crate::cache::Kind::Esearch, k))
-            .and_then(|h| serde_json::from_str::<EsearchAnswer>(&h.body).ok())
-        {
+        if let Some((a, _)) = reuse.and_then(|(c, k)| {
+            c.get_with(crate::cache::Kind::Esearch, k, |h| {
+                serde_json::from_str::<EsearchAnswer>(&h.body).ok()
+            })
+        }) {
             return Ok(a);
         }
         let req = self.eutils_request("esearch.fcgi", db, params, 0);

@@ -92,10 +92,14 @@ impl Client {
         // The cache (docs/cache.md): PubMed answers, keyed by the term sent;
         // only an answer that passed every check is stored.
         let cache = self.cache().filter(|_| db == Db::Pubmed);
-        let hit = cache
-            .and_then(|c| c.get(Kind::Espell, term))
-            .and_then(|h| serde_json::from_str::<EspellAnswer>(&h.body).ok());
-        if let Some(a) = hit.filter(|a| answers(term, &a.query)) {
+        let hit = cache.and_then(|c| {
+            c.get_with(Kind::Espell, term, |h| {
+                serde_json::from_str::<EspellAnswer>(&h.body)
+                    .ok()
+                    .filter(|a| answers(term, &a.query))
+            })
+        });
+        if let Some((a, _)) = hit {
             return Ok(a);
         }
         let a = self.espell_asked(db, term).await?;

@@ -356,10 +356,11 @@ fn from_cache(
         if !seen.insert(id.as_str()) {
             continue;
         }
-        let doc = cache
-            .get(crate::cache::Kind::Esummary, id)
-            .and_then(|h| Some((serde_json::from_str::<DocSum>(&h.body).ok()?, h.fetched_at)))
-            .filter(|(d, _)| d.uid == *id);
+        let doc = cache.get_with(crate::cache::Kind::Esummary, id, |h| {
+            serde_json::from_str::<DocSum>(&h.body)
+                .ok()
+                .filter(|d| d.uid == *id)
+        });
         match doc {
             Some((d, at)) => {
                 oldest = Some(oldest.map_or(at, |o| o.min(at)));

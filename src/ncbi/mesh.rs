@@ -188,7 +188,7 @@ impl Client {
         let mut by_uid: HashMap<String, MeshRecord> = HashMap::new();
         if let Some(c) = cache {
             for id in ids {
-                if let Some(r) = c.get(Kind::Mesh, id).and_then(|h| cached_record(&h.body)) {
+                if let Some((r, _)) = c.get_with(Kind::Mesh, id, |h| cached_record(&h.body)) {
                     by_uid.insert(id.clone(), r);
                 }
             }

@@ -502,15 +502,13 @@ impl Op for Convert<'_> {
         key: &IdKey,
         requested: &String,
     ) -> Option<(ConvertRecord, i64)> {
-        let hit = self
-            .client
-            .cache()?
-            .get(CacheKind::Idconv, &cache_key(idtype, &key.key))?;
-        let r = record_from_cache(&hit.body)?;
-        Some((
-            record_from(requested, idtype, &key.key, Some(&r)),
-            hit.fetched_at,
-        ))
+        // Counted as a hit only when it decodes (else it is fetched again).
+        let (r, fetched_at) = self.client.cache()?.get_with(
+            CacheKind::Idconv,
+            &cache_key(idtype, &key.key),
+            |hit| record_from_cache(&hit.body),
+        )?;
+        Some((record_from(requested, idtype, &key.key, Some(&r)), fetched_at))
     }
 
     fn request(&self, idtype: IdType, keys: Vec<IdKey>) -> BoxFuture<'_, Result<Self::Answer>> {

@@ -438,15 +438,20 @@ impl Op for Related<'_> {
             return None;
         }
         let cache = self.client.cache()?;
-        let hit = cache.get(CacheKind::Elink, &cache_key(self.req.kind, pmid))?;
-        let (total, linked) = shape_links(pmid, links_from_cache(&hit.body)?, &self.req);
+        // Counted as a hit only when it decodes (else it is fetched again).
+        let (links, fetched_at) = cache.get_with(
+            CacheKind::Elink,
+            &cache_key(self.req.kind, pmid),
+            |hit| links_from_cache(&hit.body),
+        )?;
+        let (total, linked) = shape_links(pmid, links, &self.req);
         let record = RelatedRecord {
             requested: requested.clone(),
             pmid: Some(pmid.clone()),
             kind: self.req.kind,
             outcome: Ok(Links { total, linked }),
         };
-        Some((record, hit.fetched_at))
+        Some((record, fetched_at))
     }
 
     fn request(&self, _: (), pmids: Vec<String>) -> BoxFuture<'_, Result<Self::Answer>> {
