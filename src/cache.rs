@@ -467,15 +467,21 @@ impl Cache {
 
     /// The fresh entry of `key`, when the mode reads and one is younger
     /// than the kind's time to live; marks it used (for eviction; the
-    /// marks are written in batches, see [`Cache::flush_marks`]).
+    /// marks are written in batches, see [`Cache::flush_marks`]). The
+    /// unit tests' shorthand: every caller decodes, so it uses
+    /// [`Cache::get_with`].
+    #[cfg(test)]
     pub fn get(&self, kind: Kind, key: &str) -> Option<Hit> {
         self.get_with(kind, key, Some).map(|(hit, _)| hit)
     }
 
-    /// As [`Cache::get`], the entry read by `decode` (e.g. parsed): marked
-    /// used and counted as a hit only when `decode` accepts it, so an entry
-    /// that no longer parses (and is fetched again) is not said to have
-    /// come from the cache. Returns the value and the entry's `fetched_at`.
+    /// The fresh entry of `key` read by `decode` (e.g. parsed), when the
+    /// mode reads and one is younger than the kind's time to live: marked
+    /// used (for eviction; the marks are written in batches, see
+    /// [`Cache::flush_marks`]) and counted as a hit only when `decode`
+    /// accepts it, so an entry that no longer parses (and is fetched
+    /// again) is not said to have come from the cache. Returns the value
+    /// and the entry's `fetched_at`.
     pub fn get_with<T>(
         &self,
         kind: Kind,
@@ -503,8 +509,9 @@ impl Cache {
     /// The parsed form of `key`'s fresh entry read by `decode`, when the
     /// mode reads and one was stored by the parser `form`
     /// ([`Cache::put_parsed`]); the body is not read. Marks it used and
-    /// counts it, as [`Cache::get`] does, only when `decode` accepts it.
-    /// `None` sends the caller to [`Cache::get`] and its own parser.
+    /// counts it, as [`Cache::get_with`] does, only when `decode` accepts
+    /// it. `None` sends the caller to [`Cache::get_with`] and its own
+    /// parser.
     pub fn get_parsed<T>(
         &self,
         kind: Kind,
