@@ -321,19 +321,38 @@ fn ids_budget(client: &Client) -> usize {
     MAX_URL.saturating_sub(fixed)
 }
 
-/// A chunk key: the canonical form answers are matched by (`key`) and the
-/// form sent (`sent`, the first spelling's). Equal by `key` alone, so two
-/// casings of one DOI are sent once.
+/// A chunk key: the form sent (`sent`, the first spelling's) and the
+/// canonical form answers are matched by ([`IdKey::key`]; stored only when
+/// it differs, for a DOI in capitals). Equal by the canonical form alone,
+/// so two casings of one DOI are sent once. Boxed strings, one in most
+/// keys: the reorder buffer holds a key per waiting line and the engine
+/// another (docs/convert.md "Memory").
 #[derive(Debug, Clone)]
 struct IdKey {
     idtype: IdType,
-    key: String,
-    sent: String,
+    sent: Box<str>,
+    key: Option<Box<str>>,
+}
+
+impl IdKey {
+    fn new(c: Canonical) -> IdKey {
+        let key = (c.key != c.sent).then(|| c.key.into_boxed_str());
+        IdKey {
+            idtype: c.idtype,
+            sent: c.sent.into_boxed_str(),
+            key,
+        }
+    }
+
+    /// The canonical form answers are matched by.
+    fn key(&self) -> &str {
+        self.key.as_deref().unwrap_or(&self.sent)
+    }
 }
 
 impl PartialEq for IdKey {
     fn eq(&self, other: &Self) -> bool {
-        self.key == other.key
+        self.key() == other.key()
     }
 }
 
@@ -341,7 +360,7 @@ impl Eq for IdKey {}
 
 impl Hash for IdKey {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        self.key.hash(state);
+        self.key().hash(state);
     }
 }
 
@@ -422,7 +441,8 @@ impl Op for Convert<'_> {
     type Line = InputLine;
     type Group = IdType;
     type Key = IdKey;
-    type Input = String;
+    /// The input as written, when it is not the ID sent.
+    type Input = Option<Box<str>>;
     type Answer = HashMap<String, Answer>;
     type Record = ConvertRecord;
     type Counts = ();
@@ -484,15 +504,12 @@ impl Op for Convert<'_> {
                 ),
             ));
         }
+        let input = (raw != c.sent).then(|| raw.into_boxed_str());
         Admit::Ask {
             group: c.idtype,
-            key: IdKey {
-                idtype: c.idtype,
-                key: c.key,
-                sent: c.sent,
-            },
+            key: IdKey::new(c),
             cost,
-            input: raw,
+            input,
         }
     }
 
@@ -500,19 +517,20 @@ impl Op for Convert<'_> {
         &self,
         idtype: IdType,
         key: &IdKey,
-        requested: &String,
+        requested: &Option<Box<str>>,
     ) -> Option<(ConvertRecord, i64)> {
+        let requested = requested.as_deref().unwrap_or(&key.sent);
         // Counted as a hit only when it decodes (else it is fetched again).
         let (r, fetched_at) = self.client.cache()?.get_with(
             CacheKind::Idconv,
-            &cache_key(idtype, &key.key),
+            &cache_key(idtype, key.key()),
             |hit| record_from_cache(&hit.body),
         )?;
-        Some((record_from(requested, idtype, &key.key, Some(&r)), fetched_at))
+        Some((record_from(requested, idtype, key.key(), Some(&r)), fetched_at))
     }
 
     fn request(&self, idtype: IdType, keys: Vec<IdKey>) -> BoxFuture<'_, Result<Self::Answer>> {
-        let ids = keys.into_iter().map(|k| k.sent).collect();
+        let ids = keys.into_iter().map(|k| k.sent.into_string()).collect();
         Box::pin(async move {
             let answer = index_chunk(idtype, convert_chunk(self.client, idtype, ids).await?);
             if let Some(cache) = self.client.cache().filter(|c| c.mode().writes()) {
@@ -524,21 +542,22 @@ impl Op for Convert<'_> {
 
     fn record(
         &self,
-        requested: String,
+        requested: Option<Box<str>>,
         key: &IdKey,
         answer: std::result::Result<&mut Self::Answer, &Error>,
         _last: bool,
     ) -> ConvertRecord {
         let idtype = key.idtype;
+        let requested = requested.map_or_else(|| key.sent.to_string(), String::from);
         match answer {
             Err(e) => ConvertRecord {
                 requested,
                 outcome: Err(RecordError::request(e)),
             },
-            Ok(map) => match map.get(&key.key) {
+            Ok(map) => match map.get(key.key()) {
                 Some(Answer::Rejected(msg)) => rejected_record(&requested, idtype, msg),
-                Some(Answer::Record(r)) => record_from(&requested, idtype, &key.key, Some(r)),
-                None => record_from(&requested, idtype, &key.key, None),
+                Some(Answer::Record(r)) => record_from(&requested, idtype, key.key(), Some(r)),
+                None => record_from(&requested, idtype, key.key(), None),
             },
         }
     }
@@ -590,6 +609,24 @@ pub fn check_ids(input: &[String], from: Option<IdType>) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The reorder buffer holds up to 20,000 lines: a slot of 64 bytes and
+    /// a carried entry of 64 (were 104 and 80 with a `String` input and a
+    /// key of two `String`s, the `Done` record inline).
+    #[test]
+    fn a_waiting_line_costs_the_engine_64_plus_64_bytes() {
+        assert_eq!(batch::bytes_per_line::<Convert<'static>>(), (64, 64));
+    }
+
+    /// One boxed string per key when the form sent is the canonical one.
+    #[test]
+    fn keys_store_the_canonical_form_only_when_it_differs() {
+        let pmid = IdKey::new(ids::detect("23193287").unwrap());
+        assert_eq!((&*pmid.sent, pmid.key.is_none()), ("23193287", true));
+        let doi = IdKey::new(ids::detect("10.1038/NG.590").unwrap());
+        assert_eq!((&*doi.sent, doi.key()), ("10.1038/NG.590", "10.1038/ng.590"));
+        assert_eq!(doi, IdKey::new(ids::detect("10.1038/ng.590").unwrap()));
+    }
 
     #[test]
     fn rejection_messages_name_ids_in_quotes() {
