@@ -7,7 +7,6 @@
 
 use std::env;
 use std::path::Path;
-use std::process::Command;
 
 const ORDER: &str = "linker/symbol-order.txt";
 
@@ -25,24 +24,12 @@ fn main() {
 }
 
 /// rustc's default linker for x86_64-unknown-linux-gnu is its bundled LLD
-/// since 1.90; a linker set in the configuration or in RUSTFLAGS may not be.
+/// since 1.90; a linker set in the configuration (`RUSTC_LINKER`) or any
+/// link option in RUSTFLAGS may mean another.
 fn rustc_links_with_lld() -> bool {
-    let target = env::var("TARGET").unwrap_or_default();
     let flags = env::var("CARGO_ENCODED_RUSTFLAGS").unwrap_or_default();
-    if target != "x86_64-unknown-linux-gnu"
-        || env::var_os("RUSTC_LINKER").is_some()
-        || flags.contains("link")
-    {
-        return false;
-    }
-    let rustc = env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
-    let Ok(out) = Command::new(rustc).arg("-vV").output() else {
-        return false;
-    };
-    let text = String::from_utf8_lossy(&out.stdout);
-    let minor = text
-        .lines()
-        .find_map(|l| l.strip_prefix("release: 1."))
-        .and_then(|v| v.split('.').next()?.parse::<u32>().ok());
-    minor.is_some_and(|m| m >= 90)
+    env::var("TARGET").is_ok_and(|t| t == "x86_64-unknown-linux-gnu")
+        && env::var_os("RUSTC_LINKER").is_none()
+        && !flags.contains("link")
+        && version_check::is_min_version("1.90.0").unwrap_or(false)
 }

@@ -17,13 +17,12 @@ update:
     cargo build --release
     python3 scripts/symbol_order.py target/release/pubmed /tmp/pubmed-bench
 
-Needs valgrind. Each binary must keep its symbol table (the release
+Needs valgrind (callgrind and callgrind_annotate). Each binary must keep its symbol table (the release
 profile's `strip = "debuginfo"`).
 """
 
 import json
 import os
-import re
 import subprocess
 import sys
 import tempfile
@@ -76,32 +75,20 @@ def workloads(tmp):
 
 
 def executed(callgrind_out, binary):
-    """Mangled names of the functions run in `binary`, first seen first."""
-    names, objects, seen, order = {}, {}, set(), []
-    ob = cob = None
-    for line in open(callgrind_out, errors="replace"):
-        m = re.match(r"(c?)ob=\((\d+)\)(?: (.*))?$", line.rstrip("\n"))
-        if m:
-            if m[3]:
-                objects[m[2]] = m[3]
-            if m[1]:
-                cob = objects.get(m[2])
-            else:
-                ob = cob = objects.get(m[2])
-            continue
-        m = re.match(r"(c?)fn=\((\d+)\)(?: (.*))?$", line.rstrip("\n"))
-        if not m:
-            continue
-        if m[3]:
-            names[m[2]] = m[3]
-        owner = cob if m[1] else ob
-        if not m[1]:
-            cob = ob
-        name = names.get(m[2], "")
-        if owner == binary and re.match(r"^[A-Za-z_][\w.$]*$", name) and name not in seen:
-            seen.add(name)
-            order.append(name)
-    return order
+    """Mangled names of the functions run in `binary`, most instructions first
+    (callgrind_annotate's list: `COUNT  FILE:FUNCTION [OBJECT]`)."""
+    listing = subprocess.run(
+        ["callgrind_annotate", "--threshold=100", "--auto=no", "--show-percs=no", callgrind_out],
+        capture_output=True, text=True, check=True,
+    ).stdout
+    suffix = f" [{binary}]"
+    names = (
+        line[: -len(suffix)].rsplit(":", 1)[1]
+        for line in listing.splitlines()
+        if line.endswith(suffix) and ":" in line
+    )
+    # code without a symbol shows as its address, the entry as "(below main)"
+    return [n for n in names if not n.startswith(("0x", "("))]
 
 
 def main():

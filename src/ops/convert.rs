@@ -348,6 +348,12 @@ impl IdKey {
     fn key(&self) -> &str {
         self.key.as_deref().unwrap_or(&self.sent)
     }
+
+    /// The input as written ([`Op::Input`]): kept only when it is not the
+    /// form sent.
+    fn requested<'a>(&'a self, input: &'a Option<Box<str>>) -> &'a str {
+        input.as_deref().unwrap_or(&self.sent)
+    }
 }
 
 impl PartialEq for IdKey {
@@ -519,7 +525,7 @@ impl Op for Convert<'_> {
         key: &IdKey,
         requested: &Option<Box<str>>,
     ) -> Option<(ConvertRecord, i64)> {
-        let requested = requested.as_deref().unwrap_or(&key.sent);
+        let requested = key.requested(requested);
         // Counted as a hit only when it decodes (else it is fetched again).
         let (r, fetched_at) = self.client.cache()?.get_with(
             CacheKind::Idconv,
@@ -548,7 +554,7 @@ impl Op for Convert<'_> {
         _last: bool,
     ) -> ConvertRecord {
         let idtype = key.idtype;
-        let requested = requested.map_or_else(|| key.sent.to_string(), String::from);
+        let requested = key.requested(&requested).to_string();
         match answer {
             Err(e) => ConvertRecord {
                 requested,
